@@ -1,0 +1,57 @@
+# Make is how people work here: `make run` and `make test` from a fresh clone need only Node.js and npm.
+# Bun itself comes from the npm registry, pinned in tools/package-lock.json.
+
+BUN_DIR  := tools/node_modules/.bin
+BUN      := $(BUN_DIR)/bun
+export PATH := $(CURDIR)/$(BUN_DIR):$(CURDIR)/node_modules/.bin:$(PATH)
+
+SOURCES := $(shell find src public -type f 2>/dev/null)
+
+.PHONY: all run serve build test typecheck lint migrations check-migrations bench clean deps
+
+all: build
+
+$(BUN): tools/package.json tools/package-lock.json
+	cd tools && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+node_modules/.deps-installed: package.json bun.lock $(BUN)
+	$(BUN) install --frozen-lockfile
+	@touch $@
+
+deps: node_modules/.deps-installed
+
+dist/phrasebook: node_modules/.deps-installed $(SOURCES)
+	$(BUN) build --compile --minify --sourcemap src/main.ts --outfile dist/phrasebook
+
+build: dist/phrasebook
+
+# Starts the server with a demo project in ./data (created on first run).
+run: build
+	./dist/phrasebook demo
+
+serve: build
+	./dist/phrasebook serve
+
+typecheck: deps
+	tsc --noEmit -p .
+
+lint: typecheck check-migrations
+
+test: typecheck check-migrations build
+	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook $(BUN) test
+
+# Regenerates SQL migrations from src/storage/schema.ts and the embedded index beside them.
+migrations: deps
+	drizzle-kit generate --config drizzle.config.ts
+	$(BUN) scripts/embed-migrations.ts
+
+# Fails when the committed migrations do not match the schema.
+check-migrations: deps
+	@$(BUN) scripts/check-migrations.ts
+
+bench: build
+	bash bench/run.sh
+
+clean:
+	rm -rf dist node_modules tools/node_modules

@@ -1,0 +1,34 @@
+/**
+ * CI guard: the committed migrations must match the schema, and the embedded index must match the
+ * journal. Regenerates into a scratch copy and fails if drizzle-kit would write anything new.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MIGRATIONS_DIR, renderIndex } from "./embed-migrations.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "phrasebook-migrations-"));
+try {
+  cpSync(MIGRATIONS_DIR, scratch, { recursive: true });
+  const before = readdirSync(scratch).sort().join(",");
+  const run = Bun.spawnSync(
+    ["drizzle-kit", "generate", "--dialect", "sqlite", "--schema", "src/storage/schema.ts", "--out", scratch],
+    { stdout: "pipe", stderr: "pipe" },
+  );
+  if (run.exitCode !== 0) {
+    console.error("check-migrations: drizzle-kit failed:\n" + run.stderr.toString() + run.stdout.toString());
+    process.exit(1);
+  }
+  const after = readdirSync(scratch).sort().join(",");
+  if (before !== after) {
+    console.error("check-migrations: src/storage/schema.ts changed without a migration; run `make migrations` and commit it");
+    process.exit(1);
+  }
+  if (readFileSync(join(MIGRATIONS_DIR, "index.ts"), "utf8") !== renderIndex()) {
+    console.error("check-migrations: src/storage/migrations/index.ts is stale; run `make migrations`");
+    process.exit(1);
+  }
+  console.log("check-migrations: migrations match the schema");
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

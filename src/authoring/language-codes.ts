@@ -1,0 +1,34 @@
+import { badRequest } from "../common/errors.ts";
+
+/**
+ * Language codes are BCP 47 tags (`en`, `pt-BR`, `zh-Hant-TW`, `es-419`). They appear in file
+ * names and URLs, so besides being valid tags they may hold only ASCII letters, digits and '-'.
+ */
+const SAFE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+export const LANGUAGE_CODE_MAX_LENGTH = 35;
+
+export function normaliseLanguageCode(raw: string, field = "code"): string {
+  const code = raw.trim();
+  if (!code || code.length > LANGUAGE_CODE_MAX_LENGTH || !SAFE_TAG.test(code)) {
+    throw badRequest(`invalid field "${field}": "${raw}" is not a language code like en or pt-BR`);
+  }
+  let canonical: string;
+  try {
+    canonical = Intl.getCanonicalLocales(code)[0]!;
+  } catch {
+    throw badRequest(`invalid field "${field}": "${raw}" is not a valid BCP 47 language tag`);
+  }
+  // Take the canonical casing (pt-br -> pt-BR) but never a replacement tag (iw -> he would
+  // silently rename a team's language).
+  return canonical.toLowerCase() === code.toLowerCase() ? canonical : code;
+}
+
+const displayNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "code" });
+
+export function defaultLanguageName(code: string): string {
+  try {
+    return displayNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -1,0 +1,61 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Clock } from "../common/clock.ts";
+import { iso } from "../common/clock.ts";
+import { badRequest, conflict, notFound } from "../common/errors.ts";
+import type { Db } from "../storage/db.ts";
+import { languages } from "../storage/schema.ts";
+import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
+import type { ProjectRow } from "./projects.ts";
+
+export interface LanguageView {
+  code: string;
+  name: string;
+  is_base_language: boolean;
+  created_at: string;
+}
+
+type LanguageRow = typeof languages.$inferSelect;
+
+export function languageView(project: ProjectRow, l: LanguageRow): LanguageView {
+  return { code: l.code, name: l.name, is_base_language: l.code === project.baseLanguageCode, created_at: iso(l.createdAt) };
+}
+
+export function listLanguages(db: Db, project: ProjectRow): LanguageView[] {
+  return db
+    .select()
+    .from(languages)
+    .where(eq(languages.projectId, project.id))
+    .orderBy(asc(languages.code))
+    .all()
+    .map((l) => languageView(project, l));
+}
+
+export function findLanguage(db: Db, project: ProjectRow, rawCode: string): LanguageRow {
+  // Codes compare case-insensitively (pt-br names pt-BR); stored codes are canonical.
+  const code = rawCode.toLowerCase();
+  const row = db
+    .select()
+    .from(languages)
+    .where(eq(languages.projectId, project.id))
+    .all()
+    .find((l) => l.code.toLowerCase() === code);
+  if (!row) throw notFound(`language ${rawCode} is not in this project`);
+  return row;
+}
+
+export function addLanguage(db: Db, clock: Clock, project: ProjectRow, input: { code: string; name?: string }): LanguageView {
+  const code = normaliseLanguageCode(input.code);
+  const name = input.name?.trim() || defaultLanguageName(code);
+  if (name.length > 100) throw badRequest('invalid field "name": at most 100 characters');
+  const existing = db.select({ code: languages.code }).from(languages).where(eq(languages.projectId, project.id)).all();
+  if (existing.some((l) => l.code.toLowerCase() === code.toLowerCase())) throw conflict(`language ${code} is already in this project`);
+  const row = db.insert(languages).values({ projectId: project.id, code, name, createdAt: clock.now() }).returning().get();
+  return languageView(project, row);
+}
+
+/** Removes a language and its translations; published releases keep theirs (spec 3). */
+export function removeLanguage(db: Db, project: ProjectRow, rawCode: string): void {
+  const lang = findLanguage(db, project, rawCode);
+  if (lang.code === project.baseLanguageCode) throw conflict(`${lang.code} is the base language; choose another base language first`);
+  db.delete(languages).where(and(eq(languages.projectId, project.id), eq(languages.id, lang.id))).run();
+}

@@ -1,0 +1,170 @@
+import ipaddr from "ipaddr.js";
+import { resolve } from "node:path";
+
+/**
+ * Every setting in one table (CONTRACTS section 1): environment variable, the flag that overrides
+ * it, default, and a parser that validates. A bad value stops the start with one line naming it.
+ */
+export interface Settings {
+  host: string;
+  port: number;
+  dataDir: string;
+  publicUrl: string;
+  cdnUrl: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  rateLimit: number;
+  rateWindowSeconds: number;
+  apiCacheTtlSeconds: number;
+  cdnCacheMb: number;
+  webhookRetryDelaysSeconds: number[];
+  webhookTimeoutSeconds: number;
+  webhookAllowCidrs: string[];
+  logRequests: boolean;
+}
+
+export class SettingsError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+interface Spec<K extends keyof Settings> {
+  key: K;
+  env: string;
+  flag: string;
+  help: string;
+  parse: (raw: string | undefined, so: Partial<Settings>) => Settings[K];
+}
+
+function fail(env: string, why: string, raw: string | undefined): never {
+  throw new SettingsError(`${env}: ${why} (got ${JSON.stringify(raw)})`);
+}
+
+function integer(env: string, raw: string | undefined, dflt: number, min: number, max: number): number {
+  if (raw === undefined || raw === "") return dflt;
+  if (!/^\d+$/.test(raw.trim())) fail(env, `must be a whole number from ${min} to ${max}`, raw);
+  const n = Number(raw.trim());
+  if (n < min || n > max) fail(env, `must be a whole number from ${min} to ${max}`, raw);
+  return n;
+}
+
+function positiveSeconds(env: string, raw: string, original: string | undefined): number {
+  const n = Number(raw.trim());
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+    fail(env, "must be positive numbers of seconds, at most 86400", original);
+  }
+  return n;
+}
+
+function origin(env: string, raw: string | undefined): string {
+  let url: URL;
+  try {
+    url = new URL(raw!);
+  } catch {
+    fail(env, "must be an absolute http(s) URL", raw);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") fail(env, "must be an absolute http(s) URL", raw);
+  if (url.search || url.hash || url.username || url.password) fail(env, "must not carry a query, fragment or credentials", raw);
+  // Keep the path (a proxy may mount us under a prefix) but never a trailing slash.
+  return url.toString().replace(/\/+$/, "");
+}
+
+function bool(env: string, raw: string | undefined, dflt: boolean): boolean {
+  if (raw === undefined || raw === "") return dflt;
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  fail(env, "must be true or false", raw);
+}
+
+export const SETTINGS: Spec<keyof Settings>[] = [
+  { key: "host", env: "PHRASEBOOK_HOST", flag: "--host", help: "listen address", parse: (r) => (r?.trim() || "0.0.0.0") },
+  {
+    key: "port", env: "PHRASEBOOK_PORT", flag: "--port", help: "listen port (0 picks a free one)",
+    parse: (r) => integer("PHRASEBOOK_PORT", r, 8080, 0, 65535),
+  },
+  {
+    key: "dataDir", env: "PHRASEBOOK_DATA_DIR", flag: "--data-dir", help: "SQLite database and release files",
+    parse: (r) => resolve(r?.trim() || "./data"),
+  },
+  {
+    key: "publicUrl", env: "PHRASEBOOK_PUBLIC_URL", flag: "--public-url", help: "external origin; {base_url} is this + /v1",
+    parse: (r, so) => (r ? origin("PHRASEBOOK_PUBLIC_URL", r) : `http://localhost:${so.port || 8080}`),
+  },
+  {
+    key: "cdnUrl", env: "PHRASEBOOK_CDN_URL", flag: "--cdn-url", help: "external CDN address used in download_urls",
+    parse: (r, so) => (r ? origin("PHRASEBOOK_CDN_URL", r) : `${so.publicUrl}/cdn`),
+  },
+  { key: "adminEmail", env: "PHRASEBOOK_ADMIN_EMAIL", flag: "--admin-email", help: "bootstrap admin email", parse: (r) => r || undefined },
+  {
+    key: "adminPassword", env: "PHRASEBOOK_ADMIN_PASSWORD", flag: "--admin-password", help: "bootstrap admin password",
+    parse: (r) => {
+      if (r !== undefined && r !== "" && r.length < 8) fail("PHRASEBOOK_ADMIN_PASSWORD", "must be at least 8 characters", "[hidden]");
+      return r || undefined;
+    },
+  },
+  {
+    key: "rateLimit", env: "PHRASEBOOK_RATE_LIMIT", flag: "--rate-limit", help: "API requests per token per window",
+    parse: (r) => integer("PHRASEBOOK_RATE_LIMIT", r, 600, 1, 10_000_000),
+  },
+  {
+    key: "rateWindowSeconds", env: "PHRASEBOOK_RATE_WINDOW", flag: "--rate-window", help: "rate-limit window, seconds",
+    parse: (r) => integer("PHRASEBOOK_RATE_WINDOW", r, 60, 1, 86_400),
+  },
+  {
+    key: "apiCacheTtlSeconds", env: "PHRASEBOOK_API_CACHE_TTL", flag: "--api-cache-ttl", help: "API response cache, seconds (0 turns it off)",
+    parse: (r) => integer("PHRASEBOOK_API_CACHE_TTL", r, 60, 0, 86_400),
+  },
+  {
+    key: "cdnCacheMb", env: "PHRASEBOOK_CDN_CACHE_MB", flag: "--cdn-cache-mb", help: "memory the CDN cache may hold, MB",
+    parse: (r) => integer("PHRASEBOOK_CDN_CACHE_MB", r, 256, 0, 1_048_576),
+  },
+  {
+    key: "webhookRetryDelaysSeconds", env: "PHRASEBOOK_WEBHOOK_RETRY_DELAYS", flag: "--webhook-retry-delays",
+    help: "seconds between the 5 webhook attempts",
+    parse: (r) => {
+      const raw = r?.trim() || "1,16,81,256";
+      const parts = raw.split(",");
+      // spec 6.4 rule 3: 5 attempts in total, so exactly 4 gaps.
+      if (parts.length !== 4) fail("PHRASEBOOK_WEBHOOK_RETRY_DELAYS", "must be 4 comma-separated gaps in seconds", r);
+      return parts.map((p) => positiveSeconds("PHRASEBOOK_WEBHOOK_RETRY_DELAYS", p, r));
+    },
+  },
+  {
+    key: "webhookTimeoutSeconds", env: "PHRASEBOOK_WEBHOOK_TIMEOUT", flag: "--webhook-timeout", help: "seconds to wait for a receiver",
+    parse: (r) => (r === undefined || r === "" ? 30 : positiveSeconds("PHRASEBOOK_WEBHOOK_TIMEOUT", r, r)),
+  },
+  {
+    key: "webhookAllowCidrs", env: "PHRASEBOOK_WEBHOOK_ALLOW_CIDRS", flag: "--webhook-allow-cidrs",
+    help: "address ranges exempt from the private-address refusal",
+    parse: (r) => {
+      const list = (r ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+      for (const cidr of list) {
+        try {
+          ipaddr.parseCIDR(cidr);
+        } catch {
+          fail("PHRASEBOOK_WEBHOOK_ALLOW_CIDRS", `"${cidr}" is not an address range like 10.0.0.0/8`, r);
+        }
+      }
+      return list;
+    },
+  },
+  {
+    key: "logRequests", env: "PHRASEBOOK_LOG_REQUESTS", flag: "--log-requests", help: "one JSON log line per request",
+    parse: (r) => bool("PHRASEBOOK_LOG_REQUESTS", r, true),
+  },
+];
+
+/** Reads settings from the environment, then lets `--flag value` / `--flag=value` override. */
+export function loadSettings(env: Source, flags: Source = {}): Settings {
+  const out: Partial<Settings> = {};
+  for (const spec of SETTINGS) {
+    const raw = flags[spec.flag] ?? env[spec.env];
+    (out as Record<string, unknown>)[spec.key] = spec.parse(raw, out);
+  }
+  return out as Settings;
+}
+
+/** Turns a URL's path into the prefix the server mounts routes under ("" for the root). */
+export function pathPrefix(url: string): string {
+  return new URL(url).pathname.replace(/\/+$/, "");
+}

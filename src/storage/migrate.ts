@@ -1,0 +1,50 @@
+import type { Database } from "bun:sqlite";
+import { MIGRATIONS, type EmbeddedMigration } from "./migrations/index.ts";
+
+/**
+ * Applies the embedded drizzle-kit migrations in order, each in its own transaction with its
+ * bookkeeping row. Uses drizzle's own `__drizzle_migrations` table layout, so drizzle-kit's tools
+ * read the same history. Refuses a database written by a newer build rather than guessing.
+ */
+export class MigrationError extends Error {}
+
+const STATEMENT_BREAK = "--> statement-breakpoint";
+
+export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGRATIONS): number {
+  sqlite.run(
+    "CREATE TABLE IF NOT EXISTS __drizzle_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, hash text NOT NULL, created_at numeric)",
+  );
+  const applied = new Set(
+    sqlite.query<{ created_at: number }, []>("SELECT created_at FROM __drizzle_migrations").all().map((r) => Number(r.created_at)),
+  );
+  const known = new Set(migrations.map((m) => m.createdAt));
+  const unknown = [...applied].filter((c) => !known.has(c));
+  if (unknown.length > 0) {
+    throw new MigrationError(
+      `the data dir was written by a newer Phrasebook (schema has ${unknown.length} migration(s) this build does not know); run that version or restore a backup`,
+    );
+  }
+
+  let count = 0;
+  // Table rebuilds in generated migrations need foreign keys off, which SQLite ignores inside a
+  // transaction; check integrity ourselves before committing each one.
+  sqlite.run("PRAGMA foreign_keys = OFF");
+  try {
+    for (const m of migrations) {
+      if (applied.has(m.createdAt)) continue;
+      sqlite.transaction(() => {
+        for (const statement of m.sql.split(STATEMENT_BREAK)) {
+          if (statement.trim()) sqlite.run(statement);
+        }
+        const broken = sqlite.query("PRAGMA foreign_key_check").all();
+        if (broken.length > 0) throw new MigrationError(`migration ${m.tag} leaves ${broken.length} broken foreign key(s)`);
+        const hash = new Bun.CryptoHasher("sha256").update(m.sql).digest("hex");
+        sqlite.query("INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)").run(hash, m.createdAt);
+      })();
+      count++;
+    }
+  } finally {
+    sqlite.run("PRAGMA foreign_keys = ON");
+  }
+  return count;
+}

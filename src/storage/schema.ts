@@ -1,0 +1,204 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * The whole data model. Row ids are internal; every table a client can name has a random
+ * `public_id` (never a row number). Times are epoch milliseconds, rendered as ISO 8601 at the edge.
+ */
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  publicId: text("public_id").notNull().unique(),
+  email: text("email").notNull().unique(), // stored lower-cased
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: ["admin", "member"] }).notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(), // SHA-256 of the cookie value
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const projects = sqliteTable("projects", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  publicId: text("public_id").notNull().unique(),
+  name: text("name").notNull(),
+  baseLanguageCode: text("base_language_code").notNull(),
+  cdnSlug: text("cdn_slug").notNull().unique(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const languages = sqliteTable(
+  "languages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("languages_project_code_uq").on(t.projectId, t.code)],
+);
+
+export const translationKeys = sqliteTable(
+  "translation_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    context: text("context"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("keys_project_key_uq").on(t.projectId, t.key)],
+);
+
+export const translations = sqliteTable(
+  "translations",
+  {
+    keyId: integer("key_id").notNull().references(() => translationKeys.id, { onDelete: "cascade" }),
+    languageId: integer("language_id").notNull().references(() => languages.id, { onDelete: "cascade" }),
+    value: text("value").notNull(),
+    status: text("status", { enum: ["translated", "approved"] }).notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.languageId] }), index("translations_language_idx").on(t.languageId)],
+);
+
+export const releases = sqliteTable(
+  "releases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tag: text("tag").notNull(),
+    status: text("status", { enum: ["draft", "published"] }).notNull(),
+    slug: text("slug").unique(), // spec 2.7: a draft has none
+    // spec 4.2 rule 3: a release whose creator was deleted is still listed.
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: integer("created_at").notNull(),
+    publishedAt: integer("published_at"),
+  },
+  (t) => [
+    index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
+    index("releases_project_status_published_idx").on(t.projectId, t.status, t.publishedAt),
+  ],
+);
+
+/** The languages a release shipped, frozen at publish time (spec 2.3, 3). */
+export const releaseLanguages = sqliteTable(
+  "release_languages",
+  {
+    releaseId: integer("release_id").notNull().references(() => releases.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    isBaseLanguage: integer("is_base_language", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
+);
+
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull().unique(), // SHA-256 hex; the value is shown once
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [index("api_tokens_project_idx").on(t.projectId)],
+);
+
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+    secret: text("secret"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_project_idx").on(t.projectId)],
+);
+
+/**
+ * Events written in the same transaction as the change that caused them (CONTRACTS 5). `payload`
+ * is the exact envelope JSON that every delivery of this event sends, byte for byte.
+ */
+export const outboxEvents = sqliteTable(
+  "outbox_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull(), // no FK: an event outlives a deleted project's rows
+    event: text("event").notNull(),
+    payload: text("payload").notNull(),
+    createdAt: integer("created_at").notNull(),
+    dispatchedAt: integer("dispatched_at"), // set once deliveries were created for it
+  },
+  (t) => [index("outbox_pending_idx").on(t.dispatchedAt, t.id)],
+);
+
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(), // also the X-Service-Delivery header
+    endpointId: integer("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    projectId: integer("project_id").notNull(),
+    outboxEventId: integer("outbox_event_id"),
+    redeliveryOf: integer("redelivery_of"),
+    event: text("event").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    leaseUntil: integer("lease_until"), // an attempt in flight; a crash lets the lease lapse
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    index("deliveries_created_idx").on(t.createdAt),
+    uniqueIndex("deliveries_event_endpoint_uq").on(t.outboxEventId, t.endpointId),
+  ],
+);
+
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deliveryId: integer("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    startedAt: integer("started_at").notNull(),
+    durationMs: integer("duration_ms"),
+    requestHeaders: text("request_headers", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    responseBodyTruncated: integer("response_body_truncated", { mode: "boolean" }).notNull().default(false),
+    failureReason: text("failure_reason"),
+  },
+  (t) => [uniqueIndex("delivery_attempts_number_uq").on(t.deliveryId, t.number)],
+);
+
+/** Key-value facts about the data dir itself (schema version written by which build, ...). */
+export const meta = sqliteTable("meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
