@@ -22,7 +22,7 @@ node_modules/.deps-installed: package.json bun.lock $(BUN)
 deps: node_modules/.deps-installed
 
 dist/phrasebook: node_modules/.deps-installed $(SOURCES)
-	$(BUN) build --compile --minify --sourcemap src/main.ts --outfile dist/phrasebook
+	$(BUN) build --compile --minify src/main.ts --outfile dist/phrasebook
 
 build: dist/phrasebook
 

@@ -2,12 +2,13 @@
  * CI guard: the committed migrations must match the schema, and the embedded index must match the
  * journal. Regenerates into a scratch copy and fails if drizzle-kit would write anything new.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
 import { MIGRATIONS_DIR, renderIndex } from "./embed-migrations.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "phrasebook-migrations-"));
+// drizzle-kit mangles absolute --out paths ("./" + path), so the scratch copy lives under .tmp/.
+mkdirSync(".tmp", { recursive: true });
+const scratch = relative(process.cwd(), mkdtempSync(join(".tmp", "migrations-")));
 try {
   cpSync(MIGRATIONS_DIR, scratch, { recursive: true });
   const before = readdirSync(scratch).sort().join(",");
@@ -15,7 +16,8 @@ try {
     ["drizzle-kit", "generate", "--dialect", "sqlite", "--schema", "src/storage/schema.ts", "--out", scratch],
     { stdout: "pipe", stderr: "pipe" },
   );
-  if (run.exitCode !== 0) {
+  // drizzle-kit can print an error and still exit 0, so its output is checked too.
+  if (run.exitCode !== 0 || /error/i.test(run.stderr.toString() + run.stdout.toString())) {
     console.error("check-migrations: drizzle-kit failed:\n" + run.stderr.toString() + run.stdout.toString());
     process.exit(1);
   }

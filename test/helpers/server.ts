@@ -3,7 +3,7 @@
  * operator runs it. Tests talk HTTP to it and may open its SQLite file read-only to check rows.
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -54,6 +54,7 @@ export interface StartOptions {
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
+  mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
