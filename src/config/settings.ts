@@ -21,6 +21,8 @@ export interface Settings {
   webhookTimeoutSeconds: number;
   webhookAllowCidrs: string[];
   logRequests: boolean;
+  metrics: boolean;
+  trustedProxies: string[];
 }
 
 export class SettingsError extends Error {}
@@ -66,6 +68,20 @@ function origin(env: string, raw: string | undefined): string {
   if (url.search || url.hash || url.username || url.password) fail(env, "must not carry a query, fragment or credentials", raw);
   // Keep the path (a proxy may mount us under a prefix) but never a trailing slash.
   return url.toString().replace(/\/+$/, "");
+}
+
+/** Comma-separated address ranges; a bare address counts as a single-address range. */
+function cidrList(env: string, raw: string | undefined): string[] {
+  const list = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return list.map((entry) => {
+    try {
+      if (entry.includes("/")) ipaddr.parseCIDR(entry);
+      else return `${entry}/${ipaddr.parse(entry).kind() === "ipv4" ? 32 : 128}`;
+      return entry;
+    } catch {
+      fail(env, `"${entry}" is not an address range like 10.0.0.0/8`, raw);
+    }
+  });
 }
 
 function bool(env: string, raw: string | undefined, dflt: boolean): boolean {
@@ -136,21 +152,20 @@ export const SETTINGS: Spec<keyof Settings>[] = [
   {
     key: "webhookAllowCidrs", env: "PHRASEBOOK_WEBHOOK_ALLOW_CIDRS", flag: "--webhook-allow-cidrs",
     help: "address ranges exempt from the private-address refusal",
-    parse: (r) => {
-      const list = (r ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-      for (const cidr of list) {
-        try {
-          ipaddr.parseCIDR(cidr);
-        } catch {
-          fail("PHRASEBOOK_WEBHOOK_ALLOW_CIDRS", `"${cidr}" is not an address range like 10.0.0.0/8`, r);
-        }
-      }
-      return list;
-    },
+    parse: (r) => cidrList("PHRASEBOOK_WEBHOOK_ALLOW_CIDRS", r),
   },
   {
     key: "logRequests", env: "PHRASEBOOK_LOG_REQUESTS", flag: "--log-requests", help: "one JSON log line per request",
     parse: (r) => bool("PHRASEBOOK_LOG_REQUESTS", r, true),
+  },
+  {
+    key: "metrics", env: "PHRASEBOOK_METRICS", flag: "--metrics", help: "serve GET /metrics (Prometheus text format)",
+    parse: (r) => bool("PHRASEBOOK_METRICS", r, true),
+  },
+  {
+    key: "trustedProxies", env: "PHRASEBOOK_TRUSTED_PROXIES", flag: "--trusted-proxies",
+    help: "address ranges of reverse proxies whose X-Forwarded-For is believed",
+    parse: (r) => cidrList("PHRASEBOOK_TRUSTED_PROXIES", r),
   },
 ];
 
