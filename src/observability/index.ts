@@ -1,0 +1,65 @@
+import { Counter, Gauge, Histogram, Registry } from "./metrics.ts";
+import { routeLabel } from "./route-label.ts";
+
+/**
+ * What the process reports about itself: request metrics and one JSON log line per request
+ * (CONTRACTS/issue 7). Capabilities get their counters from here; the server calls `request()`
+ * once per response. Log lines go through a buffered writer so logging stays off the hot path's
+ * critical cost (one syscall per batch, not per request).
+ */
+export interface ObservabilityOptions {
+  logRequests: boolean;
+  cdnPrefix: string;
+}
+
+const FLUSH_INTERVAL_MS = 200;
+
+export class Observability {
+  readonly registry = new Registry();
+  readonly requests = this.registry.register(new Counter("phrasebook_http_requests_total", "HTTP requests by route and status", ["method", "route", "status"]));
+  readonly latency = this.registry.register(new Histogram("phrasebook_http_request_duration_seconds", "HTTP request latency by route", ["route"]));
+  readonly cdnCache = this.registry.register(new Counter("phrasebook_cdn_cache_total", "CDN cache lookups by result", ["result"]));
+  readonly cdnBytes = this.registry.register(new Counter("phrasebook_cdn_bytes_total", "CDN response body bytes sent"));
+  readonly rateLimited = this.registry.register(new Counter("phrasebook_api_rate_limited_total", "API requests refused by the rate limit"));
+  readonly webhookAttempts = this.registry.register(new Counter("phrasebook_webhook_attempts_total", "Webhook delivery attempts by outcome", ["outcome"]));
+
+  private buffer: string[] = [];
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private options: ObservabilityOptions) {
+    if (options.logRequests) {
+      this.timer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  gauge(name: string, help: string, read: () => number): void {
+    this.registry.register(new Gauge(name, help, read));
+  }
+
+  request(method: string, pathname: string, status: number, durationMs: number): void {
+    let route = routeLabel(pathname, this.options.cdnPrefix);
+    // Unknown paths would give metrics unbounded cardinality and logs a place for junk.
+    if (status === 404 && !route.includes(":")) route = "unmatched";
+    this.requests.inc({ method, route, status: String(status) });
+    this.latency.observe({ route }, durationMs / 1000);
+    if (this.options.logRequests) {
+      this.buffer.push(
+        JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", method, route, status, duration_ms: Math.round(durationMs * 100) / 100 }),
+      );
+      if (this.buffer.length >= 512) this.flush();
+    }
+  }
+
+  flush(): void {
+    if (this.buffer.length === 0) return;
+    const text = this.buffer.join("\n") + "\n";
+    this.buffer = [];
+    process.stdout.write(text);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.flush();
+  }
+}
