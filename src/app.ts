@@ -5,6 +5,7 @@ import { toErrorReply } from "./common/http-errors.ts";
 import type { ProjectChanges } from "./common/project-changes.ts";
 import type { Db } from "./storage/db.ts";
 import { authoringRoutes } from "./authoring/routes.ts";
+import { dashboardRoutes } from "./dashboard/routes.ts";
 
 export interface AppDeps {
   settings: Settings;
@@ -37,7 +38,8 @@ export function createApp(deps: AppDeps) {
       }
     })
     .get("/", ({ redirect }) => redirect("/dashboard", 302))
-    .use(authoringRoutes(deps));
+    .use(authoringRoutes(deps))
+    .use(dashboardRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,76 @@
+/**
+ * The pages' only way to the server: the documented dashboard JSON API (CONTRACTS 4). The session
+ * cookie rides along by itself; the CSRF token from /login or /me goes in a header on every change.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: "admin" | "member";
+  created_at: string;
+}
+
+export interface PageInfo {
+  total_count: number;
+  page: number;
+  page_size: number;
+  total_pages: number;
+}
+
+export const session = { csrf: "", user: null as User | null };
+
+/** Called when a request finds the session gone, so the app can show the login page. */
+let onUnauthorized: () => void = () => {};
+export function whenUnauthorized(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+const PREFIX = "/dashboard/api";
+
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (method !== "GET" && session.csrf) headers["x-csrf-token"] = session.csrf;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  let res: Response;
+  try {
+    res = await fetch(PREFIX + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "the server did not answer; check your connection and try again");
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    throw new ApiError(res.status, `unexpected answer from the server (HTTP ${res.status})`);
+  }
+  if (!res.ok) {
+    const message = typeof data?.error === "string" ? data.error : `request failed (HTTP ${res.status})`;
+    if (res.status === 401 && !path.startsWith("/login") && !path.startsWith("/setup") && path !== "/me") onUnauthorized();
+    throw new ApiError(res.status, message);
+  }
+  return data as T;
+}
+
+export const get = <T = any>(path: string) => api<T>("GET", path);
+export const post = <T = any>(path: string, body: unknown = {}) => api<T>("POST", path, body);
+export const put = <T = any>(path: string, body: unknown) => api<T>("PUT", path, body);
+export const patch = <T = any>(path: string, body: unknown) => api<T>("PATCH", path, body);
+export const del = (path: string) => api<void>("DELETE", path);
+
+export const isAdmin = () => session.user?.role === "admin";
+
+/** Builds `/projects/<pid>/...` with each part escaped. */
+export function projectPath(pid: string, ...parts: string[]): string {
+  return ["/projects", pid, ...parts].map((p, i) => (i === 0 ? p : encodeURIComponent(p))).join("/");
+}

@@ -1,0 +1,9 @@
+/** Deployment facts the server wrote into the page (src/dashboard/shell.ts ClientConfig). */
+export interface Config {
+  api_url: string;
+  cdn_url: string;
+  version: string;
+  logo: string;
+}
+
+export const config: Config = JSON.parse(document.getElementById("pb-config")?.textContent ?? "{}");

@@ -1,0 +1,102 @@
+import { get, isAdmin, post, projectPath, session } from "./api.ts";
+import { config } from "./config.ts";
+import { h, type Child } from "./dom.ts";
+import { href, link, navigate } from "./router.ts";
+
+export interface Project {
+  id: string;
+  name: string;
+  base_language_code: string;
+  cdn_slug: string;
+  created_at: string;
+}
+
+export interface Language {
+  code: string;
+  name: string;
+  is_base_language: boolean;
+  created_at: string;
+}
+
+export function setTitle(...parts: string[]): void {
+  document.title = [...parts, "Phrasebook"].join(" · ");
+}
+
+function logoutButton(): HTMLElement {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "link",
+      onclick: async () => {
+        try {
+          await post("/logout");
+        } finally {
+          session.user = null;
+          session.csrf = "";
+          navigate("/login");
+        }
+      },
+    },
+    "Log out",
+  );
+}
+
+export function topbar(active: "projects" | "users" | null): HTMLElement {
+  const user = session.user;
+  const item = (to: string, label: string, name: string) =>
+    h("a", { href: href(to), "aria-current": active === name ? "page" : null }, label);
+  return h(
+    "header",
+    { class: "topbar" },
+    h("a", { class: "brand", href: href("/") }, h("img", { src: config.logo, alt: "", width: 24, height: 24 }), h("span", null, "Phrasebook")),
+    user ? h("nav", { class: "mainnav", "aria-label": "Main" }, item("/", "Projects", "projects"), item("/users", "Users", "users")) : null,
+    user
+      ? h("div", { class: "me" }, h("span", { class: "who", title: user.email }, user.name, h("small", null, user.role)), logoutButton())
+      : null,
+  );
+}
+
+export const PROJECT_TABS = [
+  ["keys", "Keys"],
+  ["languages", "Languages"],
+  ["releases", "Releases"],
+  ["tokens", "API tokens"],
+  ["integrations", "Integrations"],
+  ["settings", "Settings"],
+] as const;
+export type ProjectTab = (typeof PROJECT_TABS)[number][0];
+
+/** The project's header and tabs around a page's content. */
+export async function projectPage(pid: string, tab: ProjectTab, title: string, body: (project: Project) => Promise<Child> | Child): Promise<Child> {
+  const project = await get<Project>(projectPath(pid));
+  setTitle(title, project.name);
+  const tabs = h(
+    "nav",
+    { class: "tabs", "aria-label": "Project" },
+    PROJECT_TABS.map(([name, label]) =>
+      h("a", { href: href(`/projects/${encodeURIComponent(pid)}/${name}`), "aria-current": name === tab ? "page" : null }, label),
+    ),
+  );
+  return [
+    h(
+      "div",
+      { class: "project-head" },
+      h("p", { class: "crumbs" }, link("/", "Projects"), " / "),
+      h("h1", null, project.name),
+      h("p", { class: "muted small" }, "Base language ", h("code", null, project.base_language_code)),
+    ),
+    tabs,
+    await body(project),
+  ];
+}
+
+export async function projectLanguages(pid: string): Promise<Language[]> {
+  const list = await get<{ items: Language[] }>(projectPath(pid, "languages"));
+  // Base first, then by code: the order the grid and releases show them in.
+  return list.items.sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code));
+}
+
+export function adminOnly(what: string): Child {
+  return isAdmin() ? null : h("p", { class: "note" }, `Only admins can ${what}.`);
+}

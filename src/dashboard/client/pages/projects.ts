@@ -1,0 +1,48 @@
+import { get, isAdmin, post } from "../api.ts";
+import { h, time } from "../dom.ts";
+import { languageField } from "../language-picker.ts";
+import { setTitle, type Project } from "../layout.ts";
+import { link, navigate } from "../router.ts";
+import { empty, field, form, input, section } from "../ui.ts";
+
+/** Issue 6 item 2: the project list and the create form. */
+export async function projectsPage() {
+  setTitle("Projects");
+  const { items } = await get<{ items: Project[] }>("/projects");
+  const create = isAdmin()
+    ? section(
+        "New project",
+        form(
+          {
+            submit: "Create project",
+            class: "row-form",
+            label: "New project",
+            onSubmit: async (data) => {
+              const project = await post<Project>("/projects", { name: data.name, base_language_code: data.base_language_code });
+              navigate(`/projects/${encodeURIComponent(project.id)}/keys`);
+            },
+          },
+          field("Name", input({ name: "name", required: true, maxlength: 200, placeholder: "e.g. Mobile app", autofocus: items.length === 0 })),
+          languageField("Base language", "base_language_code", { value: "en" }),
+        ),
+      )
+    : null;
+  const list = items.length
+    ? h(
+        "ul",
+        { class: "project-list" },
+        items.map((p) =>
+          h(
+            "li",
+            { class: "card project-card" },
+            h("h2", null, link(`/projects/${encodeURIComponent(p.id)}/keys`, p.name)),
+            h("p", { class: "muted small" }, "Base language ", h("code", null, p.base_language_code), " · created ", time(p.created_at)),
+          ),
+        ),
+      )
+    : empty(
+        "No projects yet.",
+        h("p", null, isAdmin() ? "Create one below: a name and the language your source strings are written in." : "Ask an admin to create a project for you."),
+      );
+  return [h("div", { class: "page-head" }, h("h1", null, "Projects")), list, create];
+}

@@ -1,0 +1,134 @@
+import { del, get, isAdmin, patch, post, projectPath } from "../api.ts";
+import { h, plural, time } from "../dom.ts";
+import { projectPage, type Project } from "../layout.ts";
+import { loadProgress, type Progress } from "../progress.ts";
+import { downloadTable, latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
+import { navigate, resolve, type Ctx } from "../router.ts";
+import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
+
+/** Issue 6 item 5: rename, publish (saying what ships), delete, rotate the slug, every URL. */
+
+function whatShips(progress: Progress, project: Project): HTMLElement {
+  const total = progress.total_keys;
+  const rows = progress.languages
+    .slice()
+    .sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code))
+    .map((l) => {
+      const missing = total - l.translated;
+      return h(
+        "li",
+        null,
+        h("code", null, l.code),
+        l.is_base_language ? " (base)" : "",
+        `: ${plural(l.translated, "string")}`,
+        missing > 0 ? h("span", { class: "missing-text" }, ` (${missing} untranslated, left out: apps fall back to ${project.base_language_code})`) : null,
+      );
+    });
+  return h(
+    "div",
+    null,
+    h("p", null, `Publishing snapshots ${plural(total, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * 3, "file")} (JSON, YAML and ARB per language):`),
+    h("ul", { class: "ships" }, rows),
+    h("p", null, "The release then cannot change, and the project's latest URLs switch to it. Webhook subscribers get release_published."),
+  );
+}
+
+export function releasePage(ctx: Ctx) {
+  const pid = ctx.params.pid!;
+  const rid = ctx.params.rid!;
+  return projectPage(pid, "releases", "Release", async (project) => {
+    const path = projectPath(pid, "releases", rid);
+    const [release, all] = await Promise.all([get<Release>(path), get<{ items: Release[] }>(projectPath(pid, "releases"))]);
+    const isLatest = latestOf(all.items)?.id === release.id;
+    const published = release.status === "published";
+
+    const publish = async () => {
+      const progress = await loadProgress(pid);
+      const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: whatShips(progress, project), confirm: "Publish now" });
+      if (!ok) return;
+      await post(projectPath(pid, "releases", rid, "publish"));
+      resolve();
+    };
+    const remove = async () => {
+      const ok = await confirmDialog({
+        title: `Delete ${release.name}?`,
+        body: published
+          ? [
+              h("p", null, "Its files are removed and every pinned URL of this release returns 404 at once."),
+              isLatest ? h("p", null, "It is the latest release: the latest URLs move to the previous published release, or 404 if there is none.") : null,
+            ]
+          : "The draft is removed.",
+        confirm: "Delete release",
+        danger: true,
+      });
+      if (!ok) return;
+      await del(path);
+      navigate(`/projects/${encodeURIComponent(pid)}/releases`);
+    };
+    const rotate = async () => {
+      const ok = await confirmDialog({
+        title: "Rotate this release's slug?",
+        body: [
+          h("p", null, "Every pinned download URL of this release stops working at once (404); the files get new URLs."),
+          h("p", null, "Use it when a URL leaked. Apps that use the old pinned URLs must be updated; the latest URLs keep working."),
+        ],
+        confirm: "Rotate slug",
+        danger: true,
+      });
+      if (!ok) return;
+      await post(projectPath(pid, "releases", rid, "rotate-slug"));
+      resolve();
+    };
+
+    const head = h(
+      "div",
+      { class: "page-head" },
+      h("h2", null, release.name, " ", h("code", { class: "tag" }, release.tag), " ", statusBadge(release), isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null),
+      h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
+    );
+
+    const actions = isAdmin()
+      ? h(
+          "div",
+          { class: "actions" },
+          published ? null : actionButton("Publish…", publish, { class: "primary" }),
+          published ? actionButton("Rotate slug…", rotate) : null,
+          actionButton("Delete…", remove, { class: "danger" }),
+        )
+      : null;
+
+    const rename = isAdmin()
+      ? section(
+          "Name and tag",
+          form(
+            {
+              submit: "Save",
+              class: "row-form",
+              label: "Rename release",
+              onSubmit: async (data) => {
+                await patch(path, { name: data.name, tag: data.tag });
+                resolve();
+              },
+            },
+            field("Name", input({ name: "name", value: release.name, required: true, maxlength: 200 })),
+            field("Tag", input({ name: "tag", value: release.tag, required: true, maxlength: 100, class: "mono" })),
+          ),
+        )
+      : null;
+
+    const files = published
+      ? [
+          section(
+            "Download URLs",
+            h("p", { class: "muted small" }, "Pinned to this release: they never change content and are cached for a year. Slug ", h("code", null, release.slug ?? ""), "."),
+            release.languages?.length ? downloadTable(release.languages) : h("p", null, "This release shipped no language."),
+          ),
+          isLatest && release.languages?.length
+            ? section("Latest URLs", h("p", { class: "muted small" }, "This is the latest release, so these serve it too until the next publish."), latestTable(project.cdn_slug, release.languages))
+            : null,
+        ]
+      : section("Draft", h("p", null, "A draft has no files yet. Publish it to compile every language to JSON, YAML and ARB and put them on the CDN."));
+
+    return [h("div", { class: "card release-head" }, head, actions), files, rename];
+  });
+}

@@ -1,0 +1,75 @@
+import { get, isAdmin, post, projectPath } from "../api.ts";
+import { h, time } from "../dom.ts";
+import { adminOnly, projectPage } from "../layout.ts";
+import { latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
+import { link, navigate, type Ctx } from "../router.ts";
+import { empty, field, form, input, section } from "../ui.ts";
+
+/** Issue 6 item 5: drafts and published releases, create, and the project's `latest` URLs. */
+export function releasesPage(ctx: Ctx) {
+  const pid = ctx.params.pid!;
+  return projectPage(pid, "releases", "Releases", async (project) => {
+    const { items } = await get<{ items: Release[] }>(projectPath(pid, "releases"));
+    const latest = latestOf(items);
+    const latestDetail = latest ? await get<Release>(projectPath(pid, "releases", latest.id)) : undefined;
+    const relLink = (r: Release) => link(`/projects/${encodeURIComponent(pid)}/releases/${encodeURIComponent(r.id)}`, r.name);
+
+    const create = isAdmin()
+      ? section(
+          "New release",
+          h("p", { class: "muted small" }, "A draft holds a name and a tag. Publishing it snapshots every translation at that moment."),
+          form(
+            {
+              submit: "Create draft",
+              class: "row-form",
+              label: "New release",
+              onSubmit: async (data) => {
+                const r = await post<Release>(projectPath(pid, "releases"), { name: data.name, tag: data.tag });
+                navigate(`/projects/${encodeURIComponent(pid)}/releases/${encodeURIComponent(r.id)}`);
+              },
+            },
+            field("Name", input({ name: "name", required: true, maxlength: 200, placeholder: "e.g. Spring update" })),
+            field("Tag", input({ name: "tag", required: true, maxlength: 100, class: "mono", placeholder: "e.g. v1.4.0" })),
+          ),
+        )
+      : adminOnly("create, publish or delete releases");
+
+    const list = items.length
+      ? h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            { class: "list" },
+            h("thead", null, h("tr", null, h("th", null, "Name"), h("th", null, "Tag"), h("th", null, "Status"), h("th", null, "Created"), h("th", null, "Published"))),
+            h(
+              "tbody",
+              null,
+              items.map((r) =>
+                h(
+                  "tr",
+                  null,
+                  h("td", null, relLink(r), r === latest ? [" ", h("span", { class: "badge base" }, "latest")] : null),
+                  h("td", null, h("code", null, r.tag)),
+                  h("td", null, statusBadge(r)),
+                  h("td", null, time(r.created_at)),
+                  h("td", null, time(r.published_at, "not yet")),
+                ),
+              ),
+            ),
+          ),
+        )
+      : empty("No releases yet.", h("p", null, "Create a draft, then publish it: every language is compiled to JSON, YAML and ARB files on the CDN."));
+
+    const latestSection =
+      latest && latestDetail?.languages
+        ? section(
+            "Latest URLs",
+            h("p", { class: "muted small" }, "These always serve the most recently published release, now ", relLink(latest), " (", h("code", null, latest.tag), "). Apps can use them instead of pinned URLs; they update within a minute of a publish."),
+            latestTable(project.cdn_slug, latestDetail.languages),
+          )
+        : null;
+
+    return [create, section("Releases", list), latestSection];
+  });
+}

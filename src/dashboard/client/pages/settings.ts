@@ -1,0 +1,55 @@
+import { isAdmin, patch, post, projectPath } from "../api.ts";
+import { h } from "../dom.ts";
+import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
+import { resolve, type Ctx } from "../router.ts";
+import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
+
+/** Issue 6 item 2: rename, base language, rotate the project slug (spec 5.7: revokes every URL). */
+export function settingsPage(ctx: Ctx) {
+  const pid = ctx.params.pid!;
+  return projectPage(pid, "settings", "Settings", async (project) => {
+    if (!isAdmin()) return [adminOnly("change project settings")];
+    const languages = await projectLanguages(pid);
+    const base = h(
+      "select",
+      { name: "base_language_code" },
+      languages.map((l) => h("option", { value: l.code, selected: l.code === project.base_language_code }, `${l.code} · ${l.name}`)),
+    );
+    const general = section(
+      "General",
+      form(
+        {
+          submit: "Save",
+          label: "Project settings",
+          onSubmit: async (data) => {
+            await patch(projectPath(pid), { name: data.name, base_language_code: data.base_language_code });
+            resolve();
+          },
+        },
+        field("Name", input({ name: "name", value: project.name, required: true, maxlength: 200 })),
+        field("Base language", base, "The language your source strings are written in; apps fall back to it. Add a language first to make it the base."),
+      ),
+    );
+    const rotate = async () => {
+      const ok = await confirmDialog({
+        title: "Rotate the project slug?",
+        body: [
+          h("p", null, h("strong", null, "Every download URL of this project stops working at once"), ": the pinned URLs of every published release and the latest URLs all return 404."),
+          h("p", null, "Use it when URLs leaked and must be revoked. Apps and sites must then get new URLs from the API (their tokens keep working) or from the Releases page."),
+          h("p", null, "Current slug: ", h("code", null, project.cdn_slug)),
+        ],
+        confirm: "Rotate and revoke all URLs",
+        danger: true,
+      });
+      if (!ok) return;
+      await post(projectPath(pid, "rotate-slug"));
+      resolve();
+    };
+    const slug = section(
+      "CDN slug",
+      h("p", null, "Every download URL of the project contains ", h("code", null, project.cdn_slug), ". It is the secret that guards the files: anyone with a URL can fetch it, and the latest URLs follow from it."),
+      h("div", { class: "danger-zone" }, h("p", { class: "small" }, "Rotating revokes every URL of every release of this project. It cannot be undone."), actionButton("Rotate project slug…", rotate, { class: "danger" })),
+    );
+    return [general, slug];
+  });
+}

@@ -1,0 +1,85 @@
+import { fileUrl, LATEST, BUNDLE_FORMATS } from "../../cdn/urls.ts";
+import { config } from "./config.ts";
+import { h } from "./dom.ts";
+import { badge, copyField } from "./ui.ts";
+
+/** Shapes of CONTRACTS 4 releases, and the URL tables both release pages show. */
+export interface ReleaseLanguage {
+  code: string;
+  is_base_language: boolean;
+  download_urls: Record<"json" | "yaml" | "arb", string>;
+}
+
+export interface Release {
+  id: string;
+  name: string;
+  tag: string;
+  status: "draft" | "published";
+  created_at: string;
+  published_at: string | null;
+  slug?: string;
+  languages?: ReleaseLanguage[];
+}
+
+export function statusBadge(r: Release): HTMLElement {
+  return r.status === "published" ? badge("published", "approved") : badge("draft", "draft");
+}
+
+/** The most recently published release: what `latest` serves (CONTRACTS 3). */
+export function latestOf(releases: Release[]): Release | undefined {
+  return releases
+    .filter((r) => r.status === "published" && r.published_at)
+    .sort((a, b) => b.published_at!.localeCompare(a.published_at!))[0];
+}
+
+function urlTable(rows: { code: string; base: boolean; urls: Record<string, string> }[], caption: string): HTMLElement {
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "list urls" },
+      h("caption", { class: "sr-only" }, caption),
+      h("thead", null, h("tr", null, h("th", null, "Language"), BUNDLE_FORMATS.map((f) => h("th", null, f.toUpperCase())))),
+      h(
+        "tbody",
+        null,
+        rows.map((r) =>
+          h(
+            "tr",
+            null,
+            h("th", { scope: "row" }, h("code", null, r.code), r.base ? [" ", badge("base", "base")] : null),
+            BUNDLE_FORMATS.map((f) =>
+              h(
+                "td",
+                { "data-label": f.toUpperCase() },
+                copyField(r.urls[f]!, `${r.code} ${f} URL`),
+                h("a", { href: r.urls[f]!, target: "_blank", rel: "noopener", class: "small" }, "Open"),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Pinned download URLs of one published release, exactly as the API returns them. */
+export function downloadTable(languages: ReleaseLanguage[]): HTMLElement {
+  return urlTable(
+    languages.map((l) => ({ code: l.code, base: l.is_base_language, urls: l.download_urls })),
+    "Download URLs",
+  );
+}
+
+/** The `latest` URLs for the languages the latest release shipped (spec 4.5 rule 2). */
+export function latestTable(projectSlug: string, languages: ReleaseLanguage[]): HTMLElement {
+  return urlTable(
+    languages.map((l) => ({
+      code: l.code,
+      base: l.is_base_language,
+      urls: Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, fileUrl(config.cdn_url, projectSlug, LATEST, l.code, f)])),
+    })),
+    "Latest URLs",
+  );
+}

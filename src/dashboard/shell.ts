@@ -1,0 +1,55 @@
+import { ASSET_PREFIX, assetNamed } from "./assets.ts";
+
+/** What the pages need to know about this deployment, read once from the settings. */
+export interface ClientConfig {
+  /** `{base_url}` of the public API (spec: public URL + /v1), for the ready `curl` lines. */
+  api_url: string;
+  /** `{cdn_url}`, for the `latest` URLs (built the same way as download_urls, see src/cdn/urls.ts). */
+  cdn_url: string;
+  version: string;
+}
+
+/**
+ * Scripts, styles, images and data only from this origin: the pages load nothing from the internet
+ * (issue 6: air-gapped sites), and an injected script could not run even if escaping failed.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** JSON inside a <script> element: `<` escaped so no string in it can close the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
+/** The one HTML page every dashboard path answers with; the client routes from the path. */
+export function renderShell(config: ClientConfig): string {
+  const css = ASSET_PREFIX + assetNamed("app", "css").name;
+  const js = ASSET_PREFIX + assetNamed("app", "js").name;
+  const logo = ASSET_PREFIX + assetNamed("logo", "svg").name;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>Phrasebook</title>
+<link rel="icon" href="${logo}" type="image/svg+xml">
+<link rel="stylesheet" href="${css}">
+<script type="module" src="${js}"></script>
+</head>
+<body>
+<script type="application/json" id="pb-config">${scriptJson({ ...config, logo })}</script>
+<noscript><p class="noscript">The Phrasebook dashboard needs JavaScript.</p></noscript>
+<div id="app"></div>
+</body>
+</html>
+`;
+}
