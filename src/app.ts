@@ -5,7 +5,9 @@ import { toErrorReply } from "./common/http-errors.ts";
 import type { ProjectChanges } from "./common/project-changes.ts";
 import type { Db } from "./storage/db.ts";
 import { authoringRoutes } from "./authoring/routes.ts";
+import { publishRoutes } from "./publish/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
 
 export interface AppDeps {
   settings: Settings;
@@ -39,6 +41,8 @@ export function createApp(deps: AppDeps) {
     })
     .get("/", ({ redirect }) => redirect("/dashboard", 302))
     .use(authoringRoutes(deps))
+    .use(publishRoutes(deps))
+    .use(webhookRoutes(deps))
     .use(dashboardRoutes(deps));
 }
 

@@ -3,6 +3,7 @@ import { iso } from "../common/clock.ts";
 import type { Db } from "../storage/db.ts";
 import { outboxEvents } from "../storage/schema.ts";
 import { EVENT_VERSION, type Envelope, type EventData, type EventType } from "./events.ts";
+import { wakeSender } from "./wake.ts";
 
 /** Anything that can insert: the Db itself or a transaction handle. */
 type Writer = Pick<Db, "insert">;
@@ -21,4 +22,5 @@ export function enqueueEvent<E extends EventType>(tx: Writer, clock: Clock, proj
   const now = clock.now();
   const envelope: Envelope<E> = { event, event_version: EVENT_VERSION, occurred_at: iso(now), project_id: project.publicId, data };
   tx.insert(outboxEvents).values({ projectId: project.id, event, payload: JSON.stringify(envelope), createdAt: now }).run();
+  wakeSender();
 }

@@ -1,0 +1,136 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import type { ProjectRow } from "../authoring/projects.ts";
+import type { Clock } from "../common/clock.ts";
+import { iso } from "../common/clock.ts";
+import { badRequest, conflict, notFound } from "../common/errors.ts";
+import { newId } from "../common/ids.ts";
+import type { Db } from "../storage/db.ts";
+import { deliveries, deliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
+import { findEndpoint, type EndpointRow } from "./endpoints.ts";
+import { isEventType } from "./events.ts";
+import { sampleEnvelope } from "./samples.ts";
+import { wakeSender } from "./wake.ts";
+
+/** The dashboard shows the newest deliveries of an endpoint; older ones stay reachable by id. */
+export const DELIVERY_LIST_DEFAULT = 100;
+export const DELIVERY_LIST_MAX = 500;
+
+type DeliveryRow = typeof deliveries.$inferSelect;
+
+export interface DeliveryView {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  status: "pending" | "succeeded" | "failed";
+  attempt_count: number;
+  created_at: string;
+  next_attempt_at: string | null;
+  redelivery_of: string | null;
+}
+
+export interface AttemptView {
+  number: number;
+  started_at: string;
+  duration_ms: number | null;
+  request_headers: Record<string, string>;
+  response_status: number | null;
+  response_body: string | null;
+  response_body_truncated: boolean;
+  failure_reason: string | null;
+}
+
+const original = alias(deliveries, "original");
+
+function view(d: DeliveryRow, endpointPublicId: string, originalPublicId: string | null): DeliveryView {
+  return {
+    id: d.publicId,
+    endpoint_id: endpointPublicId,
+    event: d.event,
+    status: d.status,
+    attempt_count: d.attemptCount,
+    created_at: iso(d.createdAt),
+    next_attempt_at: iso(d.nextAttemptAt),
+    redelivery_of: originalPublicId,
+  };
+}
+
+/** CONTRACTS 4: an endpoint's deliveries, newest first. */
+export function listDeliveries(db: Db, project: ProjectRow, endpointPublicId: string, limit = DELIVERY_LIST_DEFAULT): DeliveryView[] {
+  const endpoint = findEndpoint(db, project, endpointPublicId);
+  return db
+    .select({ d: deliveries, originalId: original.publicId })
+    .from(deliveries)
+    .leftJoin(original, eq(original.id, deliveries.redeliveryOf))
+    .where(eq(deliveries.endpointId, endpoint.id))
+    .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
+    .limit(Math.min(Math.max(limit, 1), DELIVERY_LIST_MAX))
+    .all()
+    .map((r) => view(r.d, endpoint.publicId, r.originalId));
+}
+
+function findDelivery(db: Db, project: ProjectRow, publicId: string): { d: DeliveryRow; endpoint: EndpointRow } {
+  const row = db
+    .select({ d: deliveries, endpoint: webhookEndpoints })
+    .from(deliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveries.endpointId))
+    .where(and(eq(deliveries.publicId, publicId), eq(deliveries.projectId, project.id)))
+    .get();
+  if (!row) throw notFound("delivery not found");
+  return row;
+}
+
+/** Spec 6.5: the exact payload and every attempt with its headers, response and failure reason. */
+export function deliveryDetail(db: Db, project: ProjectRow, publicId: string): DeliveryView & { payload: string; attempts: AttemptView[] } {
+  const { d, endpoint } = findDelivery(db, project, publicId);
+  const originalId = d.redeliveryOf === null ? null : (db.select({ id: deliveries.publicId }).from(deliveries).where(eq(deliveries.id, d.redeliveryOf)).get()?.id ?? null);
+  const attempts = db
+    .select()
+    .from(deliveryAttempts)
+    .where(eq(deliveryAttempts.deliveryId, d.id))
+    .orderBy(asc(deliveryAttempts.number))
+    .all()
+    .map((a) => ({
+      number: a.number,
+      started_at: iso(a.startedAt),
+      duration_ms: a.durationMs,
+      request_headers: a.requestHeaders,
+      response_status: a.responseStatus,
+      response_body: a.responseBody,
+      response_body_truncated: a.responseBodyTruncated,
+      failure_reason: a.failureReason,
+    }));
+  return { ...view(d, endpoint.publicId, originalId), payload: d.payload, attempts };
+}
+
+function assertEnabled(endpoint: EndpointRow): void {
+  if (!endpoint.enabled) throw conflict("the webhook endpoint is disabled; enable it first");
+}
+
+function insertDelivery(db: Db, clock: Clock, endpoint: EndpointRow, event: string, payload: string, redeliveryOf: number | null): string {
+  const now = clock.now();
+  const publicId = newId("dlv");
+  db.insert(deliveries)
+    .values({ publicId, endpointId: endpoint.id, projectId: endpoint.projectId, event, payload, status: "pending", nextAttemptAt: now, createdAt: now, redeliveryOf })
+    .run();
+  wakeSender();
+  return publicId;
+}
+
+/** Spec 6.3 and 6.5: a redelivery is a new delivery (new id) of the original payload bytes. */
+export function redeliver(db: Db, clock: Clock, project: ProjectRow, publicId: string): { delivery_id: string } {
+  const { d, endpoint } = findDelivery(db, project, publicId);
+  assertEnabled(endpoint);
+  return { delivery_id: insertDelivery(db, clock, endpoint, d.event, d.payload, d.id) };
+}
+
+/** Spec 6.5: a sample of one subscribed event, through the same path (envelope, signing, log). */
+export function sendTestEvent(db: Db, clock: Clock, project: ProjectRow, endpointPublicId: string, event: string | undefined): { delivery_id: string } {
+  const endpoint = findEndpoint(db, project, endpointPublicId);
+  const chosen = event ?? endpoint.events[0];
+  if (!chosen || !isEventType(chosen)) throw badRequest(`invalid field "event": unknown event ${JSON.stringify(chosen ?? "")}`);
+  if (!endpoint.events.includes(chosen)) throw badRequest(`invalid field "event": this endpoint does not subscribe to ${chosen}`);
+  assertEnabled(endpoint);
+  const payload = JSON.stringify(sampleEnvelope(chosen, project, clock.now()));
+  return { delivery_id: insertDelivery(db, clock, endpoint, chosen, payload, null) };
+}

@@ -1,0 +1,142 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { ProjectRow } from "../authoring/projects.ts";
+import type { Clock } from "../common/clock.ts";
+import { iso } from "../common/clock.ts";
+import { badRequest, notFound } from "../common/errors.ts";
+import { newId } from "../common/ids.ts";
+import type { Db } from "../storage/db.ts";
+import { webhookEndpoints } from "../storage/schema.ts";
+import { EVENT_TYPES, isEventType } from "./events.ts";
+import { wakeSender } from "./wake.ts";
+
+export const URL_MAX_LENGTH = 2048;
+export const SECRET_MAX_LENGTH = 256;
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+export interface EndpointView {
+  id: string;
+  url: string;
+  events: string[];
+  has_secret: boolean;
+  enabled: boolean;
+  consecutive_failures: number;
+  failing: boolean;
+  created_at: string;
+}
+
+/** The secret never leaves the server after saving (CONTRACTS 4): only whether there is one. */
+export function endpointView(e: EndpointRow): EndpointView {
+  return {
+    id: e.publicId,
+    url: e.url,
+    events: e.events,
+    has_secret: Boolean(e.secret),
+    enabled: e.enabled,
+    consecutive_failures: e.consecutiveFailures,
+    failing: e.consecutiveFailures > 0,
+    created_at: iso(e.createdAt),
+  };
+}
+
+/**
+ * Spec 6.1 rule 1: only https. Saving checks the scheme and the URL's form only; whether the
+ * address is public is decided when a delivery connects (CONTRACTS 5). The URL is stored as the
+ * WHATWG parser writes it, which is also the form the sender connects to.
+ */
+export function cleanUrl(raw: string): string {
+  const text = raw.trim();
+  if (text.length > URL_MAX_LENGTH) throw badRequest(`invalid field "url": at most ${URL_MAX_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badRequest('invalid field "url": not an absolute URL');
+  }
+  if (url.protocol !== "https:") throw badRequest('invalid field "url": must use https');
+  if (!url.hostname) throw badRequest('invalid field "url": has no host');
+  if (url.username || url.password) throw badRequest('invalid field "url": must not carry credentials (use a secret to authenticate deliveries)');
+  url.hash = "";
+  return url.href;
+}
+
+export function cleanEvents(raw: string[]): string[] {
+  const unknown = raw.filter((e) => !isEventType(e));
+  if (unknown.length > 0) {
+    throw badRequest(`invalid field "events": unknown event ${JSON.stringify(unknown[0])} (known: ${EVENT_TYPES.join(", ")})`);
+  }
+  if (raw.length === 0) throw badRequest('invalid field "events": choose at least one event');
+  // Keep the spec's order, whatever order they were sent in.
+  return EVENT_TYPES.filter((e) => raw.includes(e));
+}
+
+function cleanSecret(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null || raw === "") return null;
+  if (raw.length > SECRET_MAX_LENGTH) throw badRequest(`invalid field "secret": at most ${SECRET_MAX_LENGTH} characters`);
+  return raw;
+}
+
+export function findEndpoint(db: Db, project: ProjectRow, publicId: string): EndpointRow {
+  const row = db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, project.id), eq(webhookEndpoints.publicId, publicId)))
+    .get();
+  if (!row) throw notFound("webhook endpoint not found");
+  return row;
+}
+
+export function listEndpoints(db: Db, project: ProjectRow): EndpointView[] {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.projectId, project.id))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
+    .all()
+    .map(endpointView);
+}
+
+export interface EndpointInput {
+  url: string;
+  events: string[];
+  secret?: string | null;
+  enabled?: boolean;
+}
+
+export function createEndpoint(db: Db, clock: Clock, project: ProjectRow, input: EndpointInput): EndpointView {
+  const row = db
+    .insert(webhookEndpoints)
+    .values({
+      publicId: newId("whk"),
+      projectId: project.id,
+      url: cleanUrl(input.url),
+      events: cleanEvents(input.events),
+      secret: cleanSecret(input.secret),
+      enabled: input.enabled ?? true,
+      createdAt: clock.now(),
+    })
+    .returning()
+    .get();
+  return endpointView(row);
+}
+
+/** `secret: null` or `""` removes the secret; leaving it out keeps the current one. */
+export function updateEndpoint(db: Db, project: ProjectRow, publicId: string, patch: Partial<EndpointInput>): EndpointView {
+  const row = findEndpoint(db, project, publicId);
+  const values: Partial<EndpointRow> = {};
+  if (patch.url !== undefined) values.url = cleanUrl(patch.url);
+  if (patch.events !== undefined) values.events = cleanEvents(patch.events);
+  if (patch.secret !== undefined) values.secret = cleanSecret(patch.secret);
+  if (patch.enabled !== undefined) values.enabled = patch.enabled;
+  if (Object.keys(values).length === 0) return endpointView(row);
+  const updated = db.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, row.id)).returning().get()!;
+  // Enabling again resumes the deliveries that waited while it was off.
+  if (patch.enabled) wakeSender();
+  return endpointView(updated);
+}
+
+/** Deleting an endpoint deletes its delivery log too (foreign key cascade). */
+export function deleteEndpoint(db: Db, project: ProjectRow, publicId: string): void {
+  const row = findEndpoint(db, project, publicId);
+  db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
+}

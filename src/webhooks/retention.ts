@@ -1,0 +1,38 @@
+import { Cron } from "croner";
+import type { Clock } from "../common/clock.ts";
+import { log } from "../common/log.ts";
+import type { Db } from "../storage/db.ts";
+
+/** Spec 6.5 and 8: deliveries (with their attempts) are kept 30 days. */
+export const DELIVERY_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+/** Hourly, at an odd minute so it does not line up with other hourly work. */
+export const RETENTION_SCHEDULE = "17 * * * *";
+
+/**
+ * Removes deliveries older than the retention period (their attempts go with them, by foreign
+ * key) and outbox events already turned into deliveries that long ago.
+ */
+export function removeOldDeliveries(db: Db, now: number): { deliveries: number; events: number } {
+  const cutoff = now - DELIVERY_RETENTION_DAYS * DAY_MS;
+  const sql = db.$client;
+  return sql.transaction(() => ({
+    deliveries: sql.prepare("DELETE FROM deliveries WHERE created_at < ?").run(cutoff).changes,
+    events: sql.prepare("DELETE FROM outbox_events WHERE dispatched_at IS NOT NULL AND created_at < ?").run(cutoff).changes,
+  }))();
+}
+
+/** The periodic job (croner, never overlapping itself); it also runs once at start. */
+export function startRetentionJob(db: Db, clock: Clock): Cron {
+  const run = () => {
+    const removed = removeOldDeliveries(db, clock.now());
+    if (removed.deliveries || removed.events) log.info("removed old webhook deliveries", removed);
+  };
+  const job = new Cron(RETENTION_SCHEDULE, { name: "webhook-log-retention", protect: true, unref: true, catch: (err) => log.error("webhook retention failed", { error: String(err) }) }, run);
+  try {
+    run();
+  } catch (err) {
+    log.error("webhook retention failed", { error: String(err) });
+  }
+  return job;
+}
