@@ -7,6 +7,7 @@ import type { Settings } from "./config/settings.ts";
 import { bootstrapAdmin } from "./authoring/users.ts";
 import { openDatabase, type Db } from "./storage/db.ts";
 import { migrate } from "./storage/migrate.ts";
+import { startWebhooks } from "./webhooks/runtime.ts";
 
 export interface RunningServer {
   url: string;
@@ -34,6 +35,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     },
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
+  const webhooks = startWebhooks({ db, clock, settings });
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
 
   return {
@@ -41,6 +43,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     db,
     async stop() {
       await server.stop();
+      await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
       db.$client.close();
     },
   };
