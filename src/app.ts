@@ -5,6 +5,7 @@ import { toErrorReply } from "./common/http-errors.ts";
 import type { ProjectChanges } from "./common/project-changes.ts";
 import type { Db } from "./storage/db.ts";
 import { authoringRoutes } from "./authoring/routes.ts";
+import { publicApiRoutes } from "./public-api/routes.ts";
 import { publishRoutes } from "./publish/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps) {
     })
     .get("/", ({ redirect }) => redirect("/dashboard", 302))
     .use(authoringRoutes(deps))
+    .use(publicApiRoutes(deps))
     .use(publishRoutes(deps))
     .use(webhookRoutes(deps))
     .use(dashboardRoutes(deps));

@@ -1,0 +1,156 @@
+import { t, type Static } from "elysia";
+
+/**
+ * The public API's models (spec 2, CONTRACTS 2): the one source of the field sets. The services
+ * build values typed by these schemas, the routes validate their inputs with them, and
+ * `openapi.ts` publishes them as they are (TypeBox schemas are JSON Schema 2020-12, the dialect of
+ * OpenAPI 3.1), so the document cannot drift from what the routes answer. This file is part of the
+ * routing layer (STYLE: models are `t.Object`), which is why it may import Elysia's `t`.
+ */
+
+// spec 2: every timestamp is an ISO 8601 UTC string; we always render milliseconds and `Z`.
+const Timestamp = (description: string) =>
+  t.String({ format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$", description });
+
+const OpaqueId = (description: string) => t.String({ minLength: 1, description });
+
+const closed = { additionalProperties: false } as const;
+
+export const Project = t.Object(
+  {
+    id: OpaqueId("opaque project id"),
+    name: t.String({ description: "project name" }),
+    base_language_code: t.String({ description: "language code of the base language" }),
+    created_at: Timestamp("creation time"),
+  },
+  { ...closed, description: "spec 2.1" },
+);
+
+export const ReleaseSummary = t.Object(
+  {
+    id: OpaqueId("opaque release id; the release_id used in paths"),
+    name: t.String({ description: "release name" }),
+    tag: t.String({ description: "release tag" }),
+    status: t.Literal("published", { description: "always published in the public API" }),
+    published_at: Timestamp("when the release went live"),
+    created_at: Timestamp("when the release was cut"),
+  },
+  { ...closed, description: "spec 2.2" },
+);
+
+const CdnUrl = (ext: string) => t.String({ format: "uri", description: `absolute CDN URL of the .${ext} file` });
+
+export const ReleaseLanguage = t.Object(
+  {
+    code: t.String({ description: "language code, e.g. de or pt-BR" }),
+    is_base_language: t.Boolean({ description: "whether it was the project's base language when the release was published" }),
+    download_urls: t.Object({ json: CdnUrl("json"), yaml: CdnUrl("yaml"), arb: CdnUrl("arb") }, closed),
+  },
+  { ...closed, description: "spec 2.3" },
+);
+
+export const ReleaseDetail = t.Object(
+  {
+    ...ReleaseSummary.properties,
+    languages: t.Array(ReleaseLanguage, { description: "exactly the languages the release contained when it was published" }),
+  },
+  { ...closed, description: "spec 2.3" },
+);
+
+export const PageInfo = t.Object(
+  {
+    total_count: t.Integer({ minimum: 0, description: "published releases matching the request, respecting search" }),
+    page: t.Integer({ minimum: 1, description: "page actually used" }),
+    page_size: t.Integer({ minimum: 1, maximum: 100, description: "page size actually used (after clamping)" }),
+    total_pages: t.Integer({ minimum: 0, description: "total_count / page_size rounded up; 0 when total_count is 0" }),
+  },
+  { ...closed, description: "spec 2.5" },
+);
+
+export const ProjectLanguage = t.Object(
+  {
+    code: t.String({ description: "language code" }),
+    name: t.String({ description: "display name" }),
+    is_base_language: t.Boolean({ description: "whether it is the project's base language now" }),
+    created_at: Timestamp("when the language was added to the project"),
+  },
+  { ...closed, description: "spec 2.4, CONTRACTS 2" },
+);
+
+export const ProjectList = t.Object({ items: t.Array(Project, { minItems: 1, maxItems: 1 }) }, { ...closed, description: "spec 4.1" });
+export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: 100 }), page_info: PageInfo }, { ...closed, description: "spec 4.2" });
+export const ProjectLanguageList = t.Object({ items: t.Array(ProjectLanguage) }, { ...closed, description: "spec 4.4" });
+
+export const ErrorBody = t.Object({ error: t.String() }, { ...closed, description: "spec 7 rule 1" });
+export const RateLimitErrorBody = t.Object({ error: t.Literal("rate limit exceeded") }, { ...closed, description: "spec 7 rule 2" });
+
+export type ProjectT = Static<typeof Project>;
+export type ReleaseSummaryT = Static<typeof ReleaseSummary>;
+export type ReleaseDetailT = Static<typeof ReleaseDetail>;
+export type ReleaseLanguageT = Static<typeof ReleaseLanguage>;
+export type PageInfoT = Static<typeof PageInfo>;
+export type ProjectLanguageT = Static<typeof ProjectLanguage>;
+
+/** Named schemas as they appear under `components.schemas` of the OpenAPI document. */
+export const NAMED_SCHEMAS = {
+  Project,
+  ProjectList,
+  ReleaseSummary,
+  ReleaseList,
+  PageInfo,
+  ReleaseDetail,
+  ReleaseLanguage,
+  ProjectLanguage,
+  ProjectLanguageList,
+  Error: ErrorBody,
+  RateLimitError: RateLimitErrorBody,
+} as const;
+
+export const PAGE_DEFAULT = 1;
+export const PAGE_SIZE_DEFAULT = 20; // spec 8
+export const PAGE_SIZE_MAX = 100; // spec 8: larger values are clamped, not rejected
+export const SORT_KEYS = ["name", "tag", "status", "published_at", "created_at"] as const;
+export const SORT_DEFAULT = "created_at"; // spec 4.2 rule 1
+export const ORDERS = ["asc", "desc"] as const;
+export const ORDER_DEFAULT = "desc";
+
+/**
+ * The query parameters of `GET /releases` (spec 4.2) with their documented types. On the wire every
+ * one is a string: the route accepts them as optional strings (STYLE habit 1) and `query.ts`
+ * normalises them, because sort and order must fall back silently and page_size must clamp.
+ */
+export const RELEASES_QUERY = {
+  page: {
+    schema: t.Integer({ minimum: 1, default: PAGE_DEFAULT }),
+    description: "1-based page number. Not a positive whole number: 400. Past total_pages: 200 with empty items and the true page_info.",
+  },
+  page_size: {
+    schema: t.Integer({ minimum: 1, default: PAGE_SIZE_DEFAULT }),
+    description: `Items per page. Values above ${PAGE_SIZE_MAX} are clamped to ${PAGE_SIZE_MAX}. Not a positive whole number: 400.`,
+  },
+  search: {
+    schema: t.String(),
+    description: "Case-insensitive substring of the release name or tag (Unicode case mapping, so ß matches SS; accents are significant).",
+  },
+  sort: {
+    schema: t.String({ enum: [...SORT_KEYS], default: SORT_DEFAULT }),
+    description: "Sort key. An unrecognised value falls back to created_at without an error. Ties break by created_at, then creation order.",
+  },
+  order: {
+    schema: t.String({ enum: [...ORDERS], default: ORDER_DEFAULT }),
+    description: "asc or desc. An unrecognised value falls back to desc without an error.",
+  },
+} as const;
+
+export type ReleasesQueryName = keyof typeof RELEASES_QUERY;
+
+/** What the route validates: the same parameter names, each an optional string on the wire. */
+export const ReleasesQueryWire = t.Object({
+  page: t.Optional(t.String()),
+  page_size: t.Optional(t.String()),
+  search: t.Optional(t.String()),
+  sort: t.Optional(t.String()),
+  order: t.Optional(t.String()),
+} satisfies Record<ReleasesQueryName, unknown>);
+
+export const ReleaseIdParam = t.Object({ release_id: t.String({ description: "the id of a release from GET /releases" }) });

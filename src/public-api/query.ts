@@ -1,0 +1,77 @@
+import { badRequest } from "../common/errors.ts";
+import {
+  ORDER_DEFAULT,
+  ORDERS,
+  PAGE_DEFAULT,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  SORT_DEFAULT,
+  SORT_KEYS,
+  type ReleasesQueryName,
+} from "./model.ts";
+
+export type SortKey = (typeof SORT_KEYS)[number];
+export type Order = (typeof ORDERS)[number];
+
+export interface ListQuery {
+  /** The page as a number (may be imprecise or Infinity when huge; only compared). */
+  page: number;
+  /** The page exactly as asked, canonical digits, echoed in page_info (CONTRACTS 2: the true page). */
+  pageDigits: string;
+  pageSize: number;
+  /** Empty string: no filter. */
+  search: string;
+  sort: SortKey;
+  order: Order;
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * Reads the query of `GET /releases` from the raw query string (spec 4.2, CONTRACTS 2). We parse
+ * the literal string ourselves rather than trust a framework's last-one-wins merge, so that a
+ * repeated parameter is noticed:
+ * - page, page_size: a positive whole number in plain decimal digits; anything else is a 400 naming
+ *   the parameter (negative, zero, 1.5, 1e3, 0x10, " 5"); given twice is a 400 too. An empty value
+ *   counts as missing. page_size above 100 clamps to 100, however many digits it has.
+ * - search: given twice is a 400 (which one would we match?).
+ * - sort, order: an unrecognised value, or one given twice, falls back to the default (spec 7 rule 3:
+ *   they never produce errors). Matched case-insensitively, so `ASC` means asc.
+ */
+export function parseListQuery(rawQuery: string): ListQuery {
+  const params = new URLSearchParams(rawQuery);
+  const one = (name: ReleasesQueryName): { value: string | undefined; repeated: boolean } => {
+    const all = params.getAll(name);
+    return { value: all[0], repeated: all.length > 1 };
+  };
+
+  const page = positiveWhole(one("page"), "page", PAGE_DEFAULT);
+  const pageSize = positiveWhole(one("page_size"), "page_size", PAGE_SIZE_DEFAULT);
+
+  const search = one("search");
+  if (search.repeated) throw badRequest('invalid query parameter "search": give it at most once');
+
+  return {
+    page: page.value,
+    pageDigits: page.digits,
+    pageSize: Math.min(pageSize.value, PAGE_SIZE_MAX),
+    search: search.value ?? "",
+    sort: pick(one("sort"), SORT_KEYS, SORT_DEFAULT),
+    order: pick(one("order"), ORDERS, ORDER_DEFAULT),
+  };
+}
+
+function positiveWhole(raw: { value: string | undefined; repeated: boolean }, name: string, dflt: number): { value: number; digits: string } {
+  if (raw.repeated) throw badRequest(`invalid query parameter "${name}": give it at most once`);
+  if (raw.value === undefined || raw.value === "") return { value: dflt, digits: String(dflt) };
+  if (!DIGITS.test(raw.value)) throw badRequest(`invalid query parameter "${name}": must be a positive whole number`);
+  const digits = raw.value.replace(/^0+/, "");
+  if (digits === "") throw badRequest(`invalid query parameter "${name}": must be a positive whole number`);
+  return { value: Number(digits), digits };
+}
+
+function pick<T extends string>(raw: { value: string | undefined; repeated: boolean }, allowed: readonly T[], dflt: T): T {
+  if (raw.repeated || raw.value === undefined) return dflt;
+  const v = raw.value.toLowerCase();
+  return (allowed as readonly string[]).includes(v) ? (v as T) : dflt;
+}

@@ -1,0 +1,54 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../app.ts";
+import { errorResponse } from "../common/errors.ts";
+import { DOCS_CSP, renderDocsPage } from "./docs-page.ts";
+import { ReleaseIdParam, ReleasesQueryWire } from "./model.ts";
+import { buildOpenApi } from "./openapi.ts";
+import { PublicApi } from "./service.ts";
+
+const KNOWN_PATHS = new Set(["/v1/projects", "/v1/releases", "/v1/project-languages"]);
+
+/**
+ * The public API v1 (spec 4.1-4.4, 5, 7, 8, CONTRACTS 2) and its description. Cache hits are
+ * answered in onRequest, before Elysia routes the request (spec 4.2 rule 7: a hit costs no quota;
+ * the issue's goal: a hit within 0.8x of a bare Bun.serve handler).
+ */
+export function publicApiRoutes(deps: AppDeps) {
+  const api = new PublicApi(deps);
+  const openApi = JSON.stringify(buildOpenApi(deps.settings));
+  const docsPage = renderDocsPage(JSON.parse(openApi));
+
+  const endpoints = new Elysia({ prefix: "/v1" })
+    // derive runs before input validation: an anonymous caller learns nothing about the inputs.
+    .derive(({ request, set }) => {
+      const admitted = api.admit(request);
+      Object.assign(set.headers, admitted.headers); // X-RateLimit-* on a 400 too
+      return { admitted };
+    })
+    .get("/projects", ({ admitted, request }) => api.projects(admitted, request))
+    .get("/releases", ({ admitted, request }) => api.releases(admitted, request), { query: ReleasesQueryWire })
+    .get("/releases/:release_id", ({ admitted, request, params }) => api.release(admitted, request, params.release_id), {
+      params: ReleaseIdParam,
+    })
+    .get("/project-languages", ({ admitted, request }) => api.projectLanguages(admitted, request));
+
+  return new Elysia({ name: "public-api" })
+    .onRequest(({ request }) => api.fastPath(request))
+    .get("/v1/openapi.json", ({ request }) =>
+      new Response(openApi, { headers: { ...api.addressHeaders(request), "content-type": "application/json; charset=utf-8" } }),
+    )
+    .get("/v1/docs", ({ request }) =>
+      new Response(docsPage, {
+        headers: { ...api.addressHeaders(request), "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_CSP },
+      }),
+    )
+    .use(endpoints)
+    // spec 4: the API is GET only; anything else under /v1 is answered here so it carries the headers.
+    .all("/v1/*", ({ request }) => {
+      const path = new URL(request.url).pathname;
+      const known = KNOWN_PATHS.has(path) || path.startsWith("/v1/releases/") || path === "/v1/openapi.json" || path === "/v1/docs";
+      const headers = api.addressHeaders(request);
+      if (known && request.method !== "GET") return errorResponse(405, "method not allowed: the API is read-only", { ...headers, allow: "GET" });
+      return errorResponse(404, "not found", headers);
+    });
+}

@@ -1,0 +1,77 @@
+import { timingSafeEqualStrings } from "../common/hash.ts";
+import { hashToken, TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from "../authoring/tokens.ts";
+import type { Db } from "../storage/db.ts";
+
+/** Who is asking: the token's row and its project (spec 5 rule 3: one project per token). */
+export interface Caller {
+  tokenId: number;
+  projectId: number;
+}
+
+export type AuthOutcome = { kind: "ok"; caller: Caller } | { kind: "missing" } | { kind: "invalid" };
+
+/** How long a verified token is trusted from memory before the database is asked again. */
+export const TOKEN_RECHECK_MS = 60_000;
+/** `last_used_at` is written at most this often per token: never a database write per request. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+const BEARER = /^bearer +(\S+) *$/i;
+const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}}$`);
+
+interface Known extends Caller {
+  hash: string;
+  checkedAtMs: number;
+  lastUsedWrittenAtMs: number;
+}
+
+/**
+ * Bearer token authentication (spec 5, CONTRACTS 2). Tokens are stored only as SHA-256 hex; we
+ * find the row by the hash of what was presented and then compare the stored hash in constant
+ * time. A token issued by another deployment is simply not in this database. Verified tokens are
+ * remembered for TOKEN_RECHECK_MS, and forgotten at once when their project changes (deleting a
+ * token notifies the project's change listeners).
+ */
+export class TokenAuth {
+  private readonly known = new Map<string, Known>();
+  private readonly lookup;
+  private readonly touch;
+
+  constructor(db: Db) {
+    this.lookup = db.$client.query<{ id: number; project_id: number; token_hash: string }, [string]>(
+      "SELECT id, project_id, token_hash FROM api_tokens WHERE token_hash = ?",
+    );
+    this.touch = db.$client.query<unknown, [number, number]>("UPDATE api_tokens SET last_used_at = ? WHERE id = ?");
+  }
+
+  authenticate(authorization: string | null, nowMs: number): AuthOutcome {
+    if (authorization === null) return { kind: "missing" };
+    const m = BEARER.exec(authorization);
+    if (!m || !TOKEN_SHAPE.test(m[1]!)) return { kind: "invalid" };
+    const hash = hashToken(m[1]!);
+
+    let entry = this.known.get(hash);
+    if (entry && nowMs - entry.checkedAtMs >= TOKEN_RECHECK_MS) {
+      this.known.delete(hash);
+      entry = undefined;
+    }
+    if (!entry) {
+      const row = this.lookup.get(hash);
+      if (!row || !timingSafeEqualStrings(row.token_hash, hash)) return { kind: "invalid" };
+      entry = { tokenId: row.id, projectId: row.project_id, hash: row.token_hash, checkedAtMs: nowMs, lastUsedWrittenAtMs: 0 };
+      this.known.set(hash, entry);
+    } else if (!timingSafeEqualStrings(entry.hash, hash)) {
+      return { kind: "invalid" };
+    }
+
+    if (nowMs - entry.lastUsedWrittenAtMs >= LAST_USED_WRITE_INTERVAL_MS) {
+      entry.lastUsedWrittenAtMs = nowMs;
+      this.touch.run(nowMs, entry.tokenId);
+    }
+    return { kind: "ok", caller: { tokenId: entry.tokenId, projectId: entry.projectId } };
+  }
+
+  /** A project changed (perhaps a token was deleted): verify its tokens again on next use. */
+  forgetProject(projectId: number): void {
+    for (const [hash, entry] of this.known) if (entry.projectId === projectId) this.known.delete(hash);
+  }
+}
