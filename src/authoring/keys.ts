@@ -26,7 +26,7 @@ export interface KeyView {
 
 type KeyRow = typeof translationKeys.$inferSelect;
 
-function cleanKey(raw: string): string {
+export function cleanKey(raw: string): string {
   // Keys are kept exactly as authored (spec 2.6), but an empty one or one with control characters
   // would make files no tool can read back.
   if (raw.length === 0) throw badRequest('invalid field "key": must not be empty');
@@ -36,7 +36,7 @@ function cleanKey(raw: string): string {
   return raw;
 }
 
-function cleanContext(raw: string | null | undefined): string | null {
+export function cleanContext(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
   if (raw.length > CONTEXT_MAX_LENGTH) throw badRequest(`invalid field "context": at most ${CONTEXT_MAX_LENGTH} characters`);
   return raw.trim() === "" ? null : raw;

@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../../app.ts";
 import { findProject } from "../projects.ts";
-import { createRelease, deleteReleaseRow, findRelease, listReleases, releaseDetail, updateRelease } from "../releases.ts";
+import { deleteRelease } from "../../publish/publish.ts";
+import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases.ts";
 import { requireAdmin, sessionGuard } from "./guard.ts";
 
 const Name = t.String({ maxLength: 200 });
@@ -36,11 +37,11 @@ export function releaseRoutes(deps: AppDeps) {
       },
       { body: t.Object({ name: t.Optional(Name), tag: t.Optional(Tag) }) },
     )
-    .delete("/projects/:pid/releases/:rid", ({ params, session, set }) => {
+    .delete("/projects/:pid/releases/:rid", async ({ params, session, set }) => {
       requireAdmin(session);
       const project = findProject(db, params.pid);
-      deleteReleaseRow(db, clock, project, params.rid);
-      changes.notify(project.id);
+      // CONTRACTS 3: the row and its event, the cache purge, then its files.
+      await deleteRelease({ db, clock, changes, dataDir: settings.dataDir }, project, params.rid);
       set.status = 204;
     });
 }

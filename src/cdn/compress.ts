@@ -1,0 +1,32 @@
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+/**
+ * Compression runs once per file (on its first request, then kept on disk beside it), never per
+ * request. Small bundles get the slowest, tightest settings; large ones settings that finish in
+ * tens of milliseconds, so the first reader of a big bundle is not kept waiting.
+ */
+export const GZIP_LEVEL = 9;
+export const BROTLI_QUALITY_SMALL = 11;
+export const BROTLI_QUALITY_LARGE = 6;
+export const BROTLI_SMALL_MAX_BYTES = 64 * 1024;
+
+const gzipAsync = promisify(zlib.gzip);
+const brotliAsync = promisify(zlib.brotliCompress);
+
+export async function gzip(data: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await gzipAsync(data, { level: GZIP_LEVEL }));
+}
+
+export async function brotli(data: Uint8Array): Promise<Uint8Array> {
+  const quality = data.length <= BROTLI_SMALL_MAX_BYTES ? BROTLI_QUALITY_SMALL : BROTLI_QUALITY_LARGE;
+  return new Uint8Array(
+    await brotliAsync(data, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
+    }),
+  );
+}

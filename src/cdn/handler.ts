@@ -1,0 +1,111 @@
+import type { ProjectChanges } from "../common/project-changes.ts";
+import { errorBody } from "../common/errors.ts";
+import { pathPrefix, type Settings } from "../config/settings.ts";
+import type { Db } from "../storage/db.ts";
+import { CdnCache, type Blob, type Route, type Variant } from "./cache.ts";
+import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED, fileHeaders, NOT_FOUND_HEADERS, PREFLIGHT_HEADERS, type Encoding } from "./headers.ts";
+import { etagMatches, preferredEncoding } from "./negotiate.ts";
+import { parseCdnPath, type CdnPath } from "./paths.ts";
+import { Resolver } from "./resolve.ts";
+import { loadBlob } from "./store.ts";
+
+const BYTES_PER_MB = 1024 * 1024;
+
+export interface CdnDeps {
+  db: Db;
+  settings: Pick<Settings, "cdnUrl" | "cdnCacheMb" | "dataDir">;
+  changes: ProjectChanges;
+}
+
+export interface Cdn {
+  /** A response for a request under the CDN path, or undefined to let the app handle it. */
+  handle(request: Request): Response | Promise<Response> | undefined;
+  cache: CdnCache;
+}
+
+const notFound = () => new Response(errorBody("not found"), { status: 404, headers: NOT_FOUND_HEADERS });
+
+function makeVariant(path: CdnPath, cacheControl: string, blob: Blob, encoding: Encoding): Variant | null {
+  const body = encoding === "identity" ? blob.identity : encoding === "gzip" ? blob.gzip : blob.br;
+  if (body === null) return null;
+  const etag = encoding === "identity" ? blob.etag : `${blob.etag.slice(0, -1)}-${encoding === "gzip" ? "gz" : "br"}"`;
+  return { body, etag, headers: fileHeaders(path.ext, cacheControl, etag, encoding) };
+}
+
+function makeRoute(path: CdnPath, blob: Blob, latest: boolean): Route {
+  // Spec 4.5 rule 3: pinned files never change; `latest` must be revalidated after 60 s.
+  const cacheControl = latest ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
+  return {
+    blob,
+    identity: makeVariant(path, cacheControl, blob, "identity")!,
+    gzip: makeVariant(path, cacheControl, blob, "gzip"),
+    br: makeVariant(path, cacheControl, blob, "br"),
+  };
+}
+
+/** The hot path: pick the encoding, answer 304 on a matching tag, else bytes already in memory. */
+function respond(request: Request, route: Route): Response {
+  const encoding = preferredEncoding(request.headers.get("accept-encoding"));
+  const v = (encoding === "br" ? route.br : encoding === "gzip" ? route.gzip : null) ?? route.identity;
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return new Response(null, { status: 304, headers: v.headers.notModified });
+  return new Response(v.body as Uint8Array<ArrayBuffer>, { headers: v.headers.ok });
+}
+
+/**
+ * Spec 4.5 and CONTRACTS 3: the CDN file routes, answered in the server's fetch handler before the
+ * web framework (issue 3's throughput goal). A cache hit costs a prefix check, a Map lookup and a
+ * Response around bytes already in memory; a miss resolves the path through the database, loads
+ * the file (compressing it the first time) and caches it. Every project change purges that
+ * project's entries, so publishing, rotating and deleting show at the origin at once.
+ */
+export function createCdn(deps: CdnDeps): Cdn {
+  const prefix = pathPrefix(deps.settings.cdnUrl);
+  // With a root prefix (a separate CDN host) only /p/... is ours; other paths stay the app's.
+  const claim = prefix === "" ? "/p/" : prefix;
+  const cache = new CdnCache(deps.settings.cdnCacheMb * BYTES_PER_MB);
+  deps.changes.subscribe((projectId) => cache.purgeProject(projectId));
+  const resolver = new Resolver(deps.db);
+  const loading = new Map<string, Promise<Blob | null>>();
+
+  async function fill(request: Request, path: string): Promise<Response> {
+    const parsed = parseCdnPath(path.slice(prefix.length));
+    if (!parsed) return notFound();
+    const file = resolver.resolve(parsed);
+    if (!file) return notFound();
+    const generation = cache.generation(file.projectId);
+    const key = `${file.releasePublicId}/${file.code}.${parsed.ext}`;
+    let blob = cache.blob(key);
+    if (!blob) {
+      let pending = loading.get(key);
+      if (!pending) {
+        pending = loadBlob(deps.settings.dataDir, file.projectId, file.releasePublicId, file.code, parsed.ext).finally(() => loading.delete(key));
+        loading.set(key, pending);
+      }
+      blob = (await pending) ?? undefined;
+      if (!blob) return notFound();
+    }
+    const route = makeRoute(parsed, blob, file.latest);
+    cache.add(path, route, generation);
+    return respond(request, route);
+  }
+
+  function handle(request: Request): Response | Promise<Response> | undefined {
+    const url = request.url;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    if (start < 0 || !url.startsWith(claim, start)) return undefined;
+    const query = url.indexOf("?", start);
+    const path = query < 0 ? url.slice(start) : url.slice(start, query);
+    if (prefix !== "" && path.length > prefix.length && path.charCodeAt(prefix.length) !== 47) return undefined; // "/cdnx"
+    const method = request.method;
+    if (method === "GET" || method === "HEAD") {
+      const route = cache.route(path);
+      if (route !== undefined) return respond(request, route);
+      return fill(request, path);
+    }
+    if (method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    return new Response(errorBody(`method ${method} is not allowed here`), { status: 405, headers: { ...NOT_FOUND_HEADERS, allow: "GET, HEAD, OPTIONS" } });
+  }
+
+  return { handle, cache };
+}

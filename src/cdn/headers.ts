@@ -1,0 +1,49 @@
+import type { BundleFormat } from "./urls.ts";
+
+/** Spec 4.5 rule 3, verbatim. */
+export const CACHE_CONTROL_PINNED = "public, max-age=31536000, immutable";
+export const CACHE_CONTROL_LATEST = "public, max-age=60, must-revalidate";
+/** CONTRACTS 3: a 404 must not be cached, so a publish or an undone rotation shows at once. */
+export const CACHE_CONTROL_NOT_FOUND = "no-store";
+
+/** CONTRACTS 3: JSON and ARB are JSON documents; YAML has its registered type (RFC 9512). */
+export const CONTENT_TYPES: Record<BundleFormat, string> = {
+  json: "application/json; charset=utf-8",
+  arb: "application/json; charset=utf-8",
+  yaml: "application/yaml; charset=utf-8",
+};
+
+export type Encoding = "identity" | "gzip" | "br";
+
+/**
+ * Browsers fetch bundles from other origins directly (CONTRACTS 3). The files are public by
+ * capability URL, so any origin may read them; ETag is exposed for scripts that revalidate.
+ */
+const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" } as const;
+
+export const PREFLIGHT_HEADERS = {
+  ...CORS,
+  "access-control-allow-methods": "GET, HEAD, OPTIONS",
+  "access-control-allow-headers": "*",
+  "access-control-max-age": "86400",
+  "cache-control": "public, max-age=86400",
+};
+
+export interface FileHeaders {
+  ok: Record<string, string>;
+  notModified: Record<string, string>;
+}
+
+/** Built once per cached file and encoding, so a hit copies a ready object (the hot path). */
+export function fileHeaders(ext: BundleFormat, cacheControl: string, etag: string, encoding: Encoding): FileHeaders {
+  const common: Record<string, string> = { ...CORS, "cache-control": cacheControl, etag, vary: "Accept-Encoding" };
+  const ok: Record<string, string> = { ...common, "content-type": CONTENT_TYPES[ext], "x-content-type-options": "nosniff" };
+  if (encoding !== "identity") ok["content-encoding"] = encoding;
+  return { ok, notModified: common };
+}
+
+export const NOT_FOUND_HEADERS = {
+  ...CORS,
+  "cache-control": CACHE_CONTROL_NOT_FOUND,
+  "content-type": "application/json; charset=utf-8",
+};

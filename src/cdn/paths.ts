@@ -1,0 +1,29 @@
+import { SLUG_LENGTH } from "../common/ids.ts";
+import { BUNDLE_FORMATS, LATEST, type BundleFormat } from "./urls.ts";
+
+/**
+ * Spec 4.5: `/p/{projectSlug}/r/{releaseSlug|latest}/{language}.{ext}` below the CDN prefix.
+ * Matched as raw text against a strict pattern and never decoded: slugs are 16 letters or digits,
+ * a language code holds letters, digits and '-', and `ext` is one of the three formats. Anything
+ * else (`..`, `%2F`, NUL, odd lengths, other extensions) is simply not a CDN file.
+ */
+export interface CdnPath {
+  projectSlug: string;
+  releaseSlug: string; // a slug or LATEST
+  code: string;
+  ext: BundleFormat;
+}
+
+export const MAX_CDN_PATH_LENGTH = 128;
+
+const PATTERN = new RegExp(
+  `^/p/([0-9A-Za-z]{${SLUG_LENGTH}})/r/([0-9A-Za-z]{${SLUG_LENGTH}}|${LATEST})/([A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,6})\\.(${BUNDLE_FORMATS.join("|")})$`,
+);
+
+/** `path` is the request path with the CDN prefix already removed. */
+export function parseCdnPath(path: string): CdnPath | null {
+  if (path.length > MAX_CDN_PATH_LENGTH) return null;
+  const m = PATTERN.exec(path);
+  if (!m) return null;
+  return { projectSlug: m[1]!, releaseSlug: m[2]!, code: m[3]!, ext: m[4] as BundleFormat };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, test } from "bun:test";
+import { arbNames, baseArbName, DART_RESERVED_WORDS } from "../../src/publish/compile/arb-names.ts";
+
+const VALID_NAME = /^[a-z][a-zA-Z0-9]*$/;
+
+/** Deterministic pseudo-random keys built to collide: separators, digits, reserved words, case. */
+function generatedKeys(count: number, seed: number): string[] {
+  let state = seed;
+  const rand = (n: number) => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  const parts = ["class", "for", "new", "1st", "2", "home", "Home", "HOME", "title", "a", "b", "é", "ß", "😀", "k", "kClass", "x9", "", "if", "true"];
+  const seps = [".", "_", "-", " ", "/", ":", "..", "__", "€", "", "@"];
+  const keys = new Set<string>();
+  while (keys.size < count) {
+    let key = "";
+    const n = 1 + rand(4);
+    for (let i = 0; i < n; i++) key += (i > 0 ? seps[rand(seps.length)] : rand(5) === 0 ? seps[rand(seps.length)] : "") + parts[rand(parts.length)];
+    keys.add(key.length > 0 ? key : `k${keys.size}`);
+  }
+  return [...keys];
+}
+
+describe("ARB message names (spec 2.6 ARB rules, CONTRACTS 3)", () => {
+  test("spec 2.6 ARB rule 1: separators are removed and the next word capitalised", () => {
+    expect(baseArbName("hello.world")).toBe("helloWorld");
+    expect(baseArbName("checkout_total-price")).toBe("checkoutTotalPrice");
+    expect(baseArbName("Settings.Title")).toBe("settingsTitle");
+    expect(baseArbName("a..b__c")).toBe("aBC");
+    expect(baseArbName("caf\u00e9 menu/items")).toBe("cafMenuItems"); // CONTRACTS 3: anything outside [A-Za-z0-9] separates
+  });
+
+  test("spec 2.6 ARB rule 2: a leading digit or a Dart reserved word gets the prefix k", () => {
+    expect(baseArbName("class")).toBe("kClass");
+    expect(baseArbName("Class")).toBe("kClass");
+    expect(baseArbName("1st.place")).toBe("k1stPlace");
+    expect(baseArbName("404")).toBe("k404");
+    expect(baseArbName("classes")).toBe("classes");
+    expect(baseArbName("...")).toBe("k"); // CONTRACTS 3: an empty result becomes k
+  });
+
+  test("spec 2.6 ARB rule 3: a colliding name gets the smallest free numeric suffix, in code-point order of keys", () => {
+    const names = arbNames(["hello_world", "hello.world", "hello-world", "helloWorld2"]);
+    // Code-point order: hello-world, hello.world, helloWorld2, hello_world.
+    expect(names.get("hello-world")).toBe("helloWorld");
+    expect(names.get("hello.world")).toBe("helloWorld3"); // helloWorld2 belongs to the key that derives it
+    expect(names.get("helloWorld2")).toBe("helloWorld2");
+    expect(names.get("hello_world")).toBe("helloWorld4");
+  });
+
+  test("spec 2.6 ARB rule 3: numbering depends only on the key set, not on the order keys arrive in", () => {
+    const keys = generatedKeys(500, 7);
+    const a = arbNames(keys);
+    const b = arbNames([...keys].reverse());
+    expect(keys.filter((k) => b.get(k) !== a.get(k))).toEqual([]);
+  });
+
+  for (const seed of [1, 2, 3, 4, 5]) {
+    test(`spec 2.6 ARB rules 1-3 property (seed ${seed}): 3000 generated keys get valid, unreserved, unique names`, () => {
+      const keys = generatedKeys(3000, seed);
+      const names = arbNames(keys);
+      expect(names.size).toBe(keys.length);
+      const all = keys.map((k) => names.get(k)!);
+      expect(all.filter((n) => !VALID_NAME.test(n))).toEqual([]);
+      expect(all.filter((n) => DART_RESERVED_WORDS.has(n))).toEqual([]);
+      expect(new Set(all).size).toBe(keys.length);
+    });
+  }
+});

@@ -1,0 +1,102 @@
+import { describe, expect, test } from "bun:test";
+import { parse as parseYaml } from "yaml";
+import { compileArb, arbLocale } from "../../src/publish/compile/arb.ts";
+import { arbNames } from "../../src/publish/compile/arb-names.ts";
+import { compileJson } from "../../src/publish/compile/json.ts";
+import { placeholderNames } from "../../src/publish/compile/icu.ts";
+import { compareCodePoints } from "../../src/publish/compile/order.ts";
+import { compileYaml } from "../../src/publish/compile/yaml.ts";
+
+const sorted = (keys: string[]) => [...keys].sort(compareCodePoints);
+
+describe("JSON bundle", () => {
+  test("spec 2.6 / CONTRACTS 3: a flat object, keys exactly as authored, in code-point order", () => {
+    // Integer-like keys would jump to the front of a JavaScript object; U+FF01 sorts before an
+    // emoji in code points although its UTF-16 unit is larger than the emoji's high surrogate.
+    const keys = sorted(["b", "10", "2", "a.b", "A", "\uff01", "😀", "é", "a b"]);
+    expect(keys).toEqual(["10", "2", "A", "a b", "a.b", "b", "é", "\uff01", "😀"]);
+    const text = compileJson(keys.map((k) => [k, `v:${k}`]));
+    expect(Object.keys(JSON.parse(text)).length).toBe(keys.length);
+    const order = [...text.matchAll(/^  ("(?:[^"\\]|\\.)*"):/gm)].map((m) => JSON.parse(m[1]!));
+    expect(order).toEqual(keys);
+    expect(JSON.parse(text)["a.b"]).toBe("v:a.b");
+  });
+
+  test("CONTRACTS 3: an empty language compiles to an empty object", () => {
+    expect(JSON.parse(compileJson([]))).toEqual({});
+    expect(parseYaml(compileYaml([]))).toEqual({});
+  });
+});
+
+const TRICKY_VALUES = [
+  "yes", "no", "on", "off", "y", "n", "Y", "N", "YES", "No", "ON", "Off", "true", "False", "null", "Null", "NULL", "~", "",
+  "0", "12", "-1", "+1", "1.5", ".5", "1e3", "0x1F", "0o17", "017", "1_000", "1:20", "190:20:30", ".inf", "-.Inf", ".NaN",
+  "2001-12-14", "2001-12-14t21:59:43.10-05:00", "2002-12-14 21:59:43", "<<", "=", "- item", "? key", ": value", "# comment",
+  "&anchor", "*alias", "!tag", "!!str", "%YAML", "@at", "`tick", "|", ">", "'single'", '"double"', "{a: 1}", "[1, 2]",
+  "a: b", "a #b", "trailing space ", " leading space", "tab\there", "line1\nline2", "crlf\r\n", "multi\n\nparagraph\n",
+  "unicode: héllo wörld", "日本語のテキスト", "emoji 😀 here", "rtl עברית", "nel\u0085x", "ls\u2028ps\u2029",
+  "bom\ufeffx", "nul\u0000x", "del\u007fx", "bell\u0007", "back\\slash", "percent %s and {count}", "Hello, world.", "Plain words",
+];
+
+describe("YAML bundle (CONTRACTS 3)", () => {
+  for (const version of ["1.1", "1.2"] as const) {
+    test(`CONTRACTS 3: tricky values and keys read back identically with a YAML ${version} parser`, () => {
+      const entries = sorted(TRICKY_VALUES.filter((v) => v !== "")).map((k, i) => [k, TRICKY_VALUES[i]!] as const);
+      const text = compileYaml(entries);
+      const back = parseYaml(text, { version, uniqueKeys: true });
+      expect(back).toEqual(Object.fromEntries(entries));
+      for (const [k] of entries) expect(typeof back[k]).toBe("string");
+    });
+
+    test(`CONTRACTS 3: random strings round-trip through a YAML ${version} parser`, () => {
+      let seed = 12345;
+      const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / 0x1000000;
+      const pool = ["a", "Z", "0", "9", " ", ":", "#", "-", "?", "'", '"', "\\", "\n", "\t", ".", ",", "é", "😀", "\u2028", "\u0085", "{", "}", "[", "!", "&", "*", "~", "y", "e"];
+      const map = new Map<string, string>();
+      for (let i = 0; i < 2000; i++) {
+        const len = Math.floor(rand() * 12);
+        let s = "";
+        for (let j = 0; j < len; j++) s += pool[Math.floor(rand() * pool.length)];
+        map.set(`k${i}${s}`.trim() || `k${i}`, s);
+      }
+      const entries = sorted([...map.keys()]).map((k) => [k, map.get(k)!] as const);
+      expect(parseYaml(compileYaml(entries), { version })).toEqual(Object.fromEntries(entries));
+    });
+  }
+
+  test("CONTRACTS 3: plain-looking words stay readable, everything ambiguous is quoted", () => {
+    const text = compileYaml([["greeting", "Hello world"], ["no", "yes"], ["n", "5"]]);
+    expect(text).toBe('greeting: Hello world\n"no": "yes"\n"n": "5"\n');
+  });
+});
+
+describe("ARB bundle", () => {
+  test("spec 2.6 ARB rules 4-5: @@locale first, metadata under the derived name with description and ICU placeholders", () => {
+    const keys = ["cart.items", "class", "hello.world"];
+    const names = arbNames(keys);
+    const contexts = new Map<string, string | null>([["cart.items", "cart badge"], ["class", null], ["hello.world", null]]);
+    const text = compileArb("pt-BR", [["cart.items", "{count, plural, one {{count} item for {name}} other {{count} items}}"], ["class", "Class"], ["hello.world", "Olá {name}!"]], names, contexts);
+    const arb = JSON.parse(text);
+    expect(Object.keys(arb)).toEqual(["@@locale", "cartItems", "@cartItems", "kClass", "helloWorld", "@helloWorld"]);
+    expect(arb["@@locale"]).toBe("pt_BR");
+    expect(arb["@cartItems"]).toEqual({ description: "cart badge", placeholders: { count: {}, name: {} } });
+    expect(arb["@helloWorld"]).toEqual({ placeholders: { name: {} } });
+    expect(arb.kClass).toBe("Class");
+  });
+
+  test("CONTRACTS 3: @@locale uses underscores, file names keep the code", () => {
+    expect(arbLocale("pt-BR")).toBe("pt_BR");
+    expect(arbLocale("zh-Hant-TW")).toBe("zh_Hant_TW");
+    expect(arbLocale("en")).toBe("en");
+  });
+
+  test("CONTRACTS 3: ICU placeholders are found in simple, plural, select, nested and formatted arguments", () => {
+    expect(placeholderNames("Hello {name}")).toEqual(["name"]);
+    expect(placeholderNames("{ count , plural, =0{none} one {# item} other {{count} items in {place}}}")).toEqual(["count", "place"]);
+    expect(placeholderNames("{gender, select, male {he} female {she} other {{who}}}")).toEqual(["gender", "who"]);
+    expect(placeholderNames("Total {amount, number, ::currency/EUR} on {day, date, short}")).toEqual(["amount", "day"]);
+    expect(placeholderNames("{n, selectordinal, one {#st} two {#nd} other {#th}}")).toEqual(["n"]);
+    expect(placeholderNames("no placeholders, just { spaced words } and }{ braces {")).toEqual([]);
+    expect(placeholderNames("{a}{a}{b}")).toEqual(["a", "b"]);
+  });
+});
