@@ -19,18 +19,19 @@ export function publicApiRoutes(deps: AppDeps) {
   const docsPage = renderDocsPage(JSON.parse(openApi));
 
   const endpoints = new Elysia({ prefix: "/v1" })
-    // derive runs before input validation: an anonymous caller learns nothing about the inputs.
+    // derive runs before input validation, so auth and quota come first; a refusal (401, 429) is
+    // a finished response that the handler returns as it is.
     .derive(({ request, set }) => {
-      const admitted = api.admit(request);
-      Object.assign(set.headers, admitted.headers); // X-RateLimit-* on a 400 too
-      return { admitted };
+      const gate = api.admit(request);
+      if (!(gate instanceof Response)) Object.assign(set.headers, gate.headers); // on a validation 400 too
+      return { gate };
     })
-    .get("/projects", ({ admitted, request }) => api.projects(admitted, request))
-    .get("/releases", ({ admitted, request }) => api.releases(admitted, request), { query: ReleasesQueryWire })
-    .get("/releases/:release_id", ({ admitted, request, params }) => api.release(admitted, request, params.release_id), {
+    .get("/projects", ({ gate, request }) => (gate instanceof Response ? gate : api.projects(gate, request)))
+    .get("/releases", ({ gate, request }) => (gate instanceof Response ? gate : api.releases(gate, request)), { query: ReleasesQueryWire })
+    .get("/releases/:release_id", ({ gate, request, params }) => (gate instanceof Response ? gate : api.release(gate, request, params.release_id)), {
       params: ReleaseIdParam,
     })
-    .get("/project-languages", ({ admitted, request }) => api.projectLanguages(admitted, request));
+    .get("/project-languages", ({ gate, request }) => (gate instanceof Response ? gate : api.projectLanguages(gate, request)));
 
   return new Elysia({ name: "public-api" })
     .onRequest(({ request }) => api.fastPath(request))

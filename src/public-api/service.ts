@@ -1,6 +1,6 @@
 import type { AppDeps } from "../app.ts";
 import { clientAddress } from "../common/client-address.ts";
-import { errorBody, HttpError } from "../common/errors.ts";
+import { errorBody, errorResponse, HttpError } from "../common/errors.ts";
 import { parseListQuery } from "./query.ts";
 import { FixedWindowLimiter, quotaHeaders, type Quota } from "./rate-limit.ts";
 import { renderReleaseList } from "./release-index.ts";
@@ -13,7 +13,8 @@ export const API_PREFIX = "/v1/";
 export const OPEN_PATHS = new Set(["/v1/openapi.json", "/v1/docs"]);
 
 const JSON_TYPE = "application/json; charset=utf-8";
-export const RATE_LIMITED = "rate limit exceeded"; // spec 7: the 429 body, to the letter
+// spec 7 table: the 429 body, byte for byte as the spec writes it.
+export const RATE_LIMITED_BODY = '{"error": "rate limit exceeded"}';
 const NOT_FOUND_RELEASE = "release not found"; // spec 4.3: the same for a draft and a missing id
 
 export interface Admitted {
@@ -80,24 +81,25 @@ export class PublicApi {
 
   /**
    * Authenticates and spends quota, in that order (CONTRACTS 2: a missing or invalid token is a 401
-   * before any quota is counted). Throws the 401 or 429 with the X-RateLimit-* headers.
+   * before any quota is counted). A refusal comes back as the finished 401 or 429 response, with
+   * the X-RateLimit-* headers like every API response.
    */
-  admit(request: Request): Admitted {
+  admit(request: Request): Admitted | Response {
     const now = this.deps.clock.now();
     const outcome = this.outcomes.get(request) ?? this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind === "missing") {
       const q = this.failedAuthQuota.peek(clientAddress(request), now);
-      throw new HttpError(401, "missing token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook"' });
+      return errorResponse(401, "missing token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook"' });
     }
     if (outcome.kind === "invalid") {
       const q = this.failedAuthQuota.take(clientAddress(request), now);
-      if (!q.allowed) throw rateLimited(q);
-      throw new HttpError(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' });
+      if (!q.allowed) return rateLimited(q);
+      return errorResponse(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' });
     }
     const q = this.tokenQuota.take(outcome.caller.tokenId, now);
-    if (!q.allowed) throw rateLimited(q);
+    if (!q.allowed) return rateLimited(q);
     const state = this.states.get(outcome.caller.projectId);
-    if (!state) throw new HttpError(401, "invalid token", quotaHeaders(q)); // the project vanished under the token
+    if (!state) return errorResponse(401, "invalid token", quotaHeaders(q)); // the project vanished under the token
     return { caller: outcome.caller, state, headers: quotaHeaders(q) };
   }
 
@@ -121,7 +123,7 @@ export class PublicApi {
     try {
       query = parseListQuery(q < 0 ? "" : url.slice(q));
     } catch (err) {
-      if (err instanceof HttpError) Object.assign(err.headers, a.headers);
+      if (err instanceof HttpError) return errorResponse(err.status, err.message, a.headers);
       throw err;
     }
     const { items, total } = a.state.releases().page(query);
@@ -140,6 +142,9 @@ export class PublicApi {
   }
 }
 
-function rateLimited(q: Quota): HttpError {
-  return new HttpError(429, RATE_LIMITED, { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds) });
+function rateLimited(q: Quota): Response {
+  return new Response(RATE_LIMITED_BODY, {
+    status: 429,
+    headers: { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds), "content-type": JSON_TYPE },
+  });
 }

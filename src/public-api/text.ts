@@ -15,7 +15,8 @@ export function fold(value: string): string {
   const composed = value.normalize("NFC");
   // Fast path: ASCII needs only lower-casing, and most names and tags are ASCII.
   if (/^[\x00-\x7f]*$/.test(composed)) return composed.toLowerCase();
-  return composed.toUpperCase().toLowerCase().normalize("NFC");
+  // toLowerCase writes a word-final sigma as ς; case folding makes every sigma σ, so "σ" finds "ΟΔΟΣ".
+  return composed.toUpperCase().toLowerCase().normalize("NFC").replaceAll("ς", "σ");
 }
 
 /**
