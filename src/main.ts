@@ -4,6 +4,7 @@ import pkg from "../package.json" with { type: "json" };
 import { CliError, parseArgs, usage } from "./config/cli.ts";
 import { loadSettings, SettingsError } from "./config/settings.ts";
 import { runUserCreate } from "./config/user-command.ts";
+import { demoBanner, prepareDemo } from "./dashboard/demo.ts";
 import { log } from "./common/log.ts";
 import { MigrationError } from "./storage/migrate.ts";
 import { startServer } from "./server.ts";
@@ -39,6 +40,13 @@ async function main(argv: string[]): Promise<number> {
     case "serve":
       await serve(args.flags);
       return -1; // keeps running
+    case "demo": {
+      const settings = loadSettings(process.env, args.flags);
+      const outcome = await prepareDemo(settings);
+      await serve(args.flags);
+      process.stdout.write(demoBanner(outcome, settings));
+      return -1;
+    }
     case "user":
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
       return runUserCreate(args.flags);

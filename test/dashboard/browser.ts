@@ -8,6 +8,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from "../helpers/server.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
+/** Well under bun test's own timeout, so a missing element fails with playwright's clear message. */
+export const ACTION_TIMEOUT_MS = 10_000;
 
 export interface TestBrowser {
   browser: Browser;
@@ -48,6 +50,7 @@ export interface OpenPage {
 export async function openPage(b: TestBrowser, server: TestServer, viewport = DESKTOP): Promise<OpenPage> {
   const context = await b.browser.newContext({ viewport, baseURL: server.url });
   const page = await context.newPage();
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
   const problems: string[] = [];
   page.on("console", (m) => {
     if (m.type() === "error" && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`);
@@ -71,4 +74,9 @@ export async function logIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PA
 /** The page fits its viewport: nothing forces a horizontal scrollbar on the whole document. */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** The grid's editor for one key in one language. */
+export function gridCell(page: Page, code: string, key: string) {
+  return page.getByRole("textbox", { name: `${code} translation of ${key}`, exact: true });
 }

@@ -48,7 +48,10 @@ function cell(item: KeyItem, lang: Language, options: GridOptions): HTMLElement 
     note.textContent = message(err);
     note.className = "cell-note error";
   };
-  const save = async () => {
+  // Approve waits for a save still on its way, so it never approves the value being replaced.
+  let inflight: Promise<void> = Promise.resolve();
+  const save = () => (inflight = inflight.then(saveNow));
+  const saveNow = async () => {
     const value = area.value;
     if (value === saved || (status === "missing" && value === "")) return;
     note.className = "cell-note";
@@ -65,7 +68,11 @@ function cell(item: KeyItem, lang: Language, options: GridOptions): HTMLElement 
       fail(err);
     }
   };
-  area.addEventListener("input", () => td.classList.toggle("dirty", area.value !== saved));
+  area.addEventListener("input", () => {
+    const dirty = area.value !== saved;
+    td.classList.toggle("dirty", dirty);
+    approve.hidden = status !== "translated" || dirty;
+  });
   area.addEventListener("blur", () => void save());
   area.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && area.value !== saved) {
@@ -84,6 +91,7 @@ function cell(item: KeyItem, lang: Language, options: GridOptions): HTMLElement 
   approve.addEventListener("click", async () => {
     approve.disabled = true;
     try {
+      await inflight;
       await post(projectPath(options.pid, "keys", item.id, "translations", lang.code, "approve"));
       status = "approved";
       note.textContent = "Approved";

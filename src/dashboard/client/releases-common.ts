@@ -32,6 +32,12 @@ export function latestOf(releases: Release[]): Release | undefined {
     .sort((a, b) => b.published_at!.localeCompare(a.published_at!))[0];
 }
 
+/** Base language first, then by code: the order every page lists languages in. */
+function baseFirst<T extends { code: string; is_base_language: boolean }>(list: T[]): T[] {
+  return list.slice().sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code));
+}
+
+/** One row per file, the whole URL visible (its tail names the language and format). */
 function urlTable(rows: { code: string; base: boolean; urls: Record<string, string> }[], caption: string): HTMLElement {
   return h(
     "div",
@@ -40,21 +46,22 @@ function urlTable(rows: { code: string; base: boolean; urls: Record<string, stri
       "table",
       { class: "list urls" },
       h("caption", { class: "sr-only" }, caption),
-      h("thead", null, h("tr", null, h("th", null, "Language"), BUNDLE_FORMATS.map((f) => h("th", null, f.toUpperCase())))),
-      h(
-        "tbody",
-        null,
-        rows.map((r) =>
-          h(
-            "tr",
-            null,
-            h("th", { scope: "row" }, h("code", null, r.code), r.base ? [" ", badge("base", "base")] : null),
-            BUNDLE_FORMATS.map((f) =>
+      h("thead", null, h("tr", null, h("th", null, "Language"), h("th", null, "Format"), h("th", null, "URL"))),
+      rows.map((r) =>
+        h(
+          "tbody",
+          null,
+          BUNDLE_FORMATS.map((f, i) =>
+            h(
+              "tr",
+              null,
+              i === 0 ? h("th", { scope: "rowgroup", rowspan: BUNDLE_FORMATS.length, class: "url-lang" }, h("code", null, r.code), r.base ? [" ", badge("base", "base")] : null) : null,
+              h("td", { class: "url-format" }, f.toUpperCase()),
               h(
                 "td",
-                { "data-label": f.toUpperCase() },
-                copyField(r.urls[f]!, `${r.code} ${f} URL`),
-                h("a", { href: r.urls[f]!, target: "_blank", rel: "noopener", class: "small" }, "Open"),
+                { class: "url-cell" },
+                copyField(r.urls[f]!, `${r.code} ${f.toUpperCase()} URL`),
+                h("a", { href: r.urls[f]!, target: "_blank", rel: "noopener", class: "open", "aria-label": `Open ${r.code}.${f}` }, "Open"),
               ),
             ),
           ),
@@ -67,7 +74,7 @@ function urlTable(rows: { code: string; base: boolean; urls: Record<string, stri
 /** Pinned download URLs of one published release, exactly as the API returns them. */
 export function downloadTable(languages: ReleaseLanguage[]): HTMLElement {
   return urlTable(
-    languages.map((l) => ({ code: l.code, base: l.is_base_language, urls: l.download_urls })),
+    baseFirst(languages).map((l) => ({ code: l.code, base: l.is_base_language, urls: l.download_urls })),
     "Download URLs",
   );
 }
@@ -75,7 +82,7 @@ export function downloadTable(languages: ReleaseLanguage[]): HTMLElement {
 /** The `latest` URLs for the languages the latest release shipped (spec 4.5 rule 2). */
 export function latestTable(projectSlug: string, languages: ReleaseLanguage[]): HTMLElement {
   return urlTable(
-    languages.map((l) => ({
+    baseFirst(languages).map((l) => ({
       code: l.code,
       base: l.is_base_language,
       urls: Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, fileUrl(config.cdn_url, projectSlug, LATEST, l.code, f)])),

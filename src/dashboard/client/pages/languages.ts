@@ -65,7 +65,7 @@ export function languagesPage(ctx: Ctx) {
                 resolve();
               },
             },
-            languageField("Language code", "code", { autofocus: true }),
+            languageField("Language code", "code", { autofocus: languages.length === 1 }),
             field("Display name (optional)", input({ name: "name", maxlength: 100, placeholder: "Named from the code if empty" })),
           ),
         )
