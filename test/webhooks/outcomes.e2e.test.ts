@@ -1,0 +1,205 @@
+/** Spec 6.4 and 6.5 end to end: outcomes, retries, redirects, timeouts, the log, redeliver and test events. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startReceiver, type Receiver } from "../helpers/https-receiver.ts";
+import { addEndpoint, isFinished, startWebhookServer, waitForDelivery, type WebhookHarness } from "./fixture.ts";
+
+const RETRY_GAPS_MS = [200, 400, 600, 800]; // FAST_RETRY_DELAYS
+const TIMEOUT_SECONDS = 2; // the fixture's PHRASEBOOK_WEBHOOK_TIMEOUT
+const LOGGED_BODY_LIMIT_BYTES = 8192;
+
+let h: WebhookHarness;
+const receivers: Receiver[] = [];
+
+async function receiver(handler?: Receiver["handler"]): Promise<Receiver> {
+  const r = await startReceiver({ handler });
+  receivers.push(r);
+  return r;
+}
+
+/** Sends a test event (spec 6.5: the same path as real events) and returns its delivery id. */
+async function fire(wid: string, event = "key_created"): Promise<string> {
+  const r = await h.client.post(`/projects/${h.pid}/webhooks/${wid}/test`, { event });
+  expect(r.status).toBe(202);
+  return r.body.delivery_id;
+}
+
+async function endpoint(wid: string): Promise<any> {
+  return (await h.client.get(`/projects/${h.pid}/webhooks/${wid}`)).body;
+}
+
+beforeAll(async () => {
+  h = await startWebhookServer();
+});
+
+afterAll(async () => {
+  await h?.server.stop();
+  await Promise.all(receivers.map((r) => r.stop()));
+});
+
+describe("spec 6.4: outcomes and retries", () => {
+  test("spec 6.4 rule 3: a failing receiver is retried on the configured gaps with the same delivery id and a fresh timestamp, then succeeds", async () => {
+    const r = await receiver((_, i) => new Response(i < 2 ? "busy" : "thanks", { status: i < 2 ? 500 : 200 }));
+    const wid = await addEndpoint(h, r.url(), ["key_created"], "s3cret");
+    const did = await fire(wid);
+    const d = await waitForDelivery(h, did, isFinished);
+    expect(d.status).toBe("succeeded");
+    expect(d.attempt_count).toBe(3);
+    expect(d.next_attempt_at).toBeNull();
+    expect(d.attempts.map((a: any) => a.response_status)).toEqual([500, 500, 200]);
+    expect(d.attempts.map((a: any) => a.failure_reason)).toEqual(["HTTP 500", "HTTP 500", null]);
+    expect(r.requests.map((q) => q.headers["x-service-delivery"])).toEqual([did, did, did]);
+    expect(new Set(r.requests.map((q) => q.body)).size).toBe(1);
+    for (const a of d.attempts) {
+      // The timestamp is taken when the attempt starts, each time (spec 6.3).
+      expect(Number(a.request_headers["X-Service-Timestamp"])).toBe(Math.floor(Date.parse(a.started_at) / 1000));
+    }
+    for (let i = 1; i < d.attempts.length; i++) {
+      const prevEnd = Date.parse(d.attempts[i - 1].started_at) + d.attempts[i - 1].duration_ms;
+      expect(Date.parse(d.attempts[i].started_at) - prevEnd).toBeGreaterThanOrEqual(RETRY_GAPS_MS[i - 1]! - 5);
+    }
+    const ep = await endpoint(wid);
+    expect(ep.consecutive_failures).toBe(0);
+    expect(ep.failing).toBe(false);
+  });
+
+  test("spec 6.4 rule 3: 5 failed attempts in all, then the delivery is failed and the endpoint marked failing", async () => {
+    let status = 503;
+    const r = await receiver(() => new Response("down", { status }));
+    const wid = await addEndpoint(h, r.url(), ["key_created", "key_deleted"]);
+    const did = await fire(wid);
+    const d = await waitForDelivery(h, did, isFinished);
+    expect(d.status).toBe("failed");
+    expect(d.attempt_count).toBe(5);
+    expect(d.next_attempt_at).toBeNull();
+    expect(d.attempts.map((a: any) => a.number)).toEqual([1, 2, 3, 4, 5]);
+    expect(d.attempts.every((a: any) => a.response_status === 503 && a.failure_reason === "HTTP 503")).toBe(true);
+    await Bun.sleep(RETRY_GAPS_MS.at(-1)! + 300);
+    expect(r.requests).toHaveLength(5);
+    const ep = await endpoint(wid);
+    expect(ep.consecutive_failures).toBe(5);
+    expect(ep.failing).toBe(true);
+    const list = (await h.client.get(`/projects/${h.pid}/webhooks`)).body.items.find((e: any) => e.id === wid);
+    expect(list).toMatchObject({ consecutive_failures: 5, failing: true });
+
+    status = 200; // CONTRACTS 5: a success returns the count to 0
+    const ok = await waitForDelivery(h, await fire(wid, "key_deleted"), isFinished);
+    expect(ok.status).toBe("succeeded");
+    expect(await endpoint(wid)).toMatchObject({ consecutive_failures: 0, failing: false });
+  });
+
+  test("spec 6.4 rule 2: a 302 is recorded as is, counts as a failure and is not followed", async () => {
+    const target = await receiver();
+    const r = await receiver(() => new Response(null, { status: 302, headers: { location: target.url("/stolen") } }));
+    const wid = await addEndpoint(h, r.url(), ["key_created"]);
+    const d = await waitForDelivery(h, await fire(wid), (x) => x.attempts.length >= 1);
+    expect(d.attempts[0].response_status).toBe(302);
+    expect(d.attempts[0].failure_reason).toBe(`redirect 302 not followed (Location: ${target.url("/stolen")})`);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  test("spec 6.4 rule 2: no 3xx code is followed to a private address; the target gets nothing", async () => {
+    const target = await receiver();
+    const codes = [300, 301, 302, 303, 304, 305, 307, 308];
+    const r = await receiver((q) => {
+      const code = Number(q.path.split("/").pop());
+      return new Response(null, { status: code, headers: { location: target.url(`/private/${code}`) } });
+    });
+    const dids = new Map<number, string>();
+    for (const code of codes) dids.set(code, await fire(await addEndpoint(h, r.url(`/r/${code}`), ["key_created"])));
+    for (const [code, did] of dids) {
+      const d = await waitForDelivery(h, did, isFinished);
+      expect(d.status).toBe("failed");
+      expect(d.attempts).toHaveLength(5);
+      expect(d.attempts.every((a: any) => a.response_status === code && a.failure_reason.startsWith(`redirect ${code} not followed`))).toBe(true);
+    }
+    expect(r.requests).toHaveLength(codes.length * 5);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  test("spec 6.4 rule 1: a receiver that does not answer within PHRASEBOOK_WEBHOOK_TIMEOUT fails the attempt", async () => {
+    const r = await receiver(() => new Promise<Response>(() => {}));
+    const wid = await addEndpoint(h, r.url(), ["key_created"]);
+    const d = await waitForDelivery(h, await fire(wid), (x) => x.attempts.length >= 1);
+    const a = d.attempts[0];
+    expect(a.failure_reason).toBe(`timeout: no response within ${TIMEOUT_SECONDS} s`);
+    expect(a.response_status).toBeNull();
+    expect(a.duration_ms).toBeGreaterThanOrEqual(TIMEOUT_SECONDS * 1000 - 50);
+    expect(a.duration_ms).toBeLessThan(TIMEOUT_SECONDS * 1000 + 1000);
+    expect(d.status).toBe("pending");
+    expect(d.next_attempt_at).not.toBeNull();
+    await h.client.patch(`/projects/${h.pid}/webhooks/${wid}`, { enabled: false }); // stop retrying it
+  });
+
+  test("spec 6.4: a slow receiver does not hold up another endpoint", async () => {
+    const slow = await receiver(() => new Promise<Response>(() => {}));
+    const fast = await receiver();
+    const slowWid = await addEndpoint(h, slow.url(), ["key_created"]);
+    const fastWid = await addEndpoint(h, fast.url(), ["key_created"]);
+    for (let i = 0; i < 20; i++) await fire(slowWid);
+    await slow.waitFor(1);
+    const t0 = Date.now();
+    const d = await waitForDelivery(h, await fire(fastWid), isFinished);
+    expect(d.status).toBe("succeeded");
+    expect(Date.now() - t0).toBeLessThan(1000);
+    await h.client.patch(`/projects/${h.pid}/webhooks/${slowWid}`, { enabled: false });
+  });
+});
+
+describe("spec 6.5: the delivery log", () => {
+  test("spec 6.5: a 20 KB response body is stored as its first 8 KB and marked truncated", async () => {
+    const big = "0123456789abcdef".repeat(1280); // 20480 bytes
+    const r = await receiver(() => new Response(big));
+    const wid = await addEndpoint(h, r.url(), ["key_created"]);
+    const d = await waitForDelivery(h, await fire(wid), isFinished);
+    expect(d.status).toBe("succeeded");
+    expect(d.attempts[0].response_body).toBe(big.slice(0, LOGGED_BODY_LIMIT_BYTES));
+    expect(d.attempts[0].response_body_truncated).toBe(true);
+  });
+
+  test("spec 6.5: a body of exactly 8 KB is kept whole and not marked truncated", async () => {
+    const exact = "z".repeat(LOGGED_BODY_LIMIT_BYTES);
+    const r = await receiver(() => new Response(exact, { status: 400 }));
+    const wid = await addEndpoint(h, r.url(), ["key_created"]);
+    const d = await waitForDelivery(h, await fire(wid), (x) => x.attempts.length >= 1);
+    expect(d.attempts[0].response_body).toBe(exact);
+    expect(d.attempts[0].response_body_truncated).toBe(false);
+    expect(d.attempts[0].failure_reason).toBe("HTTP 400");
+    await h.client.patch(`/projects/${h.pid}/webhooks/${wid}`, { enabled: false });
+  });
+
+  test("spec 6.5: redeliver sends the identical payload bytes as a new delivery with a new id", async () => {
+    const r = await receiver();
+    const wid = await addEndpoint(h, r.url(), ["release_published"], "k");
+    const first = await fire(wid, "release_published");
+    await waitForDelivery(h, first, isFinished);
+    const again = await h.client.post(`/projects/${h.pid}/deliveries/${first}/redeliver`);
+    expect(again.status).toBe(202);
+    const second = again.body.delivery_id;
+    expect(second).not.toBe(first);
+    const d2 = await waitForDelivery(h, second, isFinished);
+    expect(d2.redelivery_of).toBe(first);
+    await r.waitFor(2);
+    expect(r.requests.map((q) => q.headers["x-service-delivery"])).toEqual([first, second]);
+    expect(r.requests[1]!.body).toBe(r.requests[0]!.body);
+    expect(d2.payload).toBe(r.requests[0]!.body);
+    expect((await h.client.post(`/projects/${h.pid}/deliveries/dlv_00000000000000000000/redeliver`)).status).toBe(404);
+  });
+
+  test("spec 6.5: send test event posts a sample of a subscribed event through the same envelope, signing and log", async () => {
+    const r = await receiver();
+    const wid = await addEndpoint(h, r.url(), ["translation_approved", "release_deleted"], "k2");
+    const did = await fire(wid, "translation_approved");
+    const d = await waitForDelivery(h, did, isFinished);
+    expect(d.status).toBe("succeeded");
+    const [req] = await r.waitFor(1);
+    const body = JSON.parse(req!.body);
+    expect(body).toMatchObject({ event: "translation_approved", event_version: 1, project_id: h.pid });
+    expect(Object.keys(body.data).sort()).toEqual(["key", "language_code", "status", "value"]);
+    expect(req!.headers["x-service-delivery"]).toBe(did);
+    expect(req!.headers["x-service-signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
+    const notSubscribed = await h.client.post(`/projects/${h.pid}/webhooks/${wid}/test`, { event: "key_created" });
+    expect(notSubscribed.status).toBe(400);
+    expect(notSubscribed.body.error).toContain("does not subscribe");
+    expect((await h.client.post(`/projects/${h.pid}/webhooks/${wid}/test`, { event: "key_exploded" })).status).toBe(400);
+  });
+});
