@@ -14,6 +14,11 @@ const Timestamp = (description: string) =>
 
 const OpaqueId = (description: string) => t.String({ minLength: 1, description });
 
+// Elysia's t.Integer accepts numeric strings too (a union meant for coercing query values), which
+// would document every count as "string or integer"; the API answers plain JSON integers.
+const Int = (options: { minimum?: number; maximum?: number; default?: number; description?: string }) =>
+  t.Unsafe<number>({ type: "integer", ...options });
+
 const closed = { additionalProperties: false } as const;
 
 export const Project = t.Object(
@@ -59,10 +64,10 @@ export const ReleaseDetail = t.Object(
 
 export const PageInfo = t.Object(
   {
-    total_count: t.Integer({ minimum: 0, description: "published releases matching the request, respecting search" }),
-    page: t.Integer({ minimum: 1, description: "page actually used" }),
-    page_size: t.Integer({ minimum: 1, maximum: 100, description: "page size actually used (after clamping)" }),
-    total_pages: t.Integer({ minimum: 0, description: "total_count / page_size rounded up; 0 when total_count is 0" }),
+    total_count: Int({ minimum: 0, description: "published releases matching the request, respecting search" }),
+    page: Int({ minimum: 1, description: "page actually used" }),
+    page_size: Int({ minimum: 1, maximum: 100, description: "page size actually used (after clamping)" }),
+    total_pages: Int({ minimum: 0, description: "total_count / page_size rounded up; 0 when total_count is 0" }),
   },
   { ...closed, description: "spec 2.5" },
 );
@@ -121,11 +126,11 @@ export const ORDER_DEFAULT = "desc";
  */
 export const RELEASES_QUERY = {
   page: {
-    schema: t.Integer({ minimum: 1, default: PAGE_DEFAULT }),
+    schema: Int({ minimum: 1, default: PAGE_DEFAULT }),
     description: "1-based page number. Not a positive whole number: 400. Past total_pages: 200 with empty items and the true page_info.",
   },
   page_size: {
-    schema: t.Integer({ minimum: 1, default: PAGE_SIZE_DEFAULT }),
+    schema: Int({ minimum: 1, default: PAGE_SIZE_DEFAULT }),
     description: `Items per page. Values above ${PAGE_SIZE_MAX} are clamped to ${PAGE_SIZE_MAX}. Not a positive whole number: 400.`,
   },
   search: {

@@ -37,8 +37,11 @@ export class ApiClient {
     if (!this.doc) {
       const res = await fetch(`${this.baseUrl}/v1/openapi.json`);
       this.doc = await res.json();
-      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      // Strict about schema keywords and formats (an unknown one is an error, not a warning), lenient
+      // only about the OpenAPI wrapper around the schemas.
+      const ajv = new Ajv2020({ strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, allErrors: true });
       addFormats(ajv);
+      ajv.addVocabulary(["openapi", "info", "servers", "security", "paths", "components"]);
       ajv.addSchema({ ...this.doc, $id: "phrasebook-openapi" });
       this.ajv = ajv;
     }
