@@ -1,0 +1,145 @@
+/** spec 4.2 rule 7, spec 8, CONTRACTS 2: the API response cache over HTTP. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { newToken, published, startFixture, type Fixture } from "./api-client.ts";
+
+let f: Fixture;
+let pid: string;
+let token: string;
+
+beforeAll(async () => {
+  f = await startFixture();
+  pid = await f.dash.project("Shop", "en", ["de"]);
+  await f.dash.key(pid, "k", { en: "v" });
+  token = await newToken(f.dash, pid);
+}, 30_000);
+
+afterAll(async () => {
+  expect(f.api.checked).toBeGreaterThan(0);
+  await f.server.stop();
+});
+
+const remaining = (h: Headers) => Number(h.get("x-ratelimit-remaining"));
+
+/** Asks twice; returns whether the second answer was served from the cache (it cost no quota). */
+async function secondIsCached(path: string, t = token): Promise<boolean> {
+  const first = await f.api.get(path, t);
+  const second = await f.api.get(path, t);
+  expect(second.text).toBe(first.text);
+  return remaining(second.headers) === remaining(first.headers);
+}
+
+describe("spec 4.2 rule 7: cached answers", () => {
+  test("spec 4.2 rule 7: a repeated request is answered from the cache and costs no quota, on every endpoint", async () => {
+    const rid = await published(f.dash, pid, "One", "v1");
+    for (const path of ["/v1/projects", "/v1/releases?page_size=7", `/v1/releases/${rid}`, "/v1/releases/rel_missing", "/v1/project-languages"]) {
+      const first = await f.api.get(path, token);
+      const second = await f.api.get(path, token);
+      expect(second.status).toBe(first.status);
+      expect(second.text).toBe(first.text);
+      expect(remaining(second.headers), path).toBe(remaining(first.headers));
+      expect(second.headers.get("x-cache")).toBe("hit");
+      const third = await f.api.get(`${path}${path.includes("?") ? "&" : "?"}other=1`, token);
+      expect(remaining(third.headers)).toBe(remaining(first.headers) - 1); // a new literal URL is a miss
+    }
+  });
+
+  test("spec 4.2 rule 7: reordering parameters makes a separate cache entry", async () => {
+    const a = await f.api.get("/v1/releases?page=1&page_size=5", token);
+    const b = await f.api.get("/v1/releases?page_size=5&page=1", token);
+    expect(b.body).toEqual(a.body);
+    expect(remaining(b.headers)).toBe(remaining(a.headers) - 1);
+    expect(b.headers.get("x-cache")).toBe("miss");
+  });
+
+  test("CONTRACTS 2: a hit still needs a valid token", async () => {
+    expect(await secondIsCached("/v1/releases?guarded=1")).toBe(true);
+    expect((await f.api.get("/v1/releases?guarded=1", null)).status).toBe(401);
+    expect((await f.api.get("/v1/releases?guarded=1", `pb_${"z".repeat(43)}`)).status).toBe(401);
+  });
+
+  test("CONTRACTS 2: entries are per project: another project's token never sees this project's cached answer", async () => {
+    const other = await f.dash.project("Other", "fr");
+    const otherToken = await newToken(f.dash, other);
+    const mine = await f.api.get("/v1/projects", token);
+    const theirs = await f.api.get("/v1/projects", otherToken);
+    expect(mine.body.items[0].id).toBe(pid);
+    expect(theirs.body.items[0].id).toBe(other);
+  });
+
+  test("CONTRACTS 2: tokens of one project share the project's entries", async () => {
+    const second = await newToken(f.dash, pid, "second");
+    await f.api.get("/v1/releases?shared=1", token);
+    const r = await f.api.get("/v1/releases?shared=1", second);
+    expect(r.headers.get("x-cache")).toBe("hit");
+    expect(remaining(r.headers)).toBe(600);
+  });
+});
+
+describe("CONTRACTS 2: any change to the project drops its entries", () => {
+  test("CONTRACTS 2: publishing drops the cached list at once (never older than the CDN)", async () => {
+    const before = await f.api.get("/v1/releases", token);
+    expect((await f.api.get("/v1/releases", token)).headers.get("x-cache")).toBe("hit");
+    const rid = await published(f.dash, pid, "Fresh", "v-fresh");
+    const after = await f.api.get("/v1/releases", token);
+    expect(after.body.items[0].id).toBe(rid);
+    expect(after.body.page_info.total_count).toBe(before.body.page_info.total_count + 1);
+  });
+
+  test("CONTRACTS 2: renaming or deleting a release, rotating its slug, renaming the project, adding a language all show at once", async () => {
+    const rid = await published(f.dash, pid, "Changing", "v-change");
+    const detail = () => f.api.get(`/v1/releases/${rid}`, token);
+    await detail();
+    expect((await f.dash.patch(`/projects/${pid}/releases/${rid}`, { name: "Changed" })).status).toBe(200);
+    expect((await detail()).body.name).toBe("Changed");
+
+    const urlBefore = (await detail()).body.languages[0].download_urls.json;
+    const rotated = await f.dash.post(`/projects/${pid}/releases/${rid}/rotate-slug`);
+    expect(rotated.status).toBe(200);
+    expect((await detail()).body.languages[0].download_urls.json).not.toBe(urlBefore);
+    expect((await detail()).body.languages[0].download_urls.json).toContain(`/r/${rotated.body.slug}/`);
+
+    await f.api.get("/v1/projects", token);
+    expect((await f.dash.patch(`/projects/${pid}`, { name: "Shop renamed" })).status).toBe(200);
+    expect((await f.api.get("/v1/projects", token)).body.items[0].name).toBe("Shop renamed");
+
+    await f.api.get("/v1/project-languages", token);
+    expect((await f.dash.post(`/projects/${pid}/languages`, { code: "it" })).status).toBe(201);
+    expect((await f.api.get("/v1/project-languages", token)).body.items.map((l: any) => l.code)).toContain("it");
+
+    expect((await f.dash.delete(`/projects/${pid}/releases/${rid}`)).status).toBe(204);
+    expect((await detail()).status).toBe(404);
+  });
+
+  test("CONTRACTS 2: a deleted token gets 401 even for a URL that is cached", async () => {
+    const created = await f.dash.post(`/projects/${pid}/tokens`, { name: "doomed" });
+    expect(await secondIsCached("/v1/releases?doomed=1", created.body.token)).toBe(true);
+    expect((await f.dash.delete(`/projects/${pid}/tokens/${created.body.id}`)).status).toBe(204);
+    expect((await f.api.get("/v1/releases?doomed=1", created.body.token)).status).toBe(401);
+  });
+});
+
+describe("spec 8: the cache lifetime", () => {
+  test("spec 8: entries live PHRASEBOOK_API_CACHE_TTL seconds; 0 turns the cache off", async () => {
+    const short = await startFixture({ env: { PHRASEBOOK_API_CACHE_TTL: "1" } });
+    const off = await startFixture({ env: { PHRASEBOOK_API_CACHE_TTL: "0" } });
+    try {
+      const p1 = await short.dash.project("S", "en");
+      const t1 = await newToken(short.dash, p1);
+      const a = await short.api.get("/v1/releases", t1);
+      expect(remaining((await short.api.get("/v1/releases", t1)).headers)).toBe(remaining(a.headers));
+      await Bun.sleep(1100);
+      const expired = await short.api.get("/v1/releases", t1);
+      expect(remaining(expired.headers)).toBe(remaining(a.headers) - 1);
+
+      const p2 = await off.dash.project("O", "en");
+      const t2 = await newToken(off.dash, p2);
+      const b = await off.api.get("/v1/releases", t2);
+      const c = await off.api.get("/v1/releases", t2);
+      expect(remaining(c.headers)).toBe(remaining(b.headers) - 1);
+      expect(c.headers.get("x-cache")).toBe("miss");
+    } finally {
+      await short.server.stop();
+      await off.server.stop();
+    }
+  }, 30_000);
+});
