@@ -46,9 +46,10 @@ function embeddedIPv4(v6: ipaddr.IPv6): { v4: ipaddr.IPv4; form: string } | null
   return null;
 }
 
-function ipv4Verdict(v4: ipaddr.IPv4, shown: string): string | null {
+/** Null for a public IPv4 address, else the kind of address it is ("a loopback address"). */
+function ipv4Kind(v4: ipaddr.IPv4): string | null {
   const range = v4.range();
-  return range === "unicast" ? null : `${shown} is a ${describe(range)} address`;
+  return range === "unicast" ? null : describe(range);
 }
 
 const RANGE_WORDS: Record<string, string> = {
@@ -65,8 +66,10 @@ const RANGE_WORDS: Record<string, string> = {
   rfc6052: "local-use NAT64",
 };
 
+/** "a loopback address", "an unspecified address", ... */
 function describe(range: string): string {
-  return RANGE_WORDS[range] ?? `special-purpose (${range})`;
+  const words = RANGE_WORDS[range] ?? `special-purpose (${range})`;
+  return `${/^[aeiou]/.test(words) ? "an" : "a"} ${words} address`;
 }
 
 /**
@@ -81,24 +84,28 @@ export function checkAddress(raw: string, allow: AllowList): Verdict {
   } catch {
     return { ok: false, reason: `${raw} is not an IP address` };
   }
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).range() === "ipv4Mapped") addr = (addr as ipaddr.IPv6).toIPv4Address();
+  let writtenAs = "";
+  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).range() === "ipv4Mapped") {
+    writtenAs = ` (written as the IPv4-mapped ${addr.toString()})`;
+    addr = (addr as ipaddr.IPv6).toIPv4Address();
+  }
   const shown = addr.toString();
   const family = addr.kind() === "ipv4" ? 4 : 6;
   if (inAllowList(addr, allow)) return { ok: true, address: shown, family };
 
   if (addr.kind() === "ipv4") {
-    const why = ipv4Verdict(addr as ipaddr.IPv4, shown);
-    return why ? { ok: false, reason: `refused address: ${why}` } : { ok: true, address: shown, family };
+    const kind = ipv4Kind(addr as ipaddr.IPv4);
+    return kind ? { ok: false, reason: `refused address: ${shown}${writtenAs} is ${kind}` } : { ok: true, address: shown, family };
   }
   const v6 = addr as ipaddr.IPv6;
   const embedded = embeddedIPv4(v6);
   if (embedded) {
-    const why = ipv4Verdict(embedded.v4, embedded.v4.toString());
-    if (why) return { ok: false, reason: `refused address: ${shown} is a ${embedded.form} form of ${why}` };
+    const kind = ipv4Kind(embedded.v4);
+    if (kind) return { ok: false, reason: `refused address: ${shown} is the ${embedded.form} form of ${embedded.v4.toString()}, ${kind}` };
     return { ok: true, address: shown, family };
   }
   const range = v6.range();
-  if (range !== "unicast") return { ok: false, reason: `refused address: ${shown} is a ${describe(range)} address` };
+  if (range !== "unicast") return { ok: false, reason: `refused address: ${shown} is ${describe(range)}` };
   if (!v6.match(IPV6_GLOBAL_UNICAST)) return { ok: false, reason: `refused address: ${shown} is outside IPv6 global unicast (2000::/3)` };
   return { ok: true, address: shown, family };
 }

@@ -18,8 +18,11 @@ export const POLL_INTERVAL_MS = 1000;
 export const DISPATCH_BATCH = 500;
 /** A lease outlives the attempt's own timeout by this much, so a live attempt is never doubled. */
 export const LEASE_MARGIN_MS = 2000;
-/** Graceful shutdown waits this long for attempts in flight, then leaves them scheduled. */
-export const SHUTDOWN_GRACE_MS = 5000;
+/**
+ * Graceful shutdown waits this long for attempts in flight, then leaves them scheduled: well
+ * inside the 10 s a container runtime gives between SIGTERM and SIGKILL.
+ */
+export const SHUTDOWN_GRACE_MS = 3000;
 
 export interface SenderConfig {
   retryDelaysSeconds: number[];

@@ -1,7 +1,10 @@
 /** Spec 6.4 and 6.5 end to end: outcomes, retries, redirects, timeouts, the log, redeliver and test events. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startReceiver, type Receiver } from "../helpers/https-receiver.ts";
 import { addEndpoint, isFinished, startWebhookServer, waitForDelivery, type WebhookHarness } from "./fixture.ts";
+
+// Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
+setDefaultTimeout(20_000);
 
 const RETRY_GAPS_MS = [200, 400, 600, 800]; // FAST_RETRY_DELAYS
 const TIMEOUT_SECONDS = 2; // the fixture's PHRASEBOOK_WEBHOOK_TIMEOUT

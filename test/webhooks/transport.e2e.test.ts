@@ -4,11 +4,14 @@
  * This server runs with HTTPS_PROXY, ALL_PROXY and HTTP_PROXY pointing at a listener that counts
  * connections: a proxy would resolve the receiver's name again, past the address check.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { startReceiver, startSilentListener, type CertKind, type Receiver } from "../helpers/https-receiver.ts";
 import { freePort } from "../helpers/server.ts";
 import { addEndpoint, isFinished, startWebhookServer, waitForDelivery, type WebhookHarness } from "./fixture.ts";
+
+// Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
+setDefaultTimeout(20_000);
 
 const LOGGED_BODY_LIMIT_BYTES = 8192;
 const TEN_MB = 10 * 1024 * 1024;

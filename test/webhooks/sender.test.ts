@@ -1,0 +1,191 @@
+/**
+ * The sender in-process, where the DNS resolver is a dependency (STYLE habit 4): rebinding, TLS
+ * verified for the name while connecting to the pinned address, idempotent dispatch, graceful
+ * shutdown and log retention. Real database, real HTTPS receiver, real fetch.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { createProject, findProject, type ProjectRow } from "../../src/authoring/projects.ts";
+import { systemClock } from "../../src/common/clock.ts";
+import { openDatabase, type Db } from "../../src/storage/db.ts";
+import { migrate } from "../../src/storage/migrate.ts";
+import { deliveryDetail, sendTestEvent } from "../../src/webhooks/delivery-log.ts";
+import { createEndpoint } from "../../src/webhooks/endpoints.ts";
+import { enqueueEvent } from "../../src/webhooks/outbox.ts";
+import { removeOldDeliveries } from "../../src/webhooks/retention.ts";
+import { WebhookSender, type SenderDeps } from "../../src/webhooks/sender.ts";
+import { DeliveryStore } from "../../src/webhooks/store.ts";
+import type { Resolver } from "../../src/webhooks/target.ts";
+import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
+import { tempDir } from "../helpers/server.ts";
+
+// Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
+setDefaultTimeout(20_000);
+
+let dir: string;
+let db: Db;
+let project: ProjectRow;
+let receiver: Receiver;
+const senders: WebhookSender[] = [];
+
+function sender(resolver: Resolver, extra: Partial<SenderDeps> = {}): WebhookSender {
+  const s = new WebhookSender({
+    db,
+    clock: systemClock,
+    config: { retryDelaysSeconds: [0.2, 0.4, 0.6, 0.8], timeoutSeconds: 2, allowCidrs: ["127.0.0.1/32"] },
+    resolver,
+    ca: testCa().caPem,
+    ...extra,
+  });
+  senders.push(s);
+  s.start();
+  return s;
+}
+
+async function settled(did: string, done = (d: any) => d.status !== "pending", timeoutMs = 4000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const d = deliveryDetail(db, project, did);
+    if (done(d)) return d;
+    if (Date.now() > deadline) throw new Error(`delivery not settled: ${JSON.stringify(d).slice(0, 1000)}`);
+    await Bun.sleep(20);
+  }
+}
+
+beforeAll(async () => {
+  dir = tempDir();
+  db = openDatabase(dir);
+  migrate(db.$client);
+  project = findProject(db, createProject(db, systemClock, { name: "In-process", base_language_code: "en" }).id);
+  receiver = await startReceiver();
+});
+
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+  // Whatever a test left pending must not be sent by the next test's sender.
+  db.$client.run("UPDATE webhook_endpoints SET enabled = 0");
+});
+
+afterAll(async () => {
+  await receiver.stop();
+  db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("spec 6.1 rule 2: connect to exactly the vetted address", () => {
+  test("spec 6.1 rule 2: DNS rebinding (public, then private) never reaches the private address", async () => {
+    const port = receiver.port;
+    // The "private" address the rebinding answer points at: same port, another loopback address.
+    let privateConnections = 0;
+    const privateSide = Bun.listen({ hostname: "127.0.0.2", port, socket: { open: () => void privateConnections++, data() {} } });
+    const lookups: string[] = [];
+    const rebinding: Resolver = async (name) => {
+      lookups.push(name);
+      return lookups.length === 1 ? ["127.0.0.1"] : ["127.0.0.2"];
+    };
+    try {
+      const before = receiver.requests.length;
+      const ep = createEndpoint(db, systemClock, project, { url: `https://receiver.test:${port}/rebind`, events: ["key_created"] });
+      sender(rebinding);
+      const first = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id);
+      expect(first.status).toBe("succeeded");
+      expect(lookups).toEqual(["receiver.test"]); // one lookup per attempt: the connection used its answer
+      expect(receiver.requests.length).toBe(before + 1);
+      expect(receiver.requests.at(-1)!.headers.host).toBe(`receiver.test:${port}`);
+
+      const second = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id, (d) => d.attempts.length >= 1);
+      expect(second.attempts[0].failure_reason).toBe(`refused address: 127.0.0.2 is a loopback address (receiver.test resolves to 127.0.0.2)`);
+      expect(receiver.requests.length).toBe(before + 1);
+      expect(privateConnections).toBe(0);
+    } finally {
+      privateSide.stop(true);
+    }
+  });
+
+  test("spec 6.1 rule 2: TLS is verified for the saved host name, not for the pinned address", async () => {
+    // The receiver's certificate covers 127.0.0.1 but not this name: checking the IP would pass.
+    const ep = createEndpoint(db, systemClock, project, { url: `https://not-on-the-cert.test:${receiver.port}/`, events: ["key_created"] });
+    sender(async () => ["127.0.0.1"]);
+    const before = receiver.requests.length;
+    const d = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id, (x) => x.attempts.length >= 1);
+    expect(d.attempts[0].failure_reason).toBe("TLS error: certificate does not match the host name (ERR_TLS_CERT_ALTNAME_INVALID)");
+    expect(receiver.requests.length).toBe(before);
+  });
+
+  test("spec 6.1 rule 2: a name whose records mix an allowed and a private address is refused and nothing is sent", async () => {
+    const ep = createEndpoint(db, systemClock, project, { url: `https://receiver.test:${receiver.port}/mixed`, events: ["key_created"] });
+    sender(async () => ["127.0.0.1", "10.0.0.5"]);
+    const before = receiver.requests.length;
+    const d = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id, (x) => x.attempts.length >= 1);
+    expect(d.attempts[0].failure_reason).toBe("refused address: 10.0.0.5 is a private address (receiver.test resolves to 127.0.0.1, 10.0.0.5)");
+    expect(receiver.requests.length).toBe(before);
+  });
+});
+
+describe("CONTRACTS 5: nothing lost, nothing doubled", () => {
+  test("CONTRACTS 5: dispatching the outbox twice creates one delivery per subscribed endpoint", () => {
+    const p = findProject(db, createProject(db, systemClock, { name: "Dispatch", base_language_code: "en" }).id);
+    createEndpoint(db, systemClock, p, { url: "https://a.example/", events: ["key_created"] });
+    createEndpoint(db, systemClock, p, { url: "https://b.example/", events: ["key_deleted"] });
+    createEndpoint(db, systemClock, p, { url: "https://c.example/", events: ["key_created"], enabled: false });
+    db.transaction((tx) => enqueueEvent(tx, systemClock, { id: p.id, publicId: p.publicId }, "key_created", { key: "k", context: null }));
+    const store = new DeliveryStore(db);
+    expect(store.dispatchOutbox(Date.now(), 100)).toBeGreaterThanOrEqual(1);
+    // As if the process had died before marking the event: dispatch again.
+    db.$client.run("UPDATE outbox_events SET dispatched_at = NULL WHERE project_id = ?", [p.id]);
+    store.dispatchOutbox(Date.now(), 100);
+    const rows = db.$client.query("SELECT endpoint_id, event FROM deliveries WHERE project_id = ?").all(p.id);
+    expect(rows).toHaveLength(1);
+    db.$client.run("DELETE FROM webhook_endpoints WHERE project_id = ?", [p.id]);
+  });
+
+  test("spec 6.4 and STYLE habit 7: graceful shutdown waits briefly, then leaves the attempt scheduled for the next start", async () => {
+    let answer = false;
+    const slow = await startReceiver({ handler: async () => { while (!answer) await Bun.sleep(20); return new Response("late"); } });
+    try {
+      const ep = createEndpoint(db, systemClock, project, { url: slow.url(), events: ["key_created"] });
+      const s = sender(async () => ["127.0.0.1"], { shutdownGraceMs: 300 });
+      const did = sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id;
+      await slow.waitFor(1);
+      const t0 = Date.now();
+      await s.stop();
+      expect(Date.now() - t0).toBeLessThan(1000);
+      const row = db.$client.query("SELECT status, attempt_count, lease_until FROM deliveries WHERE public_id = ?").get(did) as any;
+      expect(row).toEqual({ status: "pending", attempt_count: 0, lease_until: null });
+      answer = true;
+      sender(async () => ["127.0.0.1"]);
+      const d = await settled(did);
+      expect(d.status).toBe("succeeded");
+      expect(d.attempts).toHaveLength(1);
+      expect(slow.requests.map((r) => r.headers["x-service-delivery"])).toEqual([did, did]);
+    } finally {
+      await slow.stop();
+    }
+  });
+});
+
+describe("spec 6.5: retention", () => {
+  test("spec 6.5: deliveries older than 30 days are removed with their attempts; younger ones stay", () => {
+    const now = Date.now();
+    const day = 86_400_000;
+    const ep = createEndpoint(db, systemClock, project, { url: "https://retention.example/", events: ["key_created"], enabled: false });
+    const endpointId = (db.$client.query("SELECT id FROM webhook_endpoints WHERE public_id = ?").get(ep.id) as { id: number }).id;
+    const insert = (publicId: string, createdAt: number) => {
+      const id = Number(db.$client.run(
+        "INSERT INTO deliveries (public_id, endpoint_id, project_id, event, payload, status, attempt_count, created_at) VALUES (?, ?, ?, 'key_created', '{}', 'succeeded', 1, ?)",
+        [publicId, endpointId, project.id, createdAt],
+      ).lastInsertRowid);
+      db.$client.run("INSERT INTO delivery_attempts (delivery_id, number, started_at, request_headers) VALUES (?, 1, ?, '{}')", [id, createdAt]);
+      return id;
+    };
+    const old = insert("dlv_OldOldOldOldOldOld0", now - 31 * day);
+    const young = insert("dlv_YoungYoungYoungYou", now - 29 * day);
+    db.$client.run("INSERT INTO outbox_events (project_id, event, payload, created_at, dispatched_at) VALUES (?, 'key_created', '{}', ?, ?)", [project.id, now - 31 * day, now - 31 * day]);
+    const removed = removeOldDeliveries(db, now);
+    expect(removed.deliveries).toBe(1);
+    expect(removed.events).toBe(1);
+    const left = db.$client.query("SELECT id FROM deliveries WHERE id IN (?, ?)").all(old, young);
+    expect(left).toEqual([{ id: young }]);
+    expect(db.$client.query("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id = ?").get(old)).toEqual({ n: 0 });
+  });
+});
