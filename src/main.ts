@@ -3,6 +3,7 @@
 import pkg from "../package.json" with { type: "json" };
 import { CliError, parseArgs, usage } from "./config/cli.ts";
 import { loadSettings, SettingsError } from "./config/settings.ts";
+import { runBackup } from "./config/backup-command.ts";
 import { runUserCreate } from "./config/user-command.ts";
 import { demoBanner, prepareDemo } from "./dashboard/demo.ts";
 import { log } from "./common/log.ts";
@@ -47,6 +48,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(demoBanner(outcome, settings));
       return -1;
     }
+    case "backup":
+      if (args.words.length > 2) throw new CliError("backup takes one FILE");
+      return runBackup(sub, args.flags);
     case "user":
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
       return runUserCreate(args.flags);
