@@ -5,7 +5,8 @@
  */
 export interface CachedResponse {
   status: number;
-  body: string;
+  /** UTF-8, encoded once when stored rather than on every hit. */
+  body: Uint8Array;
   expiresAtMs: number;
 }
 
@@ -41,8 +42,9 @@ export class ResponseCache {
     const key = projectId + " " + pathAndQuery;
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
-    this.entries.set(key, { projectId, status, body, expiresAtMs: nowMs + this.ttlMs });
-    this.bytes += weight(key, body);
+    const entry = { projectId, status, body: Buffer.from(body), expiresAtMs: nowMs + this.ttlMs };
+    this.entries.set(key, entry);
+    this.bytes += weight(key, entry.body);
     while (this.entries.size > CACHE_MAX_ENTRIES || this.bytes > CACHE_MAX_BYTES) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
       this.remove(oldestKey, oldest);
@@ -64,6 +66,6 @@ export class ResponseCache {
   }
 }
 
-function weight(key: string, body: string): number {
-  return 2 * (key.length + body.length); // UTF-16 code units
+function weight(key: string, body: Uint8Array): number {
+  return 2 * key.length + body.byteLength;
 }

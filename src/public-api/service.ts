@@ -69,10 +69,11 @@ export class PublicApi {
     if (!key.startsWith(API_PREFIX) || OPEN_PATHS.has(key)) return undefined;
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
-    this.outcomes.set(request, outcome);
-    if (outcome.kind !== "ok") return undefined;
-    const hit = this.cache.get(outcome.caller.projectId, key, now);
-    if (!hit) return undefined;
+    const hit = outcome.kind === "ok" ? this.cache.get(outcome.caller.projectId, key, now) : undefined;
+    if (!hit || outcome.kind !== "ok") {
+      this.outcomes.set(request, outcome);
+      return undefined;
+    }
     const headers = quotaHeaders(this.tokenQuota.peek(outcome.caller.tokenId, now));
     headers["content-type"] = JSON_TYPE;
     headers["x-cache"] = "hit";

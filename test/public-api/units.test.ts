@@ -6,6 +6,7 @@ import { FixedWindowLimiter } from "../../src/public-api/rate-limit.ts";
 import { ReleaseIndex, renderReleaseList, type PublishedRow } from "../../src/public-api/release-index.ts";
 import { CACHE_MAX_ENTRIES, ResponseCache } from "../../src/public-api/response-cache.ts";
 import { compareCodePoints, fold } from "../../src/public-api/text.ts";
+import { bearerToken } from "../../src/public-api/token-auth.ts";
 
 function rejects(raw: string): string {
   try {
@@ -115,7 +116,7 @@ describe("spec 4.2 rule 7: the response cache", () => {
     const cache = new ResponseCache(60_000);
     cache.set(1, "/v1/releases?a=1&b=2", 200, "one", 0);
     cache.set(2, "/v1/releases?a=1&b=2", 200, "two", 0);
-    expect(cache.get(1, "/v1/releases?a=1&b=2", 1)?.body).toBe("one");
+    expect(new TextDecoder().decode(cache.get(1, "/v1/releases?a=1&b=2", 1)!.body)).toBe("one");
     expect(cache.get(1, "/v1/releases?b=2&a=1", 1)).toBeUndefined();
     expect(cache.get(1, "/v1/releases?a=1&b=2", 60_000)).toBeUndefined();
     cache.dropProject(2);
@@ -183,5 +184,16 @@ describe("spec 4.2: the in-memory index", () => {
     const empty = new ReleaseIndex([]);
     const none = empty.page(q());
     expect(JSON.parse(renderReleaseList(none.items, none.total, q()))).toEqual({ items: [], page_info: { total_count: 0, page: 1, page_size: 20, total_pages: 0 } });
+  });
+});
+
+describe("spec 5 rule 1: the bearer header", () => {
+  test("only `Bearer <pb_ token>` yields a token; the scheme in any case, surrounding spaces ignored", () => {
+    const token = "pb_" + "A1b2".repeat(10) + "xyz";
+    expect(bearerToken(`Bearer ${token}`)).toBe(token);
+    expect(bearerToken(`bEaReR   ${token}  `)).toBe(token);
+    for (const bad of [token, `Basic ${token}`, "Bearer", "Bearer ", `Bearer ${token}!`, `Bearer ${token} x`, `Bearer pb_short`, `Bearer ${token.slice(3)}`]) {
+      expect(bearerToken(bad)).toBeNull();
+    }
   });
 });

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Issue 4 benchmark: requests/s and p99 of GET /v1/releases on a project with 10,000 published
+# releases, on a cache hit and on cache misses (default page, a search, sort=name, every page, a new
+# search each request), against a bare Bun.serve handler returning a fixed JSON body.
+#
+# Side by side in one run: the three servers run at once pinned to one core, wrk to the other;
+# rounds are interleaved (every scenario once per round) and each scenario's ratio is taken to the
+# baseline of the same round; the table quotes medians.
+#
+# Usage: bash bench/api.bench.sh          (ROUNDS=3 DURATION=5 CONNECTIONS=64 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/tools/node_modules/.bin:$PWD/node_modules/.bin:$PATH"
+
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-5}"
+CONNECTIONS="${CONNECTIONS:-64}"
+RELEASES="${RELEASES:-10000}"
+SERVER_CPU="${SERVER_CPU:-0}"
+LOAD_CPU="${LOAD_CPU:-1}"
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+[ -x dist/phrasebook ] || make build >/dev/null
+BIN="$PWD/dist/phrasebook"
+
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { bun -e 'const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() }); console.log(s.port); s.stop(true);'; }
+
+wait_ready() { # url
+  for _ in $(seq 1 100); do curl -fs -o /dev/null "$1" && return 0; sleep 0.1; done
+  echo "server at $1 did not start" >&2; exit 1
+}
+
+echo "seeding $RELEASES published releases..." >&2
+mkdir -p "$WORK/data"
+TOKEN="$(bun bench/api/seed.ts "$WORK/data" "$RELEASES")"
+cp -r "$WORK/data" "$WORK/data-nocache"
+
+start_phrasebook() { # data-dir port cache-ttl
+  PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT="$2" PHRASEBOOK_DATA_DIR="$1" PHRASEBOOK_PUBLIC_URL="http://127.0.0.1:$2" \
+    PHRASEBOOK_RATE_LIMIT=10000000 PHRASEBOOK_RATE_WINDOW=60 PHRASEBOOK_API_CACHE_TTL="$3" PHRASEBOOK_LOG_REQUESTS=false \
+    taskset -c "$SERVER_CPU" "$BIN" serve >"$WORK/server-$2.log" 2>&1 &
+  PIDS+=($!)
+  wait_ready "http://127.0.0.1:$2/healthz"
+}
+
+CACHED_PORT="$(free_port)"; start_phrasebook "$WORK/data" "$CACHED_PORT" 3600
+MISS_PORT="$(free_port)"; start_phrasebook "$WORK/data-nocache" "$MISS_PORT" 0
+
+AUTH="Authorization: Bearer $TOKEN"
+curl -fs -H "$AUTH" "http://127.0.0.1:$CACHED_PORT/v1/releases" >"$WORK/body.json"
+grep -q "\"total_count\":$RELEASES," "$WORK/body.json" || { echo "unexpected answer: $(head -c 300 "$WORK/body.json")" >&2; exit 1; }
+PLAIN_PORT="$(free_port)"
+taskset -c "$SERVER_CPU" bun bench/api/plain-server.ts "$PLAIN_PORT" "$WORK/body.json" >"$WORK/plain.log" 2>&1 &
+PIDS+=($!)
+wait_ready "http://127.0.0.1:$PLAIN_PORT/"
+
+# name|url|extra wrk args
+SCENARIOS=(
+  "plain Bun.serve, fixed JSON|http://127.0.0.1:$PLAIN_PORT/|"
+  "hit: default page|http://127.0.0.1:$CACHED_PORT/v1/releases|"
+  "miss: default page|http://127.0.0.1:$MISS_PORT/v1/releases|"
+  "miss: search=summer|http://127.0.0.1:$MISS_PORT/v1/releases?search=summer|"
+  "miss: sort=name|http://127.0.0.1:$MISS_PORT/v1/releases?sort=name|"
+  "miss: every page of sort=name|http://127.0.0.1:$MISS_PORT|-s bench/api/pages.lua"
+  "miss: a new search each request|http://127.0.0.1:$MISS_PORT|-s bench/api/searches.lua"
+)
+
+# Warm up: the index is built on first use, the JIT settles.
+for s in "${SCENARIOS[@]}"; do
+  IFS='|' read -r _ url extra <<<"$s"
+  # shellcheck disable=SC2086
+  taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d2s -H "$AUTH" $extra "$url" >/dev/null
+done
+
+to_ms() { # wrk latency like 1.23ms / 950.00us / 1.02s
+  awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'
+}
+
+RESULTS="$WORK/results.tsv"
+: >"$RESULTS"
+for round in $(seq 1 "$ROUNDS"); do
+  for i in "${!SCENARIOS[@]}"; do
+    IFS='|' read -r name url extra <<<"${SCENARIOS[$i]}"
+    # shellcheck disable=SC2086
+    out="$(taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "$AUTH" $extra "$url")"
+    rps="$(awk '/Requests\/sec/ { print $2 }' <<<"$out")"
+    p99="$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")"
+    non2xx="$(awk '/Non-2xx/ { print $NF }' <<<"$out")"
+    [ -z "$non2xx" ] || { echo "$name: $non2xx non-2xx answers" >&2; exit 1; }
+    printf '%s\t%s\t%s\t%s\n' "$round" "$i" "$rps" "$p99" >>"$RESULTS"
+    echo "round $round: $name: $rps req/s, p99 $p99 ms" >&2
+  done
+done
+
+echo
+echo "## Public API (issue 4): GET /v1/releases, $RELEASES published releases"
+echo
+echo "\`bash bench/api.bench.sh\` (ROUNDS=$ROUNDS, DURATION=${DURATION}s, wrk -t1 -c$CONNECTIONS; servers on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU; $(date -u +%Y-%m-%d), $(nproc) cores)."
+echo
+echo "| scenario | median req/s | median ratio to plain | median p99 ms |"
+echo "|---|---:|---:|---:|"
+for i in "${!SCENARIOS[@]}"; do
+  IFS='|' read -r name _ _ <<<"${SCENARIOS[$i]}"
+  awk -F'\t' -v i="$i" -v name="$name" '
+    function median(a, n,   j, k, t) { for (j = 1; j <= n; j++) for (k = j + 1; k <= n; k++) if (a[k] < a[j]) { t = a[j]; a[j] = a[k]; a[k] = t }
+                                       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    $2 == 0 { base[$1] = $3 }
+    $2 == i { n++; rps[n] = $3; p99[n] = $4; round[n] = $1 }
+    END { for (j = 1; j <= n; j++) ratio[j] = rps[j] / base[round[j]]
+          printf "| %s | %.0f | %.2fx | %.2f |\n", name, median(rps, n), median(ratio, n), median(p99, n) }' "$RESULTS"
+done
