@@ -2,13 +2,17 @@
  * Browser tests drive Debian's Chromium through playwright-core (no browser download). The flags
  * keep Chromium off the network: this machine's closed network refuses its background traffic.
  */
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestServer } from "../helpers/server.ts";
+import { DashboardClient } from "../helpers/dashboard-client.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
-/** Well under bun test's own timeout, so a missing element fails with playwright's clear message. */
+/** A browser test walks through several pages on a shared 2-core machine. */
+export const BROWSER_TEST_TIMEOUT_MS = 60_000;
+/** Well under a test's own timeout, so a missing element fails with playwright's clear message. */
 export const ACTION_TIMEOUT_MS = 10_000;
 
 export interface TestBrowser {
@@ -79,4 +83,54 @@ export async function horizontalOverflow(page: Page): Promise<number> {
 /** The grid's editor for one key in one language. */
 export function gridCell(page: Page, code: string, key: string) {
   return page.getByRole("textbox", { name: `${code} translation of ${key}`, exact: true });
+}
+
+export interface Fixture {
+  server: TestServer;
+  browser: TestBrowser;
+  /** The bootstrap admin's API client, for arranging data quickly. */
+  api: DashboardClient;
+  /** A new browser context, logged in as the admin (or the given user). */
+  page(viewport?: { width: number; height: number }, email?: string, password?: string): Promise<OpenPage>;
+}
+
+/** One server and one Chromium per test file; every test gets its own context (cookies). */
+export function useDashboard(options: StartOptions = {}): Fixture {
+  const fixture = {} as Fixture;
+  const opened: OpenPage[] = [];
+  beforeAll(async () => {
+    fixture.server = await startServer(options);
+    fixture.browser = await launchBrowser();
+    fixture.api = await DashboardClient.loggedIn(fixture.server.url);
+    fixture.page = async (viewport = DESKTOP, email?: string, password?: string) => {
+      const tab = await openPage(fixture.browser, fixture.server, viewport);
+      opened.push(tab);
+      await logIn(tab.page, email, password);
+      return tab;
+    };
+  });
+  afterEach(async () => {
+    for (const tab of opened.splice(0)) await tab.context.close();
+  });
+  afterAll(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.stop();
+  });
+  return fixture;
+}
+
+/** Polls until `check` returns a value other than undefined (a UI action's request may still be on its way). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = ACTION_TIMEOUT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Waits until some input on the page holds exactly this value. */
+export async function inputWithValue(page: Page, value: string): Promise<void> {
+  await page.waitForFunction((v) => [...document.querySelectorAll("input")].some((i) => i.value === v), value);
 }

@@ -4,10 +4,12 @@
  * release, open a download URL, create a token and call the public API with it, add a webhook
  * endpoint and see a delivery in the log.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { gridCell, launchBrowser, logIn, openPage, type OpenPage, type TestBrowser } from "./browser.ts";
+import { BROWSER_TEST_TIMEOUT_MS, gridCell, launchBrowser, logIn, openPage, type OpenPage, type TestBrowser } from "./browser.ts";
+
+setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 let server: TestServer;
 let browser: TestBrowser;
@@ -75,7 +77,7 @@ test("issue 6 flow: log in, project, language, keys, translate, approve, publish
   await page.getByRole("button", { name: "Create draft" }).click();
   await page.getByRole("button", { name: "Publish…" }).click();
   const dialog = page.getByRole("dialog");
-  await expect(dialog.textContent()).resolves.toContain("Publishing snapshots 2 keys in 2 languages and writes 6 files");
+  expect(await dialog.textContent()).toContain("Publishing snapshots 2 keys in 2 languages and writes 6 files");
   await dialog.getByRole("button", { name: "Publish now" }).click();
   await page.getByRole("heading", { name: "Download URLs" }).waitFor();
 
@@ -116,4 +118,4 @@ test("issue 6 flow: log in, project, language, keys, translate, approve, publish
   expect(receiver.requests.at(-1)!.headers["x-service-event"]).toBe("release_published");
 
   expect(problems).toEqual([]);
-}, 90_000);
+});

@@ -37,7 +37,8 @@ export function clearError(box: HTMLElement): void {
 /** Marks the input a 400 names (`invalid field "tag": ...`), so the error points at its cause. */
 function markField(formEl: HTMLFormElement, err: unknown): void {
   formEl.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
-  const named = err instanceof ApiError ? /"([a-z_]+)"/.exec(err.message)?.[1] : undefined;
+  // 400s name the field as `invalid field "tag": ...` (src/common/http-errors.ts).
+  const named = err instanceof ApiError ? /\b(?:field|body) "([a-z_]+)"/.exec(err.message)?.[1] : undefined;
   const target = named ? formEl.querySelector<HTMLElement>(`[name="${named}"]`) : null;
   if (target) {
     target.setAttribute("aria-invalid", "true");

@@ -35,6 +35,8 @@ export interface Attempt {
 }
 
 export interface Delivery extends DeliverySummary {
+  endpoint_id: string;
+  redelivery_of: string | null;
   payload: string;
   attempts: Attempt[];
 }

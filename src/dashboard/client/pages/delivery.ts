@@ -55,13 +55,12 @@ export function deliveryPage(ctx: Ctx) {
   const did = ctx.params.did!;
   return projectPage(pid, "integrations", "Delivery", async () => {
     const d = await get<Delivery>(projectPath(pid, "deliveries", did));
-    const back = ctx.query.get("endpoint");
     const redeliver = isAdmin()
       ? actionButton(
           "Redeliver",
           async () => {
             const reply = await post<{ delivery_id: string }>(projectPath(pid, "deliveries", did, "redeliver"));
-            navigate(`/projects/${encodeURIComponent(pid)}/deliveries/${encodeURIComponent(reply.delivery_id)}${back ? `?endpoint=${encodeURIComponent(back)}` : ""}`);
+            navigate(`/projects/${encodeURIComponent(pid)}/deliveries/${encodeURIComponent(reply.delivery_id)}`);
           },
           { class: "primary" },
         )
@@ -75,8 +74,9 @@ export function deliveryPage(ctx: Ctx) {
       h(
         "div",
         { class: "card delivery-head" },
-        h("p", { class: "crumbs" }, link(back ? `/projects/${encodeURIComponent(pid)}/integrations/${encodeURIComponent(back)}` : `/projects/${encodeURIComponent(pid)}/integrations`, "Integrations"), " /"),
+        h("p", { class: "crumbs" }, link(`/projects/${encodeURIComponent(pid)}/integrations`, "Integrations"), " / ", link(`/projects/${encodeURIComponent(pid)}/integrations/${encodeURIComponent(d.endpoint_id)}`, "Endpoint"), " /"),
         h("h2", null, h("code", null, d.event), " ", deliveryBadge(d.status)),
+        d.redelivery_of ? h("p", { class: "small" }, "Redelivery of ", link(`/projects/${encodeURIComponent(pid)}/deliveries/${encodeURIComponent(d.redelivery_of)}`, h("code", null, d.redelivery_of))) : null,
         h("p", { class: "muted small" }, "Created ", time(d.created_at), ` · ${d.attempt_count} of 5 attempts`, d.status === "pending" && d.next_attempt_at ? [" · next ", time(d.next_attempt_at)] : null),
         h("div", { class: "field" }, h("span", { class: "label" }, "Delivery id (X-Service-Delivery)"), copyField(d.id, "delivery id")),
         h("div", { class: "actions" }, redeliver, h("span", { class: "muted small" }, "Redeliver sends the same payload as a new delivery with a new id.")),

@@ -1,4 +1,4 @@
-import { del, get, isAdmin, patch, post, projectPath } from "../api.ts";
+import { ApiError, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
 import { fill, h, plural, time } from "../dom.ts";
 import { adminOnly, projectPage } from "../layout.ts";
 import { href, link, navigate, resolve, type Ctx } from "../router.ts";
@@ -58,7 +58,7 @@ export function integrationsPage(ctx: Ctx) {
   });
 }
 
-function deliveryTable(pid: string, wid: string, items: DeliverySummary[]): HTMLElement {
+function deliveryTable(pid: string, items: DeliverySummary[]): HTMLElement {
   if (items.length === 0) return empty("No deliveries yet.", h("p", null, "They appear here when a subscribed event happens, or send a test event above."));
   return h(
     "div",
@@ -74,7 +74,7 @@ function deliveryTable(pid: string, wid: string, items: DeliverySummary[]): HTML
           h(
             "tr",
             null,
-            h("td", null, h("a", { href: href(`/projects/${encodeURIComponent(pid)}/deliveries/${encodeURIComponent(d.id)}?endpoint=${encodeURIComponent(wid)}`) }, h("code", null, d.event))),
+            h("td", null, h("a", { href: href(`/projects/${encodeURIComponent(pid)}/deliveries/${encodeURIComponent(d.id)}`) }, h("code", null, d.event))),
             h("td", null, deliveryBadge(d.status)),
             h("td", { class: "num" }, d.attempt_count),
             h("td", null, time(d.created_at)),
@@ -90,16 +90,20 @@ export function endpointPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   const wid = ctx.params.wid!;
   return projectPage(pid, "integrations", "Webhook endpoint", async () => {
-    const { items } = await get<{ items: Endpoint[] }>(projectPath(pid, "webhooks"));
-    const e = items.find((x) => x.id === wid);
-    if (!e) return empty("This endpoint does not exist (any more).", link(`/projects/${encodeURIComponent(pid)}/integrations`, "Back to integrations"));
     const path = projectPath(pid, "webhooks", wid);
+    let e: Endpoint;
+    try {
+      e = await get<Endpoint>(path);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return empty("This endpoint does not exist (any more).", link(`/projects/${encodeURIComponent(pid)}/integrations`, "Back to integrations"));
+      throw err;
+    }
     const logBox = h("div", { "aria-live": "polite" });
     const logError = errorBox();
 
     const loadLog = async () => {
       const { items: log } = await get<{ items: DeliverySummary[] }>(`${path}/deliveries`);
-      fill(logBox, deliveryTable(pid, wid, log));
+      fill(logBox, deliveryTable(pid, log));
       // Keep the log live while something is still being delivered and this page is shown.
       if (log.some((d) => d.status === "pending")) setTimeout(() => document.body.contains(logBox) && loadLog().catch((err) => showError(logError, err)), LOG_REFRESH_MS);
     };
@@ -130,6 +134,7 @@ export function endpointPage(ctx: Ctx) {
               onSubmit: async (data) => {
                 const body: Record<string, unknown> = { url: data.url, events: selectedEvents(data), enabled: data.enabled === "on" };
                 if (data.secret) body.secret = data.secret;
+                else if (data.remove_secret === "on") body.secret = null; // unsigned from now on
                 await patch(path, body);
                 resolve();
               },
@@ -138,6 +143,7 @@ export function endpointPage(ctx: Ctx) {
             eventPicker(e.events),
             h("label", { class: "check" }, h("input", { type: "checkbox", name: "enabled", checked: e.enabled }), "Enabled (disabled endpoints get no deliveries)"),
             secretField(e.has_secret ? "New secret" : "Secret", e.has_secret ? "A secret is set. Type a new one to replace it; leave empty to keep it." : "No secret: requests are unsigned."),
+            e.has_secret ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "remove_secret" }), "Remove the secret (deliveries become unsigned)") : null,
           ),
           h(
             "div",

@@ -1,0 +1,150 @@
+/**
+ * Issue 6 item 4: the grid of keys by languages: inline editing, status and approve, untranslated
+ * cells at a glance, per-language progress, search, paging, key edits, and import.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { BROWSER_TEST_TIMEOUT_MS, gridCell, horizontalOverflow, PHONE, useDashboard } from "./browser.ts";
+
+setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
+
+const f = useDashboard();
+
+async function project(name: string, extra: string[] = ["de"]): Promise<string> {
+  return f.api.project(name, "en", extra);
+}
+
+describe("issue 6 item 4: keys and translations", () => {
+  test("a cell saves when left, Escape restores the saved value, Ctrl+Enter moves down a row; status and approve follow", async () => {
+    const pid = await project("Grid");
+    await f.api.key(pid, "a.first", { en: "First" });
+    await f.api.key(pid, "b.second", { en: "Second" });
+    const { page, problems } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+
+    const deFirst = gridCell(page, "de", "a.first");
+    const deCell = page.locator("td", { has: deFirst });
+    expect(await deCell.getAttribute("class")).toContain("missing");
+    expect(await deFirst.getAttribute("placeholder")).toBe("Untranslated");
+
+    await deFirst.fill("Erste");
+    await page.keyboard.press("Escape");
+    expect(await deFirst.inputValue()).toBe("");
+
+    await deFirst.fill("Erste");
+    await page.keyboard.press("Control+Enter");
+    expect(await gridCell(page, "de", "b.second").evaluate((el) => el === document.activeElement)).toBe(true);
+    await deCell.getByText("Saved").waitFor();
+    expect(await deCell.getAttribute("class")).toContain("translated");
+    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de).toEqual({ value: "Erste", status: "translated" });
+
+    await page.getByRole("button", { name: "Approve de translation of a.first" }).click();
+    await deCell.getByText("approved", { exact: true }).waitFor();
+    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de.status).toBe("approved");
+
+    // CONTRACTS 4: an edit resets approved to translated, and the cell says so.
+    await deFirst.fill("Die Erste");
+    await gridCell(page, "en", "a.first").focus();
+    await deCell.getByText("translated", { exact: true }).waitFor();
+    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de).toEqual({ value: "Die Erste", status: "translated" });
+    expect(problems).toEqual([]);
+  });
+
+  test("per-language progress counts every key and updates after an edit", async () => {
+    const pid = await project("Progress", ["fr"]);
+    for (let i = 0; i < 3; i++) await f.api.key(pid, `k${i}`, { en: `E${i}` });
+    const { page } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    await page.getByRole("img", { name: "fr: 0 of 3 translated, 0 approved" }).waitFor();
+    await page.getByText("3 strings missing").waitFor();
+    await gridCell(page, "fr", "k1").fill("F1");
+    await gridCell(page, "fr", "k2").focus();
+    await page.getByRole("img", { name: "fr: 1 of 3 translated, 0 approved" }).waitFor();
+  });
+
+  test("search filters by key, context or translation; paging walks 50 keys a page", async () => {
+    const pid = await project("Paging", []);
+    for (let i = 1; i <= 60; i++) await f.api.key(pid, `key.${String(i).padStart(2, "0")}`, i === 7 ? { en: "needle in a haystack" } : {});
+    const { page } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    await page.getByText("60 keys").waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(50);
+    await page.getByText("Page 1 of 2").waitFor();
+    await page.getByRole("button", { name: "Next ›" }).click();
+    await page.getByText("Page 2 of 2").waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(10);
+    expect(page.url()).toContain("page=2");
+
+    await page.getByLabel("Search keys").fill("haystack");
+    await page.getByText("1 key match “haystack”").waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    await gridCell(page, "en", "key.07").waitFor();
+
+    await page.getByLabel("Search keys").fill("nothing-like-this");
+    await page.getByText("No key matches “nothing-like-this”.").waitFor();
+  });
+
+  test("adding a key puts it at the top ready to translate; Edit renames it, sets context, deletes it", async () => {
+    const pid = await project("Edit");
+    const { page } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    await page.getByText("No keys yet.").waitFor();
+    await page.getByLabel("New key").fill("home.title");
+    await page.getByLabel("Context (optional)").fill("Top of the home screen");
+    await page.keyboard.press("Enter");
+    expect(await gridCell(page, "en", "home.title").evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByText("Top of the home screen").waitFor();
+
+    // A duplicate key is refused where it was typed.
+    await page.getByLabel("New key").fill("home.title");
+    await page.getByRole("button", { name: "Add key" }).click();
+    await page.getByRole("alert").getByText('Key "home.title" already exists in this project').waitFor();
+
+    await page.getByRole("button", { name: "Edit key home.title" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Key", { exact: true }).fill("home.heading");
+    await dialog.getByLabel("Context").fill("Largest text on the home screen");
+    await dialog.getByRole("button", { name: "Save key" }).click();
+    await gridCell(page, "en", "home.heading").waitFor();
+    await page.getByText("Largest text on the home screen").waitFor();
+
+    await page.getByRole("button", { name: "Edit key home.heading" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete key" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete key" }).click();
+    await page.getByText("No keys yet.").waitFor();
+    expect((await f.api.get(`/projects/${pid}/keys`)).body.items).toEqual([]);
+  });
+
+  test("import: a JSON file into one language, an ARB file whose @@locale picks the language", async () => {
+    const pid = await project("Import");
+    const { page } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    await page.getByRole("link", { name: "Import file…" }).click();
+    await page.getByLabel("File").setInputFiles({ name: "en.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ "a.one": "One", "a.two": "Two" })) });
+    expect(await page.getByLabel("Format").inputValue()).toBe("json");
+    await page.getByRole("button", { name: "Import" }).click();
+    await page.getByText("Imported into en: 2 new keys, 2 translations set.").waitFor();
+
+    const arb = JSON.stringify({ "@@locale": "de", aOne: "Eins", "@aOne": { description: "first" } });
+    await page.getByLabel("File").setInputFiles({ name: "app_de.arb", mimeType: "application/json", buffer: Buffer.from(arb) });
+    expect(await page.getByLabel("Format").inputValue()).toBe("arb");
+    expect(await page.getByLabel("Language").inputValue()).toBe("de");
+
+    // Bad content: the server's reason shows under the form.
+    await page.getByLabel("…or paste the content").fill("{ not json");
+    await page.getByLabel("Format").selectOption("json");
+    await page.getByRole("button", { name: "Import" }).click();
+    expect(await page.getByRole("alert").textContent()).toMatch(/json/i);
+  });
+
+  test("at 390 px wide the grid turns into cards and nothing scrolls sideways", async () => {
+    const pid = await project("Phone", ["de", "pt-BR"]);
+    await f.api.key(pid, "a.really.long.key.name.that.would.not.fit.on.a.phone.screen", { en: "A long English sentence that wraps on a phone." });
+    const { page, problems } = await f.page(PHONE);
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    await gridCell(page, "pt-BR", "a.really.long.key.name.that.would.not.fit.on.a.phone.screen").waitFor();
+    expect(await page.locator("thead").isVisible()).toBe(false);
+    expect(await page.locator(".cell-lang").first().isVisible()).toBe(true);
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
