@@ -1,4 +1,5 @@
 import type { ProjectChanges } from "../common/project-changes.ts";
+import type { Observability } from "../observability/index.ts";
 import { errorBody } from "../common/errors.ts";
 import { pathPrefix, type Settings } from "../config/settings.ts";
 import type { Db } from "../storage/db.ts";
@@ -10,11 +11,14 @@ import { Resolver } from "./resolve.ts";
 import { loadBlob } from "./store.ts";
 
 const BYTES_PER_MB = 1024 * 1024;
+const HIT = { result: "hit" };
+const MISS = { result: "miss" };
 
 export interface CdnDeps {
   db: Db;
   settings: Pick<Settings, "cdnUrl" | "cdnCacheMb" | "dataDir">;
   changes: ProjectChanges;
+  observability?: Pick<Observability, "cdnCache" | "cdnBytes" | "gauge">;
 }
 
 export interface Cdn {
@@ -44,11 +48,12 @@ function makeRoute(path: CdnPath, blob: Blob, latest: boolean): Route {
 }
 
 /** The hot path: pick the encoding, answer 304 on a matching tag, else bytes already in memory. */
-function respond(request: Request, route: Route): Response {
+function respond(request: Request, route: Route, sent?: (bytes: number) => void): Response {
   const encoding = preferredEncoding(request.headers.get("accept-encoding"));
   const v = (encoding === "br" ? route.br : encoding === "gzip" ? route.gzip : null) ?? route.identity;
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return new Response(null, { status: 304, headers: v.headers.notModified });
+  if (sent !== undefined && request.method === "GET") sent(v.body.byteLength);
   return new Response(v.body as Uint8Array<ArrayBuffer>, { headers: v.headers.ok });
 }
 
@@ -67,6 +72,13 @@ export function createCdn(deps: CdnDeps): Cdn {
   deps.changes.subscribe((projectId) => cache.purgeProject(projectId));
   const resolver = new Resolver(deps.db);
   const loading = new Map<string, Promise<Blob | null>>();
+  const metrics = deps.observability;
+  metrics?.gauge("phrasebook_cdn_cache_bytes", "Bytes the CDN cache holds", () => cache.usedBytes);
+  metrics?.gauge("phrasebook_cdn_cache_files", "Files the CDN cache holds", () => cache.blobCount);
+  // Pre-bound children so a hit costs one counter add, no label lookup.
+  const hits = metrics && { inc: () => metrics.cdnCache.inc(HIT) };
+  const misses = metrics && { inc: () => metrics.cdnCache.inc(MISS) };
+  const sent = metrics && ((bytes: number) => metrics.cdnBytes.inc({}, bytes));
 
   async function fill(request: Request, path: string): Promise<Response> {
     const parsed = parseCdnPath(path.slice(prefix.length));
@@ -87,7 +99,7 @@ export function createCdn(deps: CdnDeps): Cdn {
     }
     const route = makeRoute(parsed, blob, file.latest);
     cache.add(path, route, generation);
-    return respond(request, route);
+    return respond(request, route, sent);
   }
 
   function handle(request: Request): Response | Promise<Response> | undefined {
@@ -100,7 +112,11 @@ export function createCdn(deps: CdnDeps): Cdn {
     const method = request.method;
     if (method === "GET" || method === "HEAD") {
       const route = cache.route(path);
-      if (route !== undefined) return respond(request, route);
+      if (route !== undefined) {
+        hits?.inc();
+        return respond(request, route, sent);
+      }
+      misses?.inc();
       return fill(request, path);
     }
     if (method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });

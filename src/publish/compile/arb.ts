@@ -16,13 +16,16 @@ export function compileArb(code: string, entries: Entries, names: ReadonlyMap<st
   for (const [key, value] of entries) {
     const name = names.get(key);
     if (name === undefined) throw new Error(`no ARB name for key ${JSON.stringify(key)}`);
-    lines.push(`  ${JSON.stringify(name)}: ${JSON.stringify(value)}`);
-    const meta: { description?: string; placeholders?: Record<string, Record<string, never>> } = {};
+    const quotedName = JSON.stringify(name);
+    lines.push(`  ${quotedName}: ${JSON.stringify(value)}`);
+    // Metadata written by hand (it is on the publish hot path): {"description":...,"placeholders":{"x":{}}}
     const description = contexts.get(key);
-    if (description) meta.description = description;
     const placeholders = placeholderNames(value);
-    if (placeholders.length > 0) meta.placeholders = Object.fromEntries(placeholders.map((p) => [p, {}]));
-    if (meta.description !== undefined || meta.placeholders) lines.push(`  ${JSON.stringify(`@${name}`)}: ${JSON.stringify(meta)}`);
+    if (!description && placeholders.length === 0) continue;
+    const parts: string[] = [];
+    if (description) parts.push(`"description":${JSON.stringify(description)}`);
+    if (placeholders.length > 0) parts.push(`"placeholders":{${placeholders.map((p) => `${JSON.stringify(p)}:{}`).join(",")}}`);
+    lines.push(`  "@${quotedName.slice(1)}: {${parts.join(",")}}`);
   }
   return `{\n${lines.join(",\n")}\n}\n`;
 }

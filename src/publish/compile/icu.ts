@@ -6,6 +6,7 @@
  */
 const BRANCHING_TYPES = new Set(["plural", "select", "selectordinal"]);
 const ARGUMENT_NAME = /^[^\s{}#,'"]+$/u;
+const WHITE_SPACE = /\s/;
 
 class Scanner {
   i = 0;
@@ -13,7 +14,7 @@ class Scanner {
   constructor(readonly s: string) {}
 
   skipSpace(): void {
-    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
+    while (this.i < this.s.length && WHITE_SPACE.test(this.s[this.i]!)) this.i++;
   }
 
   readUntil(stops: string): string {
@@ -90,6 +91,7 @@ class Scanner {
 }
 
 export function placeholderNames(message: string): string[] {
+  if (!message.includes("{")) return [];
   const scanner = new Scanner(message);
   while (scanner.i < message.length) {
     scanner.message();

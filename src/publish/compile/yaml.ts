@@ -16,30 +16,19 @@ function isPlainSafe(s: string): boolean {
 }
 
 /**
- * Characters written raw inside double quotes: the printable set of YAML 1.1 (the stricter
- * version) minus line breaks, which 1.1 would fold (it counts U+0085, U+2028 and U+2029 as
- * breaks), minus the byte order mark.
+ * Double-quoted form: JSON's string syntax is valid YAML in both versions (`\"`, `\\`, `\n`, `\b`,
+ * `\uXXXX`, lone surrogates as `\uD800`), and JSON.stringify is native and fast. On top of what
+ * JSON escapes, YAML 1.1 must not see raw C1 controls or U+0085, U+2028, U+2029 (it folds them as
+ * line breaks), the byte order mark, or the non-characters U+FFFE and U+FFFF.
  */
-function needsEscape(cp: number): boolean {
-  if (cp < 0x20 || cp === 0x7f) return true;
-  if (cp >= 0x80 && cp <= 0x9f) return true; // C1 controls, NEL among them
-  if (cp === 0x2028 || cp === 0x2029 || cp === 0xfeff) return true;
-  if (cp >= 0xd800 && cp <= 0xdfff) return true; // a lone surrogate (a pair arrives combined)
-  return cp === 0xfffe || cp === 0xffff;
-}
-
-const SHORT_ESCAPES: Record<number, string> = { 0x09: "\\t", 0x0a: "\\n", 0x0d: "\\r", 0x22: '\\"', 0x5c: "\\\\" };
+const YAML_EXTRA = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
+const YAML_EXTRA_ESCAPES = new RegExp(YAML_EXTRA.source, "g");
 
 export function quoteYaml(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    const short = SHORT_ESCAPES[cp];
-    if (short) out += short;
-    else if (needsEscape(cp)) out += `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-    else out += ch;
-  }
-  return out + '"';
+  const json = JSON.stringify(s);
+  return YAML_EXTRA.test(json)
+    ? json.replace(YAML_EXTRA_ESCAPES, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
+    : json;
 }
 
 export function yamlScalar(s: string): string {

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# CDN throughput and latency against Debian's nginx serving the same files from disk (issue 3).
+#
+# Both servers run pinned to one core (BENCH_SERVER_CPU), wrk to another (BENCH_WRK_CPU); rounds
+# interleave the two servers (alternating which goes first) and the summary quotes medians of the
+# per-round ratios, because this kind of machine drifts 12-28% between runs of the same thing.
+# nginx: one worker, sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive.
+# Knobs: BENCH_ROUNDS (5), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS=${BENCH_ROUNDS:-5}
+DURATION=${BENCH_DURATION:-5}
+CONNECTIONS=${BENCH_CONNECTIONS:-64}
+SERVER_CPU=${BENCH_SERVER_CPU:-0}
+WRK_CPU=${BENCH_WRK_CPU:-1}
+BUN=${BUN:-tools/node_modules/.bin/bun}
+BIN=${PHRASEBOOK_BIN:-dist/phrasebook}
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+need=()
+command -v wrk >/dev/null 2>&1 || need+=(wrk)
+[ -x "$NGINX" ] || need+=(nginx)
+command -v taskset >/dev/null 2>&1 || need+=(util-linux)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+fi
+[ -x "$BIN" ] || make build >/dev/null
+
+WORK=$(mktemp -d /tmp/phrasebook-bench-cdn.XXXXXX)
+PB_PID=""
+NGINX_PID=""
+cleanup() {
+  [ -n "$PB_PID" ] && kill "$PB_PID" 2>/dev/null && wait "$PB_PID" 2>/dev/null
+  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { "$BUN" -e 'const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() }); console.log(s.port); s.stop(true);'; }
+wait_for() {
+  for _ in $(seq 1 100); do "$BUN" -e "await fetch('$1').then(() => process.exit(0), () => process.exit(1))" 2>/dev/null && return 0; sleep 0.1; done
+  echo "no answer from $1" >&2
+  return 1
+}
+
+PB_PORT=$(free_port)
+NGINX_PORT=$(free_port)
+export PHRASEBOOK_ADMIN_EMAIL=bench@example.test PHRASEBOOK_ADMIN_PASSWORD=bench-password-1
+PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$PB_PORT PHRASEBOOK_DATA_DIR=$WORK/data PHRASEBOOK_LOG_REQUESTS=false \
+  taskset -c "$SERVER_CPU" "$BIN" serve >"$WORK/phrasebook.log" 2>&1 &
+PB_PID=$!
+wait_for "http://127.0.0.1:$PB_PORT/healthz"
+SETUP=$("$BUN" bench/lib/cdn-setup.ts "http://127.0.0.1:$PB_PORT" "$WORK/data")
+field() { "$BUN" -e "console.log(($SETUP).files.$1.$2)"; }
+
+# nginx serves byte-identical copies under the same paths (the .gz files are ours, for gzip_static).
+mkdir -p "$WORK/nginx/root" "$WORK/nginx/tmp"
+for code in en de; do
+  for kind in pinned_path latest_path; do
+    target="$WORK/nginx/root$(field "$code" "$kind")"
+    mkdir -p "$(dirname "$target")"
+    cp "$(field "$code" file)" "$target"
+    cp "$(field "$code" file).gz" "$target.gz"
+  done
+done
+chmod -R a+rX "$WORK"
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx/tmp/body;
+  proxy_temp_path $WORK/nginx/tmp/proxy;
+  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
+  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
+  scgi_temp_path $WORK/nginx/tmp/scgi;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  open_file_cache max=1000 inactive=60s;
+  open_file_cache_valid 60s;
+  open_file_cache_errors on;
+  keepalive_requests 10000000;
+  keepalive_timeout 65s;
+  types { application/json json; }
+  charset utf-8;
+  charset_types application/json;
+  gzip_static on;
+  gzip_vary on;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $WORK/nginx/root;
+    add_header Cache-Control "public, max-age=31536000, immutable";
+    add_header Access-Control-Allow-Origin "*";
+  }
+}
+CONF
+taskset -c "$SERVER_CPU" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" 2>"$WORK/nginx/stderr.log" &
+NGINX_PID=$!
+wait_for "http://127.0.0.1:$NGINX_PORT$(field en pinned_path)"
+
+# Same bytes from both servers before anything is measured.
+"$BUN" -e "
+  const paths = ['$(field en pinned_path)', '$(field de pinned_path)', '$(field de latest_path)'];
+  for (const p of paths) for (const enc of ['identity', 'gzip']) {
+    const a = new Uint8Array(await (await fetch('http://127.0.0.1:$PB_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
+    const b = new Uint8Array(await (await fetch('http://127.0.0.1:$NGINX_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
+    if (Buffer.compare(a, b) !== 0) { console.error('servers differ on ' + p + ' ' + enc); process.exit(1); }
+  }"
+
+SCENARIOS=(
+  "small-pinned|$(field en pinned_path)|"
+  "small-latest|$(field en latest_path)|"
+  "large-pinned|$(field de pinned_path)|"
+  "large-latest|$(field de latest_path)|"
+  "large-gzip|$(field de pinned_path)|Accept-Encoding: gzip"
+)
+RESULTS="$WORK/results.tsv"
+: >"$RESULTS"
+run_wrk() { # scenario server port path header round
+  local out="$WORK/wrk.out" args=(-t1 "-c$CONNECTIONS" "-d${DURATION}s" --latency)
+  [ -n "$5" ] && args+=(-H "$5")
+  taskset -c "$WRK_CPU" wrk "${args[@]}" "http://127.0.0.1:$3$4" >"$out"
+  if grep -q "Non-2xx" "$out"; then echo "$2 answered errors on $4:" >&2; cat "$out" >&2; exit 1; fi
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$6" "$(awk '/Requests\/sec/ {print $2}' "$out")" "$(awk '$1 == "99%" {print $2}' "$out")" >>"$RESULTS"
+}
+for round in $(seq 1 "$ROUNDS"); do
+  for s in "${SCENARIOS[@]}"; do
+    IFS='|' read -r name path header <<<"$s"
+    if [ $((round % 2)) -eq 1 ]; then order=(phrasebook nginx); else order=(nginx phrasebook); fi
+    for server in "${order[@]}"; do
+      if [ "$server" = phrasebook ]; then port=$PB_PORT; else port=$NGINX_PORT; fi
+      run_wrk "$name" "$server" "$port" "$path" "$header" "$round"
+    done
+  done
+  echo "round $round/$ROUNDS done" >&2
+done
+
+echo "## CDN throughput against nginx (issue 3)"
+echo
+echo "Command: \`BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU)"
+echo
+"$BUN" bench/lib/cdn-summary.ts "$RESULTS" "$ROUNDS" "$DURATION" "$CONNECTIONS"

@@ -1,0 +1,71 @@
+/**
+ * Summarises bench/cdn.bench.sh results (TSV: scenario, server, round, requests/s, p99) as the
+ * Markdown section for bench/RESULTS.md: medians per server and the median of per-round ratios.
+ * Usage: bun bench/lib/cdn-summary.ts <results.tsv> <round count> <duration s> <connections>
+ */
+import { readFileSync } from "node:fs";
+
+const [file, rounds, duration, connections] = process.argv.slice(2);
+if (!file) throw new Error("usage: cdn-summary.ts <results.tsv> <rounds> <duration> <connections>");
+
+/** Goals from issue 3, as minimum throughput ratios against nginx. */
+const GOALS: Record<string, number> = { "small-pinned": 1.2, "small-latest": 1.2, "large-pinned": 1.0, "large-latest": 1.0, "large-gzip": 1.0 };
+const LABELS: Record<string, string> = {
+  "small-pinned": "~2 KB, pinned",
+  "small-latest": "~2 KB, latest",
+  "large-pinned": "~200 KB, pinned",
+  "large-latest": "~200 KB, latest",
+  "large-gzip": "~200 KB gzip'd, pinned (nginx gzip_static)",
+};
+
+function ms(latency: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(latency.trim());
+  if (!m) throw new Error(`unreadable latency ${latency}`);
+  const n = Number(m[1]);
+  return m[2] === "us" ? n / 1000 : m[2] === "s" ? n * 1000 : n;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+interface Row {
+  rps: number;
+  p99: number;
+}
+const data = new Map<string, Map<string, Map<number, Row>>>(); // scenario -> server -> round
+for (const line of readFileSync(file, "utf8").trim().split("\n")) {
+  const [scenario, server, round, rps, p99] = line.split("\t");
+  if (!scenario || !server) continue;
+  const byServer = data.get(scenario) ?? new Map();
+  data.set(scenario, byServer);
+  const byRound = byServer.get(server) ?? new Map();
+  byServer.set(server, byRound);
+  byRound.set(Number(round), { rps: Number(rps), p99: ms(p99!) });
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const out: string[] = [];
+out.push(`| bundle | phrasebook req/s | nginx req/s | ratio (median of rounds) | goal | p99 phrasebook | p99 nginx | p99 ratio |`);
+out.push(`|---|---:|---:|---:|---:|---:|---:|---:|`);
+const medians = new Map<string, number>();
+for (const [scenario, byServer] of data) {
+  const pb = byServer.get("phrasebook")!;
+  const ng = byServer.get("nginx")!;
+  const roundsSeen = [...pb.keys()].filter((r) => ng.has(r));
+  const ratio = median(roundsSeen.map((r) => pb.get(r)!.rps / ng.get(r)!.rps));
+  const p99Ratio = median(roundsSeen.map((r) => pb.get(r)!.p99 / ng.get(r)!.p99));
+  const pbRps = median([...pb.values()].map((x) => x.rps));
+  medians.set(scenario, pbRps);
+  const goal = GOALS[scenario] ?? 1;
+  out.push(
+    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(median([...ng.values()].map((x) => x.rps)))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(median([...pb.values()].map((x) => x.p99)), 2)} ms | ${fmt(median([...ng.values()].map((x) => x.p99)), 2)} ms | ${fmt(p99Ratio, 2)} |`,
+  );
+}
+const latestVsPinned = (size: string) => (medians.get(`${size}-latest`) ?? 0) / (medians.get(`${size}-pinned`) ?? 1);
+out.push("");
+out.push(`latest vs pinned (phrasebook median req/s): ~2 KB ${fmt(latestVsPinned("small"), 2)}x, ~200 KB ${fmt(latestVsPinned("large"), 2)}x.`);
+out.push(`${rounds} interleaved rounds of ${duration} s per server and bundle, wrk -t1 -c${connections}, keep-alive.`);
+console.log(out.join("\n"));

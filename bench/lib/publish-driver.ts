@@ -1,0 +1,71 @@
+/**
+ * Publish benchmark driver (issue 3): fills a project with KEYS keys x LANGS languages through the
+ * import API, restarts the server so its peak-memory counter covers only the publish, publishes,
+ * and reports wall time and the server's peak RSS (VmHWM) per round, as JSON lines.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { DashboardClient } from "../../test/helpers/dashboard-client.ts";
+import { startServer, tempDir, type TestServer } from "../../test/helpers/server.ts";
+
+const KEYS = Number(process.env.BENCH_KEYS ?? 10_000);
+const LANGS = Number(process.env.BENCH_LANGS ?? 30);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CPU = process.env.BENCH_SERVER_CPU;
+
+const CODES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt", "pt-BR", "sv", "da", "fi", "nb", "cs", "sk", "hu", "ro", "bg", "el", "tr", "ru", "uk", "ja", "ko", "zh-Hans", "zh-Hant", "ar", "he", "hi", "th", "vi", "id", "ms", "lt", "lv", "et"];
+
+function kib(status: string, field: string): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+}
+
+function memory(server: TestServer): { rss_mb: number; peak_mb: number } {
+  const status = readFileSync(`/proc/${server.proc.pid}/status`, "utf8");
+  return { rss_mb: Math.round(kib(status, "VmRSS") / 1024), peak_mb: Math.round(kib(status, "VmHWM") / 1024) };
+}
+
+function bundle(code: string): string {
+  const words = ["account", "settings", "save", "cancel", "your", "order", "was", "shipped", "please", "try", "again", "later"];
+  const out: Record<string, string> = {};
+  for (let i = 0; i < KEYS; i++) {
+    const text = Array.from({ length: 5 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(" ");
+    out[`screen${i % 60}.section${i % 9}.label_${i}`] = i % 10 === 0 ? `${code}: {count} ${text}` : `${code}: ${text}`;
+  }
+  return JSON.stringify(out);
+}
+
+async function boot(dataDir: string): Promise<TestServer> {
+  const server = await startServer({ dataDir, env: { PHRASEBOOK_LOG_REQUESTS: "false" } });
+  if (CPU) Bun.spawnSync(["taskset", "-a", "-p", "-c", CPU, String(server.proc.pid)]);
+  return server;
+}
+
+const dataDir = tempDir("phrasebook-bench-publish-");
+try {
+  let server = await boot(dataDir);
+  let admin = await DashboardClient.loggedIn(server.url);
+  const codes = CODES.slice(0, LANGS);
+  const pid = await admin.project("Bench", codes[0]!, codes.slice(1));
+  const importStarted = performance.now();
+  for (const code of codes) {
+    const r = await admin.post(`/projects/${pid}/import`, { language_code: code, format: "json", content: bundle(code) });
+    if (r.status !== 200) throw new Error(`import ${code}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  const importSeconds = (performance.now() - importStarted) / 1000;
+  console.log(JSON.stringify({ import_seconds_per_language: Number((importSeconds / codes.length).toFixed(3)) }));
+  for (let round = 1; round <= ROUNDS; round++) {
+    await server.stop();
+    server = await boot(dataDir);
+    admin = await DashboardClient.loggedIn(server.url);
+    const idle = memory(server);
+    const draft = await admin.post(`/projects/${pid}/releases`, { name: `Bench ${round}`, tag: `bench-${round}` });
+    const started = performance.now();
+    const published = await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`);
+    const seconds = (performance.now() - started) / 1000;
+    if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
+    const after = memory(server);
+    console.log(JSON.stringify({ round, keys: KEYS, languages: LANGS, publish_seconds: Number(seconds.toFixed(3)), idle_rss_mb: idle.rss_mb, peak_rss_mb: after.peak_mb }));
+  }
+  await server.stop();
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}

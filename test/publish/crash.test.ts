@@ -1,0 +1,149 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DashboardClient } from "../helpers/dashboard-client.ts";
+import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { importJson, projectSlug, publish } from "./fixtures.ts";
+
+const LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt-BR"];
+const KEYS = 4000;
+
+function bundle(code: string): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: KEYS }, (_, i) => [`screen.${i % 40}.item_${i}`, `${code} text for item ${i} {count}`]));
+}
+
+async function boot(dataDir: string): Promise<{ server: TestServer; admin: DashboardClient }> {
+  const server = await startServer({ dataDir });
+  return { server, admin: await DashboardClient.loggedIn(server.url) };
+}
+
+function releaseEntries(dataDir: string): string[] {
+  const root = join(dataDir, "releases");
+  return existsSync(root) ? readdirSync(root) : [];
+}
+
+/** Kills the server once the publish has written `files` files into its staging folder. */
+async function killDuringPublish(server: TestServer, files: number): Promise<void> {
+  const root = join(server.dataDir, "releases");
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const staging = releaseEntries(server.dataDir).find((e) => e.startsWith(".staging-"));
+    if (staging && readdirSync(join(root, staging)).length >= files) {
+      await server.kill("SIGKILL");
+      return;
+    }
+    await Bun.sleep(1);
+  }
+  throw new Error("the publish never started writing files");
+}
+
+describe("crash safety (CONTRACTS 3: all or nothing)", () => {
+  test("CONTRACTS 3: a SIGKILL in the middle of publishing a large release leaves a draft, and nothing half-made is served after restart", async () => {
+    const dataDir = tempDir();
+    try {
+      let { server, admin } = await boot(dataDir);
+      const pid = await admin.project("Crash", "en", LANGUAGES.slice(1));
+      await importJson(admin, pid, "en", { only: "first release" });
+      const first = await publish(admin, pid, "v1");
+      for (const code of LANGUAGES) await importJson(admin, pid, code, bundle(code));
+      const draft = await admin.post(`/projects/${pid}/releases`, { name: "Big", tag: "v2" });
+      const slug = await projectSlug(admin, pid);
+
+      const publishing = admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`).catch((err: unknown) => err);
+      await killDuringPublish(server, 6);
+      await publishing;
+      expect(releaseEntries(dataDir).some((e) => e.startsWith(".staging-"))).toBe(true); // it really was half-way
+
+      ({ server, admin } = await boot(dataDir));
+      try {
+        expect(releaseEntries(dataDir).sort()).toEqual([first.id]);
+        const row = server.query<{ status: string; slug: string | null }>("SELECT status, slug FROM releases WHERE public_id = ?", draft.body.id)[0]!;
+        expect(row).toEqual({ status: "draft", slug: null });
+        expect(server.query("SELECT 1 FROM outbox_events WHERE event = 'release_published' AND payload LIKE ?", `%${draft.body.id}%`)).toEqual([]);
+        expect(await (await fetch(`${server.url}/cdn/p/${slug}/r/latest/en.json`)).json()).toEqual({ only: "first release" });
+        expect(await (await fetch(`${server.url}/cdn/p/${slug}/r/latest/de.json`)).json()).toEqual({}); // v1 had no German yet
+        // The draft publishes normally now, completely.
+        const done = await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`);
+        expect(done.status).toBe(200);
+        const de = await (await fetch(`${server.url}/cdn/p/${slug}/r/latest/de.json`)).json();
+        expect(Object.keys(de).length).toBe(KEYS);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  test("CONTRACTS 3: kills at any moment of a publish leave either a complete published release or a draft with no files", async () => {
+    const dataDir = tempDir();
+    try {
+      let { server, admin } = await boot(dataDir);
+      const pid = await admin.project("Crash timing", "en", LANGUAGES.slice(1, 4));
+      for (const code of LANGUAGES.slice(0, 4)) await importJson(admin, pid, code, bundle(code));
+      const slug = await projectSlug(admin, pid);
+      const outcomes = new Set<string>();
+      for (const delayMs of [0, 15, 40, 80, 150, 400]) {
+        const draft = await admin.post(`/projects/${pid}/releases`, { name: `Kill after ${delayMs} ms`, tag: `kill-${delayMs}` });
+        const publishing = admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`).catch((err: unknown) => err);
+        await Bun.sleep(delayMs);
+        await server.kill("SIGKILL");
+        await publishing;
+        ({ server, admin } = await boot(dataDir));
+        const row = server.query<{ id: number; status: string; slug: string | null }>("SELECT id, status, slug FROM releases WHERE public_id = ?", draft.body.id)[0]!;
+        const entries = releaseEntries(dataDir);
+        expect(entries.filter((e) => e.startsWith("."))).toEqual([]);
+        if (row.status === "draft") {
+          outcomes.add("draft");
+          expect(row.slug).toBeNull();
+          expect(entries).not.toContain(draft.body.id);
+        } else {
+          outcomes.add("published");
+          const shipped = server.query<{ code: string }>("SELECT code FROM release_languages WHERE release_id = ?", row.id).map((l) => l.code);
+          expect(shipped.sort()).toEqual(LANGUAGES.slice(0, 4).sort());
+          for (const code of shipped) {
+            const res = await fetch(`${server.url}/cdn/p/${slug}/r/${row.slug}/${code}.json`);
+            expect(res.status).toBe(200);
+            expect(Object.keys(await res.json()).length).toBe(KEYS);
+          }
+        }
+      }
+      await server.stop();
+      expect(outcomes.has("draft")).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test("CONTRACTS 3: at start, stray staging folders, folders of unpublished releases and temporary files are removed and never served", async () => {
+    const dataDir = tempDir();
+    try {
+      let { server, admin } = await boot(dataDir);
+      const pid = await admin.project("Strays", "en");
+      await importJson(admin, pid, "en", { a: "A" });
+      const published = await publish(admin, pid, "v1");
+      const draft = await admin.post(`/projects/${pid}/releases`, { name: "Draft", tag: "v2" });
+      await server.stop();
+      // What a kill between the rename and the commit, or during compression, leaves behind.
+      const root = join(dataDir, "releases");
+      mkdirSync(join(root, draft.body.id));
+      writeFileSync(join(root, draft.body.id, "en.json"), '{"a": "half"}');
+      mkdirSync(join(root, `.staging-${draft.body.id}-abcdefgh`));
+      writeFileSync(join(root, `.staging-${draft.body.id}-abcdefgh`, "en.json"), "{");
+      writeFileSync(join(root, published.id, ".tmp-abcdefgh-en.json.br"), "partial");
+      writeFileSync(join(dataDir, "notes.txt"), "an operator's file"); // outside releases/: left alone
+      ({ server, admin } = await boot(dataDir));
+      try {
+        expect(releaseEntries(dataDir)).toEqual([published.id]);
+        expect(readdirSync(join(root, published.id)).filter((f) => f.startsWith("."))).toEqual([]);
+        expect(existsSync(join(dataDir, "notes.txt"))).toBe(true);
+        expect(server.output()).toContain("removed stray release files");
+        expect(await (await fetch(`${server.url}/cdn/p/${await projectSlug(admin, pid)}/r/latest/en.json`)).json()).toEqual({ a: "A" });
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

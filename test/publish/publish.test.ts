@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { DashboardClient } from "../helpers/dashboard-client.ts";
+import { harness, lang, latestUrl, projectSlug, publish, SLUG, url, type Harness } from "./fixtures.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(async () => {
+  await h.server.stop();
+});
+
+function outbox(event: string, releaseId: string) {
+  return h.server
+    .query<{ payload: string }>("SELECT payload FROM outbox_events WHERE event = ?", event)
+    .map((r) => JSON.parse(r.payload))
+    .filter((p) => p.data.release_id === releaseId);
+}
+
+describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
+  test("spec 3: publishing a draft gives it a 16-character slug, ships every language with is_base_language and emits release_published", async () => {
+    const c = h.admin;
+    const pid = await c.project("Publish basics", "en", ["de", "pt-BR"]);
+    await c.key(pid, "hello", { en: "Hello", de: "Hallo" });
+    const draft = await c.post(`/projects/${pid}/releases`, { name: "First", tag: "v1" });
+    expect(draft.body.status).toBe("draft");
+    expect(draft.body.slug).toBeUndefined(); // spec 2.7: a draft has none
+    const published = await c.post(`/projects/${pid}/releases/${draft.body.id}/publish`);
+    expect(published.status).toBe(200);
+    const r = published.body;
+    expect(r.status).toBe("published");
+    expect(r.slug).toMatch(SLUG);
+    expect(r.slug).not.toBe(r.id);
+    expect(Date.parse(r.published_at)).toBeGreaterThan(0);
+    expect(r.languages.map((l: any) => [l.code, l.is_base_language])).toEqual([["de", false], ["en", true], ["pt-BR", false]]);
+    const slug = await projectSlug(c, pid);
+    expect(url(lang(r, "pt-BR"), "arb")).toBe(`${h.server.url}/cdn/p/${slug}/r/${r.slug}/pt-BR.arb`);
+    const events = outbox("release_published", r.id);
+    expect(events.length).toBe(1);
+    expect(events[0]).toMatchObject({ event: "release_published", event_version: 1, data: { release_id: r.id, name: "First", tag: "v1", status: "published" } });
+  });
+
+  test("spec 2.7: every release gets its own random slug, unrelated to the project slug", async () => {
+    const c = h.admin;
+    const pid = await c.project("Slugs", "en");
+    const slugs = new Set<string>();
+    for (let i = 0; i < 5; i++) slugs.add((await publish(c, pid, `v${i}`)).slug);
+    expect(slugs.size).toBe(5);
+    expect(slugs.has(await projectSlug(c, pid))).toBe(false);
+  });
+
+  test("CONTRACTS 4: publishing a published release answers 409; an unknown one 404", async () => {
+    const c = h.admin;
+    const pid = await c.project("Twice", "en");
+    const r = await publish(c, pid, "v1");
+    const again = await c.post(`/projects/${pid}/releases/${r.id}/publish`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toContain("already published");
+    expect(outbox("release_published", r.id).length).toBe(1);
+    const missing = await c.post(`/projects/${pid}/releases/rel_AAAAAAAAAAAAAAAAAAAA/publish`);
+    expect(missing.status).toBe(404);
+  });
+
+  test("CONTRACTS 4: publishing, rotating and deleting releases need the admin role; import is open to members", async () => {
+    const c = h.admin;
+    const pid = await c.project("Roles", "en");
+    const draft = await c.post(`/projects/${pid}/releases`, { name: "R", tag: "v1" });
+    const created = await c.post("/users", { email: "member-publish@example.test", name: "M", password: "member password", role: "member" });
+    expect(created.status).toBe(201);
+    const member = await DashboardClient.loggedIn(h.server.url, "member-publish@example.test", "member password");
+    expect((await member.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).status).toBe(403);
+    const r = await publish(c, pid, "v2");
+    expect((await member.post(`/projects/${pid}/releases/${r.id}/rotate-slug`)).status).toBe(403);
+    expect((await member.delete(`/projects/${pid}/releases/${r.id}`)).status).toBe(403);
+    const imported = await member.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: '{"a": "A"}' });
+    expect(imported.status).toBe(200);
+    const anonymous = new DashboardClient(h.server.url);
+    expect((await anonymous.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).status).toBe(401);
+  });
+
+  test("CONTRACTS 3: the snapshot leaves out untranslated keys and ships a language with no translations as an empty file", async () => {
+    const c = h.admin;
+    const pid = await c.project("Gaps", "en", ["fr"]);
+    await c.key(pid, "only.en", { en: "English only" });
+    await c.key(pid, "both", { en: "Both", fr: "Les deux" });
+    await c.key(pid, "none");
+    const r = await publish(c, pid, "v1");
+    expect(await (await fetch(url(lang(r, "en")))).json()).toEqual({ both: "Both", "only.en": "English only" });
+    expect(await (await fetch(url(lang(r, "fr")))).json()).toEqual({ both: "Les deux" });
+    const ja = await c.post(`/projects/${pid}/languages`, { code: "ja" });
+    expect(ja.status).toBe(201);
+    const r2 = await publish(c, pid, "v2");
+    expect(await (await fetch(url(lang(r2, "ja")))).json()).toEqual({});
+    expect(parseYaml(await (await fetch(url(lang(r2, "ja"), "yaml"))).text())).toEqual({});
+    expect(await (await fetch(url(lang(r2, "ja"), "arb"))).json()).toEqual({ "@@locale": "ja" });
+  });
+
+  test("spec 3: a published release is immutable: later edits and language changes do not touch it", async () => {
+    const c = h.admin;
+    const pid = await c.project("Immutable", "en", ["de"]);
+    const keyId = await c.key(pid, "title", { en: "Old", de: "Alt" });
+    const r = await publish(c, pid, "v1");
+    await c.put(`/projects/${pid}/keys/${keyId}/translations/en`, { value: "New" });
+    await c.post(`/projects/${pid}/languages`, { code: "es" });
+    expect((await c.delete(`/projects/${pid}/languages/de`)).status).toBe(204);
+    expect((await c.patch(`/projects/${pid}`, { base_language_code: "es" })).status).toBe(200);
+    const detail = (await c.get(`/projects/${pid}/releases/${r.id}`)).body;
+    expect(detail.languages.map((l: any) => [l.code, l.is_base_language])).toEqual([["de", false], ["en", true]]);
+    expect(await (await fetch(url(lang(r, "en")))).json()).toEqual({ title: "Old" });
+    expect(await (await fetch(url(lang(r, "de")))).json()).toEqual({ title: "Alt" });
+    const r2 = await publish(c, pid, "v2");
+    expect(r2.languages.map((l: any) => [l.code, l.is_base_language])).toEqual([["en", false], ["es", true]]);
+    expect(await (await fetch(url(lang(r2, "en")))).json()).toEqual({ title: "New" });
+  });
+
+  test("spec 2.6: the three formats of a language carry identical content, keys exactly as authored", async () => {
+    const c = h.admin;
+    const pid = await c.project("Formats", "en");
+    const values: Record<string, string> = {
+      "checkout.total": "Total: {amount}",
+      "2fa.prompt": "Enter the code",
+      class: "yes",
+      "cart items": "{count, plural, one {# item} other {# items}}",
+      "emoji.😀": "multi\nline ~ null",
+    };
+    for (const [k, v] of Object.entries(values)) await c.key(pid, k, { en: v }, k === "class" ? "a reserved word" : undefined);
+    const r = await publish(c, pid, "v1");
+    const en = lang(r, "en");
+    const json = await (await fetch(url(en, "json"))).json();
+    const yaml11 = parseYaml(await (await fetch(url(en, "yaml"))).text(), { version: "1.1" });
+    const yaml12 = parseYaml(await (await fetch(url(en, "yaml"))).text(), { version: "1.2" });
+    const arb = await (await fetch(url(en, "arb"))).json();
+    expect(json).toEqual(values);
+    expect(yaml11).toEqual(values);
+    expect(yaml12).toEqual(values);
+    expect(arb["@@locale"]).toBe("en");
+    expect(arb.checkoutTotal).toBe(values["checkout.total"]!);
+    expect(arb.k2faPrompt).toBe(values["2fa.prompt"]!);
+    expect(arb.kClass).toBe("yes");
+    expect(arb["@kClass"]).toEqual({ description: "a reserved word" });
+    expect(arb["@cartItems"]).toEqual({ placeholders: { count: {} } });
+    const messages = Object.keys(arb).filter((k) => !k.startsWith("@"));
+    expect(messages.length).toBe(Object.keys(values).length);
+  });
+
+  test("spec 2.6 ARB rule 3: names are identical in every language file of a release, even where a language lacks keys", async () => {
+    const c = h.admin;
+    const pid = await c.project("ARB names", "en", ["de"]);
+    await c.key(pid, "hello.world", { en: "Hi 1", de: "Hallo 1" });
+    await c.key(pid, "hello_world", { en: "Hi 2" });
+    await c.key(pid, "hello-world", { en: "Hi 3", de: "Hallo 3" });
+    const r = await publish(c, pid, "v1");
+    const en = await (await fetch(url(lang(r, "en"), "arb"))).json();
+    const de = await (await fetch(url(lang(r, "de"), "arb"))).json();
+    expect(en).toEqual({ "@@locale": "en", helloWorld: "Hi 3", helloWorld2: "Hi 1", helloWorld3: "Hi 2" });
+    expect(de).toEqual({ "@@locale": "de", helloWorld: "Hallo 3", helloWorld2: "Hallo 1" });
+  });
+
+  test("spec 5 rule 7: rotating a release slug answers the new slug and 404s the old URLs at once; a draft cannot rotate", async () => {
+    const c = h.admin;
+    const pid = await c.project("Rotate release", "en");
+    await c.key(pid, "a", { en: "A" });
+    const r = await publish(c, pid, "v1");
+    const old = url(lang(r, "en"));
+    expect((await fetch(old)).status).toBe(200); // now cached
+    const rotated = await c.post(`/projects/${pid}/releases/${r.id}/rotate-slug`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.slug).toMatch(SLUG);
+    expect(rotated.body.slug).not.toBe(r.slug);
+    const gone = await fetch(old);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get("cache-control")).toBe("no-store");
+    const detail = (await c.get(`/projects/${pid}/releases/${r.id}`)).body;
+    expect(detail.slug).toBe(rotated.body.slug);
+    expect(await (await fetch(url(lang(detail, "en")))).json()).toEqual({ a: "A" });
+    const draft = await c.post(`/projects/${pid}/releases`, { name: "D", tag: "draft" });
+    expect((await c.post(`/projects/${pid}/releases/${draft.body.id}/rotate-slug`)).status).toBe(409);
+  });
+
+  test("spec 5 rule 7: rotating the project slug 404s every old URL of the project at once, latest included", async () => {
+    const c = h.admin;
+    const pid = await c.project("Rotate project", "en");
+    await c.key(pid, "a", { en: "A" });
+    const r1 = await publish(c, pid, "v1");
+    const r2 = await publish(c, pid, "v2");
+    const slug = await projectSlug(c, pid);
+    const urls = [url(lang(r1, "en")), url(lang(r2, "en")), latestUrl(h.server, slug, "en")];
+    for (const u of urls) expect((await fetch(u)).status).toBe(200);
+    const rotated = await c.post(`/projects/${pid}/rotate-slug`);
+    expect(rotated.status).toBe(200);
+    for (const u of urls) expect((await fetch(u)).status).toBe(404);
+    expect((await fetch(latestUrl(h.server, rotated.body.cdn_slug, "en"))).status).toBe(200);
+  });
+
+  test("CONTRACTS 3: deleting the latest release falls back to the previous one and removes its files; with none left latest is 404", async () => {
+    const c = h.admin;
+    const pid = await c.project("Delete", "en");
+    const keyId = await c.key(pid, "v", { en: "one" });
+    const r1 = await publish(c, pid, "v1");
+    await c.put(`/projects/${pid}/keys/${keyId}/translations/en`, { value: "two" });
+    const r2 = await publish(c, pid, "v2");
+    const latest = latestUrl(h.server, await projectSlug(c, pid), "en");
+    expect(await (await fetch(latest)).json()).toEqual({ v: "two" });
+    const dir2 = join(h.server.dataDir, "releases", r2.id);
+    expect(existsSync(dir2)).toBe(true);
+    expect((await c.delete(`/projects/${pid}/releases/${r2.id}`)).status).toBe(204);
+    expect(existsSync(dir2)).toBe(false);
+    expect((await fetch(url(lang(r2, "en")))).status).toBe(404);
+    expect(await (await fetch(latest)).json()).toEqual({ v: "one" });
+    expect(h.server.query("SELECT 1 FROM outbox_events WHERE event = 'release_deleted' AND payload LIKE ?", `%${r2.id}%`).length).toBe(1);
+    expect((await c.delete(`/projects/${pid}/releases/${r1.id}`)).status).toBe(204);
+    const none = await fetch(latest);
+    expect(none.status).toBe(404);
+    expect(none.headers.get("cache-control")).toBe("no-store");
+    expect(await none.json()).toEqual({ error: "not found" });
+    expect(readdirSync(join(h.server.dataDir, "releases")).filter((d) => d === r1.id || d === r2.id)).toEqual([]);
+  });
+});
