@@ -138,8 +138,7 @@ export class WebhookSender {
       if (free > 0) for (const item of this.queue.takeDue(endpointId, now, free)) ids.push(item.id);
     }
     if (ids.length === 0) return;
-    const leaseMs = this.deps.config.timeoutSeconds * 1000 + LEASE_MARGIN_MS;
-    const claim = this.store.claim(ids, now, leaseMs);
+    const claim = this.store.claim(ids, now, this.leaseMs());
     for (const id of claim.gone) this.queue.forget(id);
     for (const p of claim.parked) {
       this.queue.forget(p.id);
@@ -147,6 +146,10 @@ export class WebhookSender {
     }
     this.requeue(claim.later);
     for (const d of claim.claimed) this.launch(d);
+  }
+
+  private leaseMs(): number {
+    return this.deps.config.timeoutSeconds * 1000 + LEASE_MARGIN_MS;
   }
 
   private requeue(rows: PendingRow[]): void {
@@ -159,9 +162,10 @@ export class WebhookSender {
   private launch(d: ClaimedDelivery): void {
     this.perEndpoint.set(d.endpointId, (this.perEndpoint.get(d.endpointId) ?? 0) + 1);
     const run = this.attempt(d).catch((err: unknown) => {
-      // A bug, not a receiver's doing: log it once; the lease lapses and the attempt runs again.
-      this.queue.forget(d.id);
+      // Not a receiver's doing (a bug, a database error): log it; the attempt runs again once its lease lapses.
       log.error("webhook attempt crashed", { delivery: d.publicId, error: String(err) });
+      this.queue.forget(d.id);
+      this.queue.add(d.endpointId, { id: d.id, dueAt: this.deps.clock.now() + this.leaseMs() });
     }).finally(() => {
       this.inFlight.delete(d.id);
       const n = (this.perEndpoint.get(d.endpointId) ?? 1) - 1;
