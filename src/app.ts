@@ -3,6 +3,8 @@ import type { Settings } from "./config/settings.ts";
 import type { Clock } from "./common/clock.ts";
 import { toErrorReply } from "./common/http-errors.ts";
 import type { ProjectChanges } from "./common/project-changes.ts";
+import type { Observability } from "./observability/index.ts";
+import { metricsRoutes } from "./observability/routes.ts";
 import type { Db } from "./storage/db.ts";
 import { authoringRoutes } from "./authoring/routes.ts";
 import { publicApiRoutes } from "./public-api/routes.ts";
@@ -16,6 +18,8 @@ export interface AppDeps {
   clock: Clock;
   /** Caches subscribe; authoring and publishing notify after each committed change. */
   changes: ProjectChanges;
+  /** Counters and the request log (issue 7); capabilities count what only they can see. */
+  observability: Observability;
 }
 
 /**
@@ -45,7 +49,8 @@ export function createApp(deps: AppDeps) {
     .use(publicApiRoutes(deps))
     .use(publishRoutes(deps))
     .use(webhookRoutes(deps))
-    .use(dashboardRoutes(deps));
+    .use(dashboardRoutes(deps))
+    .use(metricsRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

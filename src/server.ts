@@ -1,9 +1,11 @@
+import type { Server } from "bun";
 import { createApp } from "./app.ts";
 import { systemClock, type Clock } from "./common/clock.ts";
-import { rememberClientAddress } from "./common/client-address.ts";
+import { rememberClientAddress, TrustedProxies } from "./common/client-address.ts";
 import { log } from "./common/log.ts";
 import { ProjectChanges } from "./common/project-changes.ts";
-import type { Settings } from "./config/settings.ts";
+import { pathPrefix, type Settings } from "./config/settings.ts";
+import { Observability } from "./observability/index.ts";
 import { bootstrapAdmin } from "./authoring/users.ts";
 import { createCdn } from "./cdn/handler.ts";
 import { cleanStrayReleaseFiles } from "./publish/files.ts";
@@ -17,6 +19,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+function noteClientAddress(request: Request, srv: Server<unknown>, proxies: TrustedProxies): void {
+  const peer = srv.requestIP(request)?.address;
+  if (peer) rememberClientAddress(request, proxies.enabled ? proxies.resolve(peer, request.headers.get("x-forwarded-for")) : peer);
+}
+
 /** Opens storage, applies migrations, starts HTTP and background work. The caller owns signals. */
 export async function startServer(settings: Settings, clock: Clock = systemClock): Promise<RunningServer> {
   const db = openDatabase(settings.dataDir);
@@ -27,19 +34,39 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   cleanStrayReleaseFiles(db, settings.dataDir); // CONTRACTS 3: nothing half-published is ever served
 
   const changes = new ProjectChanges();
-  const app = createApp({ settings, db, clock, changes });
-  const cdn = createCdn({ db, settings, changes });
+  const observability = new Observability({ logRequests: settings.logRequests, cdnPrefix: pathPrefix(settings.cdnUrl) });
+  const app = createApp({ settings, db, clock, changes, observability });
+  const cdn = createCdn({ db, settings, changes, observability });
+  const proxies = new TrustedProxies(settings.trustedProxies);
+  observability.gauge("phrasebook_outbox_pending", "Webhook events and deliveries waiting to be sent", () =>
+    Number(
+      db.$client
+        .query<{ n: number }, []>(
+          "SELECT (SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL) + (SELECT count(*) FROM deliveries WHERE status = 'pending') AS n",
+        )
+        .get()?.n ?? 0,
+    ),
+  );
 
   const server = Bun.serve({
     hostname: settings.host,
     port: settings.port,
     maxRequestBodySize: 16 * 1024 * 1024,
     fetch(request, srv) {
+      const started = performance.now();
+      // The CDN path needs the address only for its log line; the app needs it for limits.
+      if (settings.logRequests) noteClientAddress(request, srv, proxies);
       // CDN files first, outside the framework: issue 3's throughput goal (see docs/publishing.md).
       const file = cdn.handle(request);
-      if (file !== undefined) return file;
-      rememberClientAddress(request, srv.requestIP(request)?.address);
-      return app.handle(request);
+      if (file !== undefined) {
+        if (file instanceof Response) {
+          observability.request(request, file, started);
+          return file;
+        }
+        return file.then((res) => observability.request(request, res, started));
+      }
+      if (!settings.logRequests) noteClientAddress(request, srv, proxies);
+      return app.handle(request).then((res) => observability.request(request, res, started));
     },
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
@@ -52,6 +79,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     async stop() {
       await server.stop();
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
+      observability.stop();
       db.$client.close();
     },
   };

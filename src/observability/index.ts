@@ -1,3 +1,4 @@
+import { clientAddress } from "../common/client-address.ts";
 import { Counter, Gauge, Histogram, Registry } from "./metrics.ts";
 import { routeLabel } from "./route-label.ts";
 
@@ -37,7 +38,16 @@ export class Observability {
     this.registry.register(new Gauge(name, help, read));
   }
 
-  request(method: string, pathname: string, status: number, durationMs: number): void {
+  /** Records one answered request and hands the response back. */
+  request(request: Request, response: Response, startedMs: number): Response {
+    const url = request.url;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    const query = url.indexOf("?", start);
+    this.record(request.method, query < 0 ? url.slice(start) : url.slice(start, query), response.status, performance.now() - startedMs, clientAddress(request));
+    return response;
+  }
+
+  record(method: string, pathname: string, status: number, durationMs: number, client = "unknown"): void {
     let route = routeLabel(pathname, this.options.cdnPrefix);
     // Unknown paths would give metrics unbounded cardinality and logs a place for junk.
     if (status === 404 && !route.includes(":")) route = "unmatched";
@@ -45,7 +55,7 @@ export class Observability {
     this.latency.observe({ route }, durationMs / 1000);
     if (this.options.logRequests) {
       this.buffer.push(
-        JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", method, route, status, duration_ms: Math.round(durationMs * 100) / 100 }),
+        JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", method, route, status, duration_ms: Math.round(durationMs * 100) / 100, client }),
       );
       if (this.buffer.length >= 512) this.flush();
     }
