@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { badRequest, HttpError } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
@@ -86,6 +86,19 @@ export function importTranslations(
       .map((t) => [t.keyId, t.value]),
   );
 
+  // Prepared statements rather than the query builder: a 10,000-entry file runs tens of thousands
+  // of statements inside one transaction, and the builder costs ~10x more per statement.
+  const sqlite = db.$client;
+  const insertKey = sqlite.prepare<{ id: number }, [string, number, string, string | null, number, number]>(
+    "INSERT INTO translation_keys (public_id, project_id, key, context, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+  );
+  const updateContext = sqlite.prepare<unknown, [string, number, number]>("UPDATE translation_keys SET context = ?, updated_at = ? WHERE id = ?");
+  const insertValue = sqlite.prepare<unknown, [number, number, string, number]>(
+    "INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', ?)",
+  );
+  const updateValue = sqlite.prepare<unknown, [string, number, number, number]>(
+    "UPDATE translations SET value = ?, status = 'translated', updated_at = ? WHERE key_id = ? AND language_id = ?",
+  );
   const result: ImportResult = { created_keys: 0, updated_translations: 0 };
   db.transaction((tx) => {
     const now = clock.now();
@@ -93,28 +106,18 @@ export function importTranslations(
       const context = cleanContext(description);
       let row = existing.get(key);
       if (!row) {
-        row = tx
-          .insert(translationKeys)
-          .values({ publicId: newId("key"), projectId: project.id, key, context, createdAt: now, updatedAt: now })
-          .returning({ id: translationKeys.id, key: translationKeys.key, context: translationKeys.context })
-          .get();
+        row = { id: insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
         existing.set(key, row);
         enqueueEvent(tx, clock, project, "key_created", { key, context });
         result.created_keys++;
       } else if (context !== null && context !== row.context) {
-        tx.update(translationKeys).set({ context, updatedAt: now }).where(eq(translationKeys.id, row.id)).run();
+        updateContext.run(context, now, row.id);
         enqueueEvent(tx, clock, project, "key_updated", { key, context });
       }
       const before = current.get(row.id);
       if (before === value) continue;
-      if (before === undefined) {
-        tx.insert(translations).values({ keyId: row.id, languageId: language.id, value, status: "translated", updatedAt: now }).run();
-      } else {
-        tx.update(translations)
-          .set({ value, status: "translated", updatedAt: now })
-          .where(and(eq(translations.keyId, row.id), eq(translations.languageId, language.id)))
-          .run();
-      }
+      if (before === undefined) insertValue.run(row.id, language.id, value, now);
+      else updateValue.run(value, now, row.id, language.id);
       enqueueEvent(tx, clock, project, before === undefined ? "translation_created" : "translation_updated", {
         key,
         language_code: language.code,
