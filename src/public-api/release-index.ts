@@ -1,6 +1,7 @@
 import { iso } from "../common/clock.ts";
 import type { ReleaseSummaryT } from "./model.ts";
 import type { ListQuery, SortKey } from "./query.ts";
+import { SearchIndex } from "./search-index.ts";
 import { compareCodePoints, fold } from "./text.ts";
 
 /** A published release as the index needs it (read by `project-state.ts`). */
@@ -14,8 +15,10 @@ export interface PublishedRow {
   publishedAt: number;
 }
 
-/** Distinct searches remembered per project, so paging through one search does not rescan. */
+/** Distinct searches remembered per project, so paging through one search does not search again. */
 export const SEARCH_MEMO_ENTRIES = 64;
+/** Below size / this many matches, sorting them beats walking the whole permutation. */
+const FEW_MATCHES_DIVISOR = 16;
 
 type Ordering = "created_at" | "published_at" | "name" | "tag";
 
@@ -23,11 +26,9 @@ type Ordering = "created_at" | "published_at" | "name" | "tag";
 // order alone, which is the created_at order.
 const ORDERING_OF: Record<SortKey, Ordering> = { created_at: "created_at", status: "created_at", published_at: "published_at", name: "name", tag: "tag" };
 
-const SEPARATOR = "\u0000"; // authoring refuses control characters in names and tags
-
 interface SearchResult {
-  mask: Uint8Array;
-  count: number;
+  /** Matching releases by index, ascending. */
+  matches: Int32Array;
   ordered: Partial<Record<Ordering, Int32Array>>;
 }
 
@@ -44,8 +45,8 @@ export class ReleaseIndex {
   private readonly summaries: string[];
   private readonly byPublicId = new Map<string, number>();
   private readonly orderings = new Map<Ordering, Int32Array>();
-  private readonly haystack: string;
-  private readonly starts: Int32Array;
+  private readonly ranks = new Map<Ordering, Int32Array>();
+  private searchIndex: SearchIndex | undefined;
   private readonly foldedNames: string[];
   private readonly foldedTags: string[];
   private readonly searches = new Map<string, SearchResult>();
@@ -57,16 +58,6 @@ export class ReleaseIndex {
     rows.forEach((r, i) => this.byPublicId.set(r.publicId, i));
     this.foldedNames = rows.map((r) => fold(r.name));
     this.foldedTags = rows.map((r) => fold(r.tag));
-    this.starts = new Int32Array(rows.length);
-    let at = 0;
-    const parts: string[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      this.starts[i] = at;
-      const part = this.foldedNames[i] + SEPARATOR + this.foldedTags[i] + SEPARATOR;
-      parts.push(part);
-      at += part.length;
-    }
-    this.haystack = parts.join("");
   }
 
   find(publicId: string): PublishedRow | undefined {
@@ -82,7 +73,7 @@ export class ReleaseIndex {
       order = this.ordering(ordering);
     } else {
       const found = this.search(fold(q.search));
-      order = found.ordered[ordering] ??= this.ordering(ordering).filter((i) => found.mask[i] === 1);
+      order = found.ordered[ordering] ??= this.inOrder(found.matches, ordering);
     }
     const total = order.length;
     const totalPages = Math.ceil(total / q.pageSize);
@@ -133,40 +124,46 @@ export class ReleaseIndex {
       this.searches.set(needle, known);
       return known;
     }
-    const mask = new Uint8Array(this.size);
-    let count = 0;
-    if (needle.includes(SEPARATOR)) {
-      for (let i = 0; i < this.size; i++) {
-        if (this.foldedNames[i]!.includes(needle) || this.foldedTags[i]!.includes(needle)) (mask[i] = 1), count++;
-      }
-    } else {
-      // One indexOf over all names and tags; after a hit, skip to the next release.
-      let from = 0;
-      for (;;) {
-        const at = this.haystack.indexOf(needle, from);
-        if (at < 0) break;
-        const i = this.releaseAt(at);
-        mask[i] = 1;
-        count++;
-        from = i + 1 < this.size ? this.starts[i + 1]! : this.haystack.length;
-      }
-    }
-    const result: SearchResult = { mask, count, ordered: {} };
+    const matches = needle === "" ? Int32Array.from(this.rows.keys()) : (this.searchIndex ??= new SearchIndex(this.foldedNames, this.foldedTags)).find(needle);
+    const result: SearchResult = { matches, ordered: {} };
     this.searches.set(needle, result);
     if (this.searches.size > SEARCH_MEMO_ENTRIES) this.searches.delete(this.searches.keys().next().value!);
     return result;
   }
 
-  private releaseAt(position: number): number {
-    let lo = 0;
-    let hi = this.size - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= position) lo = mid;
-      else hi = mid - 1;
+  /** The matches in an ordering: few are sorted by rank, many are picked out of the permutation. */
+  private inOrder(matches: Int32Array, kind: Ordering): Int32Array {
+    const order = this.ordering(kind);
+    if (matches.length * FEW_MATCHES_DIVISOR < this.size) {
+      const rank = this.rank(kind);
+      return matches.slice().sort((a, b) => rank[a]! - rank[b]!);
     }
-    return lo;
+    const wanted = new Uint8Array(this.size);
+    for (const i of matches) wanted[i] = 1;
+    return select(order, wanted, matches.length);
   }
+
+  private rank(kind: Ordering): Int32Array {
+    let rank = this.ranks.get(kind);
+    if (!rank) {
+      const order = this.ordering(kind);
+      rank = new Int32Array(this.size);
+      for (let position = 0; position < order.length; position++) rank[order[position]!] = position;
+      this.ranks.set(kind, rank);
+    }
+    return rank;
+  }
+}
+
+/** The entries of `order` whose mask bit is set, in order (a plain loop: no callback per release). */
+function select(order: Int32Array, mask: Uint8Array, count: number): Int32Array {
+  const out = new Int32Array(count);
+  let k = 0;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (mask[i] === 1) out[k++] = i;
+  }
+  return out;
 }
 
 function summary(r: PublishedRow): ReleaseSummaryT {

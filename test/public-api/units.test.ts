@@ -6,6 +6,7 @@ import { FixedWindowLimiter } from "../../src/public-api/rate-limit.ts";
 import { ReleaseIndex, renderReleaseList, type PublishedRow } from "../../src/public-api/release-index.ts";
 import { CACHE_MAX_ENTRIES, ResponseCache } from "../../src/public-api/response-cache.ts";
 import { compareCodePoints, fold } from "../../src/public-api/text.ts";
+import { SearchIndex } from "../../src/public-api/search-index.ts";
 import { bearerToken } from "../../src/public-api/token-auth.ts";
 
 function rejects(raw: string): string {
@@ -195,5 +196,27 @@ describe("spec 5 rule 1: the bearer header", () => {
     for (const bad of [token, `Basic ${token}`, "Bearer", "Bearer ", `Bearer ${token}!`, `Bearer ${token} x`, `Bearer pb_short`, `Bearer ${token.slice(3)}`]) {
       expect(bearerToken(bad)).toBeNull();
     }
+  });
+});
+
+describe("spec 4.2 search: the n-gram index", () => {
+  test("finds exactly what a plain scan finds, for needles of every length", () => {
+    const alphabet = ["a", "b", "A", "ß", "é", "1", ".", " ", "😀", "-"];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const word = (len: number) => Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join("");
+    const names = Array.from({ length: 300 }, () => fold(word(1 + rand(12))));
+    const tags = Array.from({ length: 300 }, () => fold(word(1 + rand(6))));
+    const index = new SearchIndex(names, tags);
+    for (let k = 0; k < 400; k++) {
+      const needle = fold(word(1 + rand(6)));
+      const expected = names.flatMap((n, i) => (n.includes(needle) || tags[i]!.includes(needle) ? [i] : []));
+      expect([...index.find(needle)], needle).toEqual(expected);
+    }
+    // A needle that would only match across the name/tag boundary matches nothing.
+    const two = new SearchIndex(["abc"], ["def"]);
+    expect([...two.find("cd")]).toEqual([]);
+    expect([...two.find("c\u0000d")]).toEqual([]);
+    expect([...two.find("abc")]).toEqual([0]);
   });
 });
