@@ -177,7 +177,7 @@ Command: \`bash bench/webhooks.bench.sh\` (ROUNDS=${ROUNDS} BURST=${BURST} RATE=
 server \`dist/phrasebook\` pinned to CPU ${SERVER_CPU}, receivers and load generator pinned to the other (${cpus} CPUs).
 Each round starts a fresh server per scenario (interleaved: alone, beside dead, alone, ...). Deliveries are
 signed (a secret is set), over HTTPS with keep-alive, to a Bun HTTPS receiver on 127.0.0.1 that answers 200 at once.
-The dead endpoint accepts TLS and never answers (default 30 s timeout, so it holds its 16 connection slots throughout).
+The dead endpoint accepts TLS and never answers (default 30 s timeout, so it holds its 32 connection slots throughout).
 Burst: ${BURST} events written into the outbox in one transaction; rate = first to last receipt (and from the insert,
 which includes up to one poll interval). Steady: ${RATE} key creations/s through the dashboard API for ${STEADY_SECONDS} s;
 latency = API request sent to receipt at the healthy receiver. Medians of ${ROUNDS} rounds.

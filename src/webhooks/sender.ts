@@ -10,8 +10,8 @@ import { systemResolver, type Resolver } from "./target.ts";
 import { onWake } from "./wake.ts";
 
 /** Attempts in flight at once, in all, and per endpoint: a dead receiver holds at most its share. */
-export const MAX_IN_FLIGHT = 256;
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 16;
+export const MAX_IN_FLIGHT = 512;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 32;
 /** Safety net behind the wake-ups: picks up lapsed leases of a killed process and missed signals. */
 export const POLL_INTERVAL_MS = 1000;
 /** Outbox events turned into deliveries per transaction. */
@@ -194,6 +194,8 @@ export class WebhookSender {
     this.queue.forget(d.id);
     const step = this.store.recordAttempt(d, outcome, clock.now(), config.retryDelaysSeconds);
     if (step?.status === "pending") this.queue.add(d.endpointId, { id: d.id, dueAt: step.nextAttemptAt });
+    // The URL stays out of the log: receivers put tokens in query strings.
+    if (step?.status === "failed") log.warn("webhook delivery failed", { delivery: d.publicId, event: d.event, last_reason: outcome.failureReason });
   }
 
   private setTimer(at: number): void {
