@@ -12,7 +12,7 @@ import { migrate } from "../../src/storage/migrate.ts";
 import { deliveryDetail, sendTestEvent } from "../../src/webhooks/delivery-log.ts";
 import { createEndpoint } from "../../src/webhooks/endpoints.ts";
 import { enqueueEvent } from "../../src/webhooks/outbox.ts";
-import { removeOldDeliveries } from "../../src/webhooks/retention.ts";
+import { removeOldDeliveries, RETENTION_SCHEDULE, startRetentionJob } from "../../src/webhooks/retention.ts";
 import { WebhookSender, type SenderDeps } from "../../src/webhooks/sender.ts";
 import { DeliveryStore } from "../../src/webhooks/store.ts";
 import type { Resolver } from "../../src/webhooks/target.ts";
@@ -187,5 +187,25 @@ describe("spec 6.5: retention", () => {
     const left = db.$client.query("SELECT id FROM deliveries WHERE id IN (?, ?)").all(old, young);
     expect(left).toEqual([{ id: young }]);
     expect(db.$client.query("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id = ?").get(old)).toEqual({ n: 0 });
+  });
+
+  test("spec 6.5: the croner job runs once at start and then hourly", () => {
+    const ep = createEndpoint(db, systemClock, project, { url: "https://retention-job.example/", events: ["key_created"], enabled: false });
+    const endpointId = (db.$client.query("SELECT id FROM webhook_endpoints WHERE public_id = ?").get(ep.id) as { id: number }).id;
+    db.$client.run(
+      "INSERT INTO deliveries (public_id, endpoint_id, project_id, event, payload, status, attempt_count, created_at) VALUES ('dlv_JobJobJobJobJobJobJo', ?, ?, 'key_created', '{}', 'failed', 5, ?)",
+      [endpointId, project.id, Date.now()],
+    );
+    const in31Days = { now: () => Date.now() + 31 * 86_400_000 };
+    const job = startRetentionJob(db, in31Days);
+    try {
+      expect(db.$client.query("SELECT id FROM deliveries WHERE public_id = 'dlv_JobJobJobJobJobJobJo'").all()).toEqual([]);
+      expect(job.getPattern()).toBe(RETENTION_SCHEDULE);
+      const next = job.nextRun()!.getTime() - Date.now();
+      expect(next).toBeGreaterThan(0);
+      expect(next).toBeLessThanOrEqual(3_600_000);
+    } finally {
+      job.stop();
+    }
   });
 });
