@@ -32,7 +32,8 @@ function attemptCard(a: Attempt): HTMLElement {
       " ",
       h("span", { class: "muted small" }, time(a.started_at), a.duration_ms !== null ? ` · ${a.duration_ms} ms` : ""),
     ),
-    a.failure_reason ? h("p", { class: "error" }, a.failure_reason) : null,
+    // "HTTP 500" would only repeat the status badge; redirects, refusals and timeouts say more.
+    a.failure_reason && a.failure_reason !== `HTTP ${a.response_status}` ? h("p", { class: "error" }, a.failure_reason) : null,
     h(
       "details",
       null,
@@ -65,15 +66,14 @@ export function deliveryPage(ctx: Ctx) {
           { class: "primary" },
         )
       : null;
-    if (d.status === "pending") {
-      const marker = h("span", { hidden: true });
-      setTimeout(() => document.body.contains(marker) && resolve(), PENDING_REFRESH_MS);
-      queueMicrotask(() => document.querySelector(".delivery-head")?.append(marker));
-    }
+    // Still being delivered: look again shortly, unless the user has moved on to another page.
+    const marker = h("span", { hidden: true });
+    if (d.status === "pending") setTimeout(() => document.body.contains(marker) && resolve(), PENDING_REFRESH_MS);
     return [
       h(
         "div",
         { class: "card delivery-head" },
+        marker,
         h("p", { class: "crumbs" }, link(`/projects/${encodeURIComponent(pid)}/integrations`, "Integrations"), " / ", link(`/projects/${encodeURIComponent(pid)}/integrations/${encodeURIComponent(d.endpoint_id)}`, "Endpoint"), " /"),
         h("h2", null, h("code", null, d.event), " ", deliveryBadge(d.status)),
         d.redelivery_of ? h("p", { class: "small" }, "Redelivery of ", link(`/projects/${encodeURIComponent(pid)}/deliveries/${encodeURIComponent(d.redelivery_of)}`, h("code", null, d.redelivery_of))) : null,
