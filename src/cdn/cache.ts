@@ -1,49 +1,54 @@
-import type { FileHeaders } from "./headers.ts";
-
 /**
  * The in-process cache in front of the data dir (issue 3 item 4), bounded by
- * PHRASEBOOK_CDN_CACHE_MB. Two levels: a blob is one file's bytes in every encoding (shared by its
- * pinned and `latest` URLs); a route maps a request path to a blob with ready headers. A hit is
- * one Map lookup. Eviction is CLOCK (second chance): a hit only sets a flag, so the hot path never
- * reorders the Map. Purging a project drops its routes and blobs at once and bumps its generation,
+ * PHRASEBOOK_CDN_CACHE_MB. Two levels: a file is its bytes in every encoding (shared by its pinned
+ * and `latest` URLs); a route maps a request path to a file with ready responses. A hit is one
+ * Map lookup. Eviction is CLOCK (second chance): a hit only sets a flag, so the hot path never
+ * reorders the Map. Purging a project drops its routes and files at once and bumps its generation,
  * so a fill that started before the purge does not store what it read.
  */
-export interface Blob {
+export interface CachedFile {
   key: string;
   projectId: number;
-  identity: Uint8Array;
-  gzip: Uint8Array | null; // null when compression would not make it smaller
-  br: Uint8Array | null;
+  /** Bun Blobs: a Response built from one shares its bytes instead of copying them. */
+  identity: Blob;
+  gzip: Blob | null; // null when compression would not make it smaller
+  br: Blob | null;
   etag: string; // strong tag of the identity bytes, quoted
   size: number;
   hot: boolean;
   routes: Set<string>;
 }
 
+/**
+ * One encoding of a file under one URL, as ready responses. A hit returns `ok.clone()`: cloning a
+ * Blob-backed Response shares the bytes and the headers are already built, so a hit costs well under
+ * a microsecond, where `new Response(bytes, {headers})` copies the bytes and parses every header.
+ */
 export interface Variant {
-  body: Uint8Array;
   etag: string;
-  headers: FileHeaders;
+  bytes: number;
+  ok: Response;
+  notModified: Response;
 }
 
 export interface Route {
-  blob: Blob;
+  file: CachedFile;
   identity: Variant;
   gzip: Variant | null;
   br: Variant | null;
 }
 
-/** Map entries, header objects and the like, counted per blob on top of its bytes. */
-export const BLOB_OVERHEAD_BYTES = 2048;
+/** Map entries, responses, header objects and the like, counted per file on top of its bytes. */
+export const FILE_OVERHEAD_BYTES = 4096;
 
-export function blobSize(identity: Uint8Array, gz: Uint8Array | null, br: Uint8Array | null): number {
-  return identity.length + (gz?.length ?? 0) + (br?.length ?? 0) + BLOB_OVERHEAD_BYTES;
+export function cachedSize(identity: number, gzip: number, br: number): number {
+  return identity + gzip + br + FILE_OVERHEAD_BYTES;
 }
 
 export class CdnCache {
   readonly routes = new Map<string, Route>();
-  private readonly blobs = new Map<string, Blob>();
-  private readonly projectBlobs = new Map<number, Set<string>>();
+  private readonly files = new Map<string, CachedFile>();
+  private readonly projectFiles = new Map<number, Set<string>>();
   private readonly generations = new Map<number, number>();
   private bytes = 0;
 
@@ -53,69 +58,69 @@ export class CdnCache {
     return this.bytes;
   }
 
-  get blobCount(): number {
-    return this.blobs.size;
+  get fileCount(): number {
+    return this.files.size;
   }
 
   route(path: string): Route | undefined {
     const route = this.routes.get(path);
-    if (route !== undefined) route.blob.hot = true;
+    if (route !== undefined) route.file.hot = true;
     return route;
   }
 
-  blob(key: string): Blob | undefined {
-    return this.blobs.get(key);
+  file(key: string): CachedFile | undefined {
+    return this.files.get(key);
   }
 
   generation(projectId: number): number {
     return this.generations.get(projectId) ?? 0;
   }
 
-  /** Stores a route (and its blob if new) unless the project was purged since `generation`. */
+  /** Stores a route (and its file if new) unless the project was purged since `generation`. */
   add(path: string, route: Route, generation: number): boolean {
-    const blob = route.blob;
-    if (generation !== this.generation(blob.projectId) || blob.size > this.budgetBytes) return false;
-    if (!this.blobs.has(blob.key)) {
-      this.evictFor(blob.size);
-      this.blobs.set(blob.key, blob);
-      this.bytes += blob.size;
-      let set = this.projectBlobs.get(blob.projectId);
-      if (!set) this.projectBlobs.set(blob.projectId, (set = new Set()));
-      set.add(blob.key);
-    } else if (this.blobs.get(blob.key) !== blob) {
+    const file = route.file;
+    if (generation !== this.generation(file.projectId) || file.size > this.budgetBytes) return false;
+    if (!this.files.has(file.key)) {
+      this.evictFor(file.size);
+      this.files.set(file.key, file);
+      this.bytes += file.size;
+      let set = this.projectFiles.get(file.projectId);
+      if (!set) this.projectFiles.set(file.projectId, (set = new Set()));
+      set.add(file.key);
+    } else if (this.files.get(file.key) !== file) {
       return false; // another fill stored this file first; its copy serves
     }
-    blob.routes.add(path);
+    file.routes.add(path);
     this.routes.set(path, route);
     return true;
   }
 
   purgeProject(projectId: number): void {
     this.generations.set(projectId, this.generation(projectId) + 1);
-    const keys = this.projectBlobs.get(projectId);
+    const keys = this.projectFiles.get(projectId);
     if (!keys) return;
-    for (const key of keys) this.dropBlob(key, false);
-    this.projectBlobs.delete(projectId);
+    for (const key of keys) this.drop(key, false);
+    this.projectFiles.delete(projectId);
   }
 
-  private dropBlob(key: string, unlinkProject = true): void {
-    const blob = this.blobs.get(key);
-    if (!blob) return;
-    for (const path of blob.routes) this.routes.delete(path);
-    this.blobs.delete(key);
-    this.bytes -= blob.size;
-    if (unlinkProject) this.projectBlobs.get(blob.projectId)?.delete(key);
+  private drop(key: string, unlinkProject = true): void {
+    const file = this.files.get(key);
+    if (!file) return;
+    for (const path of file.routes) this.routes.delete(path);
+    this.files.delete(key);
+    this.bytes -= file.size;
+    if (unlinkProject) this.projectFiles.get(file.projectId)?.delete(key);
   }
 
   private evictFor(incoming: number): void {
-    while (this.bytes + incoming > this.budgetBytes && this.blobs.size > 0) {
-      const [key, blob] = this.blobs.entries().next().value as [string, Blob];
-      if (blob.hot) {
-        blob.hot = false;
-        this.blobs.delete(key); // second chance: to the back of the queue
-        this.blobs.set(key, blob);
+    while (this.bytes + incoming > this.budgetBytes && this.files.size > 0) {
+      const [key, file] = this.files.entries().next().value as [string, CachedFile];
+      if (file.hot) {
+        file.hot = false;
+        this.files.delete(key); // second chance: to the back of the queue
+        this.files.set(key, file);
       } else {
-        this.dropBlob(key);
+        this.drop(key);
       }
     }
   }

@@ -3,12 +3,12 @@ import type { Observability } from "../observability/index.ts";
 import { errorBody } from "../common/errors.ts";
 import { pathPrefix, type Settings } from "../config/settings.ts";
 import type { Db } from "../storage/db.ts";
-import { CdnCache, type Blob, type Route, type Variant } from "./cache.ts";
+import { CdnCache, type CachedFile, type Route, type Variant } from "./cache.ts";
 import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED, fileHeaders, NOT_FOUND_HEADERS, PREFLIGHT_HEADERS, type Encoding } from "./headers.ts";
 import { etagMatches, preferredEncoding } from "./negotiate.ts";
 import { parseCdnPath, type CdnPath } from "./paths.ts";
 import { Resolver } from "./resolve.ts";
-import { loadBlob } from "./store.ts";
+import { loadFile } from "./store.ts";
 
 const BYTES_PER_MB = 1024 * 1024;
 const HIT = { result: "hit" };
@@ -29,32 +29,38 @@ export interface Cdn {
 
 const notFound = () => new Response(errorBody("not found"), { status: 404, headers: NOT_FOUND_HEADERS });
 
-function makeVariant(path: CdnPath, cacheControl: string, blob: Blob, encoding: Encoding): Variant | null {
-  const body = encoding === "identity" ? blob.identity : encoding === "gzip" ? blob.gzip : blob.br;
+function makeVariant(path: CdnPath, cacheControl: string, file: CachedFile, encoding: Encoding): Variant | null {
+  const body = encoding === "identity" ? file.identity : encoding === "gzip" ? file.gzip : file.br;
   if (body === null) return null;
-  const etag = encoding === "identity" ? blob.etag : `${blob.etag.slice(0, -1)}-${encoding === "gzip" ? "gz" : "br"}"`;
-  return { body, etag, headers: fileHeaders(path.ext, cacheControl, etag, encoding) };
-}
-
-function makeRoute(path: CdnPath, blob: Blob, latest: boolean): Route {
-  // Spec 4.5 rule 3: pinned files never change; `latest` must be revalidated after 60 s.
-  const cacheControl = latest ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
+  const etag = encoding === "identity" ? file.etag : `${file.etag.slice(0, -1)}-${encoding === "gzip" ? "gz" : "br"}"`;
+  const headers = fileHeaders(path.ext, cacheControl, etag, encoding);
   return {
-    blob,
-    identity: makeVariant(path, cacheControl, blob, "identity")!,
-    gzip: makeVariant(path, cacheControl, blob, "gzip"),
-    br: makeVariant(path, cacheControl, blob, "br"),
+    etag,
+    bytes: body.size,
+    ok: new Response(body, { headers: headers.ok }),
+    notModified: new Response(null, { status: 304, headers: headers.notModified }),
   };
 }
 
-/** The hot path: pick the encoding, answer 304 on a matching tag, else bytes already in memory. */
+function makeRoute(path: CdnPath, file: CachedFile, latest: boolean): Route {
+  // Spec 4.5 rule 3: pinned files never change; `latest` must be revalidated after 60 s.
+  const cacheControl = latest ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
+  return {
+    file,
+    identity: makeVariant(path, cacheControl, file, "identity")!,
+    gzip: makeVariant(path, cacheControl, file, "gzip"),
+    br: makeVariant(path, cacheControl, file, "br"),
+  };
+}
+
+/** The hot path: pick the encoding, answer 304 on a matching tag, else a clone of a ready response. */
 function respond(request: Request, route: Route, sent?: (bytes: number) => void): Response {
   const encoding = preferredEncoding(request.headers.get("accept-encoding"));
   const v = (encoding === "br" ? route.br : encoding === "gzip" ? route.gzip : null) ?? route.identity;
   const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return new Response(null, { status: 304, headers: v.headers.notModified });
-  if (sent !== undefined && request.method === "GET") sent(v.body.byteLength);
-  return new Response(v.body as Uint8Array<ArrayBuffer>, { headers: v.headers.ok });
+  if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return v.notModified.clone();
+  if (sent !== undefined && request.method === "GET") sent(v.bytes);
+  return v.ok.clone();
 }
 
 /**
@@ -71,10 +77,10 @@ export function createCdn(deps: CdnDeps): Cdn {
   const cache = new CdnCache(deps.settings.cdnCacheMb * BYTES_PER_MB);
   deps.changes.subscribe((projectId) => cache.purgeProject(projectId));
   const resolver = new Resolver(deps.db);
-  const loading = new Map<string, Promise<Blob | null>>();
+  const loading = new Map<string, Promise<CachedFile | null>>();
   const metrics = deps.observability;
   metrics?.gauge("phrasebook_cdn_cache_bytes", "Bytes the CDN cache holds", () => cache.usedBytes);
-  metrics?.gauge("phrasebook_cdn_cache_files", "Files the CDN cache holds", () => cache.blobCount);
+  metrics?.gauge("phrasebook_cdn_cache_files", "Files the CDN cache holds", () => cache.fileCount);
   // Pre-bound children so a hit costs one counter add, no label lookup.
   const hits = metrics && { inc: () => metrics.cdnCache.inc(HIT) };
   const misses = metrics && { inc: () => metrics.cdnCache.inc(MISS) };
@@ -87,17 +93,17 @@ export function createCdn(deps: CdnDeps): Cdn {
     if (!file) return notFound();
     const generation = cache.generation(file.projectId);
     const key = `${file.releasePublicId}/${file.code}.${parsed.ext}`;
-    let blob = cache.blob(key);
-    if (!blob) {
+    let cached = cache.file(key);
+    if (!cached) {
       let pending = loading.get(key);
       if (!pending) {
-        pending = loadBlob(deps.settings.dataDir, file.projectId, file.releasePublicId, file.code, parsed.ext).finally(() => loading.delete(key));
+        pending = loadFile(deps.settings.dataDir, file.projectId, file.releasePublicId, file.code, parsed.ext).finally(() => loading.delete(key));
         loading.set(key, pending);
       }
-      blob = (await pending) ?? undefined;
-      if (!blob) return notFound();
+      cached = (await pending) ?? undefined;
+      if (!cached) return notFound();
     }
-    const route = makeRoute(parsed, blob, file.latest);
+    const route = makeRoute(parsed, cached, file.latest);
     cache.add(path, route, generation);
     return respond(request, route, sent);
   }

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { log } from "../common/log.ts";
 import { bundleFileName, bundlePath } from "../publish/layout.ts";
 import { writeAtomic } from "../publish/files.ts";
-import { blobSize, type Blob } from "./cache.ts";
+import { cachedSize, type CachedFile } from "./cache.ts";
 import { brotli, gzip } from "./compress.ts";
 import type { BundleFormat } from "./urls.ts";
 
@@ -42,7 +42,7 @@ async function variant(path: string, name: string, identity: Uint8Array, encodin
 }
 
 /** Loads one published file in every encoding, or null when it is missing from the disk. */
-export async function loadBlob(dataDir: string, projectId: number, releasePublicId: string, code: string, ext: BundleFormat): Promise<Blob | null> {
+export async function loadFile(dataDir: string, projectId: number, releasePublicId: string, code: string, ext: BundleFormat): Promise<CachedFile | null> {
   const path = bundlePath(dataDir, releasePublicId, code, ext);
   const identity = readIfPresent(path);
   if (identity === null) {
@@ -54,11 +54,11 @@ export async function loadBlob(dataDir: string, projectId: number, releasePublic
   return {
     key: `${releasePublicId}/${name}`,
     projectId,
-    identity,
-    gzip: gz,
-    br,
+    identity: new Blob([identity as Uint8Array<ArrayBuffer>]),
+    gzip: gz && new Blob([gz as Uint8Array<ArrayBuffer>]),
+    br: br && new Blob([br as Uint8Array<ArrayBuffer>]),
     etag: contentTag(identity),
-    size: blobSize(identity, gz, br),
+    size: cachedSize(identity.length, gz?.length ?? 0, br?.length ?? 0),
     hot: false,
     routes: new Set(),
   };

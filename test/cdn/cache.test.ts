@@ -1,15 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { BLOB_OVERHEAD_BYTES, blobSize, CdnCache, type Blob, type Route } from "../../src/cdn/cache.ts";
-import { fileHeaders } from "../../src/cdn/headers.ts";
+import { cachedSize, CdnCache, FILE_OVERHEAD_BYTES, type CachedFile, type Route } from "../../src/cdn/cache.ts";
 import { etagMatches, preferredEncoding } from "../../src/cdn/negotiate.ts";
 
-function blob(key: string, projectId: number, bytes: number): Blob {
-  const identity = new Uint8Array(bytes);
-  return { key, projectId, identity, gzip: null, br: null, etag: `"${key}"`, size: blobSize(identity, null, null), hot: false, routes: new Set() };
+function blob(key: string, projectId: number, bytes: number): CachedFile {
+  const identity = new Blob([new Uint8Array(bytes)]);
+  return { key, projectId, identity, gzip: null, br: null, etag: `"${key}"`, size: cachedSize(bytes, 0, 0), hot: false, routes: new Set() };
 }
 
-function route(b: Blob): Route {
-  return { blob: b, identity: { body: b.identity, etag: b.etag, headers: fileHeaders("json", "x", b.etag, "identity") }, gzip: null, br: null };
+function route(f: CachedFile): Route {
+  const ok = new Response(f.identity);
+  return { file: f, identity: { etag: f.etag, bytes: f.identity.size, ok, notModified: new Response(null, { status: 304 }) }, gzip: null, br: null };
 }
 
 const KB = 1024;
@@ -18,7 +18,7 @@ describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () =>
   test("issue 3 item 4: the cache never holds more bytes than its budget and evicts the coldest file first", () => {
     const budget = 100 * KB;
     const cache = new CdnCache(budget);
-    const files = Array.from({ length: 10 }, (_, i) => blob(`f${i}`, 1, 30 * KB - BLOB_OVERHEAD_BYTES));
+    const files = Array.from({ length: 10 }, (_, i) => blob(`f${i}`, 1, 30 * KB - FILE_OVERHEAD_BYTES));
     cache.add("/f0", route(files[0]!), 0);
     cache.add("/f1", route(files[1]!), 0);
     cache.add("/f2", route(files[2]!), 0);
@@ -32,7 +32,7 @@ describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () =>
       cache.add(`/f${i}`, route(files[i]!), 0);
       expect(cache.usedBytes).toBeLessThanOrEqual(budget);
     }
-    expect(cache.blobCount).toBe(3);
+    expect(cache.fileCount).toBe(3);
   });
 
   test("issue 3 item 4: a file larger than the whole budget, or a budget of 0, is served but not kept", () => {
@@ -50,13 +50,13 @@ describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () =>
     cache.add("/pinned", route(shared), 0);
     cache.add("/latest", route(shared), 0); // pinned and latest share the bytes
     cache.add("/other", route(blob("r9/en.json", 2, 100)), 0);
-    expect(cache.blobCount).toBe(2);
+    expect(cache.fileCount).toBe(2);
     const before = cache.generation(1);
     cache.purgeProject(1);
     expect(cache.route("/pinned")).toBeUndefined();
     expect(cache.route("/latest")).toBeUndefined();
     expect(cache.route("/other")).toBeDefined();
-    expect(cache.usedBytes).toBe(blobSize(new Uint8Array(100), null, null));
+    expect(cache.usedBytes).toBe(cachedSize(100, 0, 0));
     expect(cache.add("/pinned", route(blob("r1/en.json", 1, 100)), before)).toBe(false); // a fill from before the purge
     expect(cache.add("/pinned", route(blob("r1/en.json", 1, 100)), cache.generation(1))).toBe(true);
   });
