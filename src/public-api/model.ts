@@ -28,7 +28,7 @@ export const Project = t.Object(
     base_language_code: t.String({ description: "language code of the base language" }),
     created_at: Timestamp("creation time"),
   },
-  { ...closed, description: "spec 2.1" },
+  { ...closed, description: "The project a token belongs to (spec 2.1)." },
 );
 
 export const ReleaseSummary = t.Object(
@@ -40,7 +40,7 @@ export const ReleaseSummary = t.Object(
     published_at: Timestamp("when the release went live"),
     created_at: Timestamp("when the release was cut"),
   },
-  { ...closed, description: "spec 2.2" },
+  { ...closed, description: "A published release as listed (spec 2.2)." },
 );
 
 const CdnUrl = (ext: string) => t.String({ format: "uri", description: `absolute CDN URL of the .${ext} file` });
@@ -51,7 +51,7 @@ export const ReleaseLanguage = t.Object(
     is_base_language: t.Boolean({ description: "whether it was the project's base language when the release was published" }),
     download_urls: t.Object({ json: CdnUrl("json"), yaml: CdnUrl("yaml"), arb: CdnUrl("arb") }, closed),
   },
-  { ...closed, description: "spec 2.3" },
+  { ...closed, description: "A language the release shipped, with its files on the CDN (spec 2.3)." },
 );
 
 export const ReleaseDetail = t.Object(
@@ -59,7 +59,7 @@ export const ReleaseDetail = t.Object(
     ...ReleaseSummary.properties,
     languages: t.Array(ReleaseLanguage, { description: "exactly the languages the release contained when it was published" }),
   },
-  { ...closed, description: "spec 2.3" },
+  { ...closed, description: "A published release with its languages and download URLs (spec 2.3)." },
 );
 
 export const PageInfo = t.Object(
@@ -69,7 +69,7 @@ export const PageInfo = t.Object(
     page_size: Int({ minimum: 1, maximum: 100, description: "page size actually used (after clamping)" }),
     total_pages: Int({ minimum: 0, description: "total_count / page_size rounded up; 0 when total_count is 0" }),
   },
-  { ...closed, description: "spec 2.5" },
+  { ...closed, description: "Where a page sits in the whole list (spec 2.5)." },
 );
 
 export const ProjectLanguage = t.Object(
@@ -79,15 +79,15 @@ export const ProjectLanguage = t.Object(
     is_base_language: t.Boolean({ description: "whether it is the project's base language now" }),
     created_at: Timestamp("when the language was added to the project"),
   },
-  { ...closed, description: "spec 2.4, CONTRACTS 2" },
+  { ...closed, description: "A language of the project (spec 2.4)." },
 );
 
-export const ProjectList = t.Object({ items: t.Array(Project, { minItems: 1, maxItems: 1 }) }, { ...closed, description: "spec 4.1" });
-export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: 100 }), page_info: PageInfo }, { ...closed, description: "spec 4.2" });
-export const ProjectLanguageList = t.Object({ items: t.Array(ProjectLanguage) }, { ...closed, description: "spec 4.4" });
+export const ProjectList = t.Object({ items: t.Array(Project, { minItems: 1, maxItems: 1 }) }, { ...closed, description: "Answer of GET /projects (spec 4.1)." });
+export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: 100 }), page_info: PageInfo }, { ...closed, description: "Answer of GET /releases (spec 4.2)." });
+export const ProjectLanguageList = t.Object({ items: t.Array(ProjectLanguage) }, { ...closed, description: "Answer of GET /project-languages: every language, never paginated (spec 4.4)." });
 
-export const ErrorBody = t.Object({ error: t.String() }, { ...closed, description: "spec 7 rule 1" });
-export const RateLimitErrorBody = t.Object({ error: t.Literal("rate limit exceeded") }, { ...closed, description: "spec 7 rule 2" });
+export const ErrorBody = t.Object({ error: t.String() }, { ...closed, description: "Every error answer (spec 7 rule 1). Branch on the status code, not the message." });
+export const RateLimitErrorBody = t.Object({ error: t.Literal("rate limit exceeded") }, { ...closed, description: "The 429 answer, exactly (spec 7)." });
 
 export type ProjectT = Static<typeof Project>;
 export type ReleaseSummaryT = Static<typeof ReleaseSummary>;
