@@ -1,0 +1,110 @@
+/**
+ * Issue 6 item 10, CONTRACTS 1: `phrasebook demo` fills an EMPTY data dir with a demo project
+ * (3 languages, ~50 keys with ICU placeholders, one published release, one API token), prints the
+ * dashboard URL, the admin login, the token and a `curl` line that works; on a data dir that
+ * already holds data it only serves, and says so.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DashboardClient } from "../helpers/dashboard-client.ts";
+import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { BROWSER_TEST_TIMEOUT_MS, eventually } from "./browser.ts";
+
+setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
+
+const NO_BOOTSTRAP = { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" };
+
+/** The banner comes right after the "listening" log line. */
+async function banner(server: TestServer, marker: string): Promise<string> {
+  return eventually(async () => (server.output().includes(marker) ? server.output() : undefined));
+}
+
+function field(text: string, label: string): string {
+  const m = new RegExp(`^\\s+${label}\\s+(\\S+)`, "m").exec(text);
+  if (!m) throw new Error(`no "${label}" line in:\n${text}`);
+  return m[1]!;
+}
+
+describe("issue 6 item 10: phrasebook demo", () => {
+  test("on an empty data dir: a demo project, a published release, a token, and a printed curl line that works", async () => {
+    const dataDir = tempDir();
+    writeFileSync(join(dataDir, "unrelated.txt"), "an operator's file"); // CONTRACTS 1: may hold unrelated files
+    const server = await startServer({ args: ["demo"], dataDir, env: NO_BOOTSTRAP });
+    try {
+      const out = await banner(server, "Try the public API");
+      expect(field(out, "Dashboard")).toBe(`${server.url}/dashboard`);
+      expect(field(out, "Log in as")).toBe("admin@example.com");
+      const password = field(out, "Password");
+      const token = field(out, "API token");
+      expect(token).toStartWith("pb_");
+      // Secrets go to the terminal once, never into a log line.
+      const logLines = out.split("\n").filter((l) => l.startsWith("{"));
+      expect(logLines.join("\n")).not.toContain(token);
+      expect(logLines.join("\n")).not.toContain(password);
+
+      const curl = /^\s+(curl .*)$/m.exec(out)![1]!;
+      expect(curl).toBe(`curl -H "Authorization: Bearer ${token}" ${server.url}/v1/releases`);
+      const run = Bun.spawnSync(["bash", "-c", `${curl} --silent --fail`], { stdout: "pipe" });
+      expect(run.exitCode).toBe(0);
+      const releases = JSON.parse(run.stdout.toString());
+      expect(releases.items).toHaveLength(1);
+      expect(releases.items[0]).toMatchObject({ name: "Launch", tag: "v1.0.0", status: "published" });
+
+      const api = await DashboardClient.loggedIn(server.url, "admin@example.com", password);
+      const [project] = (await api.get("/projects")).body.items;
+      const languages = (await api.get(`/projects/${project.id}/languages`)).body.items.map((l: { code: string }) => l.code);
+      expect(languages).toEqual(["de", "en", "pt-BR"]);
+      const keys = (await api.get(`/projects/${project.id}/keys?page_size=500`)).body;
+      expect(keys.page_info.total_count).toBeGreaterThanOrEqual(45);
+      const values = keys.items.flatMap((k: { translations: Record<string, { value: string }> }) => Object.values(k.translations).map((t) => t.value));
+      expect(values.some((v: string) => /\{count, plural,/.test(v))).toBe(true);
+      expect(values.some((v: string) => /\{gender, select,/.test(v))).toBe(true);
+      expect(values.some((v: string) => /\{name\}/.test(v))).toBe(true);
+
+      // The published release's files are on the CDN.
+      const release = (await api.get(`/projects/${project.id}/releases/${releases.items[0].id}`)).body;
+      const ptBr = release.languages.find((l: { code: string }) => l.code === "pt-BR");
+      expect((await fetch(ptBr.download_urls.arb)).status).toBe(200);
+      expect((await api.get(`/projects/${project.id}/tokens`)).body.items.map((t: { name: string }) => t.name)).toEqual(["Demo token"]);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("with PHRASEBOOK_ADMIN_EMAIL/PASSWORD set, the demo admin is that account and its password is not echoed", async () => {
+    const server = await startServer({ args: ["demo"], env: { PHRASEBOOK_ADMIN_EMAIL: "ops@example.test", PHRASEBOOK_ADMIN_PASSWORD: "ops password 123" } });
+    try {
+      const out = await banner(server, "Try the public API");
+      expect(field(out, "Log in as")).toBe("ops@example.test");
+      expect(out).toContain("the value of PHRASEBOOK_ADMIN_PASSWORD");
+      expect(out).not.toContain("ops password 123");
+      await DashboardClient.loggedIn(server.url, "ops@example.test", "ops password 123");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("on a data dir that already holds data it adds nothing and says so", async () => {
+    const dataDir = tempDir();
+    try {
+      const first = await startServer({ args: ["serve"], dataDir });
+      const api = await DashboardClient.loggedIn(first.url);
+      await api.project("Mine", "en");
+      await first.stop();
+
+      const second = await startServer({ args: ["demo"], dataDir });
+      try {
+        const out = await banner(second, "already holds data");
+        expect(out).not.toContain("API token");
+        const again = await DashboardClient.loggedIn(second.url);
+        expect((await again.get("/projects")).body.items.map((p: { name: string }) => p.name)).toEqual(["Mine"]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
