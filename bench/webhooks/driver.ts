@@ -7,10 +7,11 @@
  * Burst: BURST events are written straight into the outbox in one transaction (so the load
  * generator costs the server nothing) and the sender's rate is first to last receipt.
  * Steady: RATE key creations per second through the dashboard API (the real path, wake-up
- * included) for STEADY_SECONDS; latency is from sending the API request to receipt.
+ * included), one second of warm-up, then STEADY_SECONDS measured; latency is from sending the API
+ * request to receipt. DEBUG_LATENCY=1 prints latency per 250 ms and the server's CPU ticks.
  */
 import { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DashboardClient } from "../../test/helpers/dashboard-client.ts";
 import { startReceiver, testCa } from "../../test/helpers/https-receiver.ts";
@@ -33,6 +34,7 @@ interface RoundResult {
   p99: number;
   max: number;
   deadRequests: number;
+  apiP99: number;
 }
 
 const received = new Map<string, number>();
@@ -100,22 +102,40 @@ async function runRound(round: number, scenario: Scenario): Promise<RoundResult>
 
     // Steady rate through the API.
     const sentAt = new Map<string, number>();
-    const ticks = STEADY_SECONDS * 50;
+    const apiDone = new Map<string, number>();
+    // One second of warm-up (JIT, connection pool) before the measured seconds.
+    const warmupTicks = 50;
+    const ticks = warmupTicks + STEADY_SECONDS * 50;
     const perTick = Math.max(1, Math.round(RATE / 50));
     const t0 = performance.now();
     const inflight: Promise<unknown>[] = [];
+    const cpuSamples: string[] = [];
+    const cpuTimer = process.env.DEBUG_LATENCY ? setInterval(() => {
+      const f = readFileSync(`/proc/${server.proc.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      cpuSamples.push(`${Number(f[11]) + Number(f[12])}`);
+    }, 250) : undefined;
     for (let tick = 0; tick < ticks; tick++) {
       for (let j = 0; j < perTick; j++) {
         const key = `${tag}.steady.${tick}.${j}`;
-        sentAt.set(key, performance.now());
-        inflight.push(client.post(`/projects/${pid}/keys`, { key }));
+        const sent = performance.now();
+        if (tick >= warmupTicks) sentAt.set(key, sent);
+        inflight.push(client.post(`/projects/${pid}/keys`, { key }).then(() => apiDone.set(key, performance.now() - sent)));
       }
       const next = t0 + (tick + 1) * 20;
       await Bun.sleep(Math.max(0, next - performance.now()));
     }
     await Promise.all(inflight);
+    clearInterval(cpuTimer);
+    if (cpuSamples.length) console.error("server cpu ticks", cpuSamples.join(" "));
     await waitForKeys([...sentAt.keys()], 30_000);
+    if (process.env.DEBUG_LATENCY) {
+      const rows = [...sentAt].map(([k, t]) => [t - t0, received.get(k)! - t] as const);
+      const buckets = new Map<number, number[]>();
+      for (const [at, lat] of rows) buckets.set(Math.floor(at / 250), [...(buckets.get(Math.floor(at / 250)) ?? []), lat]);
+      console.error([...buckets].map(([b, ls]) => `${b * 250}ms:max${Math.max(...ls).toFixed(0)}`).join(" "));
+    }
     const latencies = [...sentAt].map(([k, t]) => received.get(k)! - t).sort((a, b) => a - b);
+    const apiLatencies = [...apiDone.values()].sort((a, b) => a - b);
 
     // Burst straight into the outbox.
     const db = new Database(join(dataDir, "phrasebook.db"));
@@ -146,6 +166,7 @@ async function runRound(round: number, scenario: Scenario): Promise<RoundResult>
       p99: percentile(latencies, 99),
       max: latencies.at(-1)!,
       deadRequests: dead.requests.length - deadBefore,
+      apiP99: percentile(apiLatencies, 99),
     };
   } finally {
     server.proc.kill("SIGKILL");
@@ -159,7 +180,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const pair = [await runRound(round, "healthy alone"), await runRound(round, "healthy beside a dead endpoint")];
   results.push(pair);
   for (const r of pair) {
-    console.error(`round ${round} ${r.scenario}: burst ${r.burstPerSecond.toFixed(0)}/s (${r.burstFromInsertPerSecond.toFixed(0)}/s from insert), steady p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms max ${r.max.toFixed(1)} ms, dead endpoint got ${r.deadRequests}`);
+    console.error(`round ${round} ${r.scenario}: burst ${r.burstPerSecond.toFixed(0)}/s (${r.burstFromInsertPerSecond.toFixed(0)}/s from insert), steady p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms max ${r.max.toFixed(1)} ms, dead endpoint got ${r.deadRequests}; API p99 ${r.apiP99.toFixed(1)} ms`);
   }
 }
 await healthy.stop();
@@ -179,7 +200,7 @@ Each round starts a fresh server per scenario (interleaved: alone, beside dead, 
 signed (a secret is set), over HTTPS with keep-alive, to a Bun HTTPS receiver on 127.0.0.1 that answers 200 at once.
 The dead endpoint accepts TLS and never answers (default 30 s timeout, so it holds its 32 connection slots throughout).
 Burst: ${BURST} events written into the outbox in one transaction; rate = first to last receipt (and from the insert,
-which includes up to one poll interval). Steady: ${RATE} key creations/s through the dashboard API for ${STEADY_SECONDS} s;
+which includes up to one poll interval). Steady: ${RATE} key creations/s through the dashboard API for 1 s of warm-up, then ${STEADY_SECONDS} s measured;
 latency = API request sent to receipt at the healthy receiver. Medians of ${ROUNDS} rounds.
 
 | scenario | burst deliveries/s | from insert | steady p50 ms | steady p99 ms | requests to dead endpoint |
