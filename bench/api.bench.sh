@@ -5,7 +5,9 @@
 #
 # Side by side in one run: the three servers run at once pinned to one core, wrk to the other;
 # rounds are interleaved (every scenario once per round) and each scenario's ratio is taken to the
-# baseline of the same round; the table quotes medians.
+# baseline of the same round; the table quotes medians. Besides requests/s it reports the server's
+# CPU time per request (from /proc), which other load on a shared machine disturbs far less than
+# throughput: the CPU ratio is what the throughput ratio would be on a quiet, dedicated core.
 #
 # Usage: bash bench/api.bench.sh          (ROUNDS=3 DURATION=5 CONNECTIONS=64 by default)
 set -euo pipefail
@@ -44,6 +46,11 @@ mkdir -p "$WORK/data"
 TOKEN="$(bun bench/api/seed.ts "$WORK/data" "$RELEASES")"
 cp -r "$WORK/data" "$WORK/data-nocache"
 
+cpu_ticks() { # pid -> utime + stime in clock ticks
+  awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+TICKS_PER_S="$(getconf CLK_TCK)"
+
 start_phrasebook() { # data-dir port cache-ttl
   PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT="$2" PHRASEBOOK_DATA_DIR="$1" PHRASEBOOK_PUBLIC_URL="http://127.0.0.1:$2" \
     PHRASEBOOK_RATE_LIMIT=10000000 PHRASEBOOK_RATE_WINDOW=60 PHRASEBOOK_API_CACHE_TTL="$3" PHRASEBOOK_LOG_REQUESTS=false \
@@ -52,8 +59,8 @@ start_phrasebook() { # data-dir port cache-ttl
   wait_ready "http://127.0.0.1:$2/healthz"
 }
 
-CACHED_PORT="$(free_port)"; start_phrasebook "$WORK/data" "$CACHED_PORT" 3600
-MISS_PORT="$(free_port)"; start_phrasebook "$WORK/data-nocache" "$MISS_PORT" 0
+CACHED_PORT="$(free_port)"; start_phrasebook "$WORK/data" "$CACHED_PORT" 3600; CACHED_PID="${PIDS[-1]}"
+MISS_PORT="$(free_port)"; start_phrasebook "$WORK/data-nocache" "$MISS_PORT" 0; MISS_PID="${PIDS[-1]}"
 
 AUTH="Authorization: Bearer $TOKEN"
 curl -fs -H "$AUTH" "http://127.0.0.1:$CACHED_PORT/v1/releases" >"$WORK/body.json"
@@ -61,22 +68,23 @@ grep -q "\"total_count\":$RELEASES," "$WORK/body.json" || { echo "unexpected ans
 PLAIN_PORT="$(free_port)"
 taskset -c "$SERVER_CPU" bun bench/api/plain-server.ts "$PLAIN_PORT" "$WORK/body.json" >"$WORK/plain.log" 2>&1 &
 PIDS+=($!)
+PLAIN_PID=$!
 wait_ready "http://127.0.0.1:$PLAIN_PORT/"
 
-# name|url|extra wrk args
+# name|server pid|url|extra wrk args
 SCENARIOS=(
-  "plain Bun.serve, fixed JSON|http://127.0.0.1:$PLAIN_PORT/|"
-  "hit: default page|http://127.0.0.1:$CACHED_PORT/v1/releases|"
-  "miss: default page|http://127.0.0.1:$MISS_PORT/v1/releases|"
-  "miss: search=summer|http://127.0.0.1:$MISS_PORT/v1/releases?search=summer|"
-  "miss: sort=name|http://127.0.0.1:$MISS_PORT/v1/releases?sort=name|"
-  "miss: every page of sort=name|http://127.0.0.1:$MISS_PORT|-s bench/api/pages.lua"
-  "miss: a new search each request|http://127.0.0.1:$MISS_PORT|-s bench/api/searches.lua"
+  "plain Bun.serve, fixed JSON|$PLAIN_PID|http://127.0.0.1:$PLAIN_PORT/|"
+  "hit: default page|$CACHED_PID|http://127.0.0.1:$CACHED_PORT/v1/releases|"
+  "miss: default page|$MISS_PID|http://127.0.0.1:$MISS_PORT/v1/releases|"
+  "miss: search=summer|$MISS_PID|http://127.0.0.1:$MISS_PORT/v1/releases?search=summer|"
+  "miss: sort=name|$MISS_PID|http://127.0.0.1:$MISS_PORT/v1/releases?sort=name|"
+  "miss: every page of sort=name|$MISS_PID|http://127.0.0.1:$MISS_PORT|-s bench/api/pages.lua"
+  "miss: a new search each request|$MISS_PID|http://127.0.0.1:$MISS_PORT|-s bench/api/searches.lua"
 )
 
 # Warm up: the index is built on first use, the JIT settles.
 for s in "${SCENARIOS[@]}"; do
-  IFS='|' read -r _ url extra <<<"$s"
+  IFS='|' read -r _ _ url extra <<<"$s"
   # shellcheck disable=SC2086
   taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d2s -H "$AUTH" $extra "$url" >/dev/null
 done
@@ -89,15 +97,19 @@ RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
 for round in $(seq 1 "$ROUNDS"); do
   for i in "${!SCENARIOS[@]}"; do
-    IFS='|' read -r name url extra <<<"${SCENARIOS[$i]}"
+    IFS='|' read -r name pid url extra <<<"${SCENARIOS[$i]}"
+    before="$(cpu_ticks "$pid")"
     # shellcheck disable=SC2086
     out="$(taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "$AUTH" $extra "$url")"
+    after="$(cpu_ticks "$pid")"
+    total="$(awk '/requests in/ { print $1 }' <<<"$out")"
+    cpu_us="$(awk -v t=$((after - before)) -v hz="$TICKS_PER_S" -v n="$total" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')"
     rps="$(awk '/Requests\/sec/ { print $2 }' <<<"$out")"
     p99="$(to_ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")"
     non2xx="$(awk '/Non-2xx/ { print $NF }' <<<"$out")"
     [ -z "$non2xx" ] || { echo "$name: $non2xx non-2xx answers" >&2; exit 1; }
-    printf '%s\t%s\t%s\t%s\n' "$round" "$i" "$rps" "$p99" >>"$RESULTS"
-    echo "round $round: $name: $rps req/s, p99 $p99 ms" >&2
+    printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$i" "$rps" "$p99" "$cpu_us" >>"$RESULTS"
+    echo "round $round: $name: $rps req/s, p99 $p99 ms, server CPU $cpu_us us/request" >&2
   done
 done
 
@@ -106,15 +118,15 @@ echo "## Public API (issue 4): GET /v1/releases, $RELEASES published releases"
 echo
 echo "\`bash bench/api.bench.sh\` (ROUNDS=$ROUNDS, DURATION=${DURATION}s, wrk -t1 -c$CONNECTIONS; servers on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU; $(date -u +%Y-%m-%d), $(nproc) cores)."
 echo
-echo "| scenario | median req/s | median ratio to plain | median p99 ms |"
-echo "|---|---:|---:|---:|"
+echo "| scenario | median req/s | median ratio to plain | median p99 ms | server CPU µs/request | CPU ratio to plain |"
+echo "|---|---:|---:|---:|---:|---:|"
 for i in "${!SCENARIOS[@]}"; do
-  IFS='|' read -r name _ _ <<<"${SCENARIOS[$i]}"
+  IFS='|' read -r name _ _ _ <<<"${SCENARIOS[$i]}"
   awk -F'\t' -v i="$i" -v name="$name" '
     function median(a, n,   j, k, t) { for (j = 1; j <= n; j++) for (k = j + 1; k <= n; k++) if (a[k] < a[j]) { t = a[j]; a[j] = a[k]; a[k] = t }
                                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    $2 == 0 { base[$1] = $3 }
-    $2 == i { n++; rps[n] = $3; p99[n] = $4; round[n] = $1 }
-    END { for (j = 1; j <= n; j++) ratio[j] = rps[j] / base[round[j]]
-          printf "| %s | %.0f | %.2fx | %.2f |\n", name, median(rps, n), median(ratio, n), median(p99, n) }' "$RESULTS"
+    $2 == 0 { base[$1] = $3; basecpu[$1] = $5 }
+    $2 == i { n++; rps[n] = $3; p99[n] = $4; cpu[n] = $5; round[n] = $1 }
+    END { for (j = 1; j <= n; j++) { ratio[j] = rps[j] / base[round[j]]; cpuratio[j] = basecpu[round[j]] / cpu[j] }
+          printf "| %s | %.0f | %.2fx | %.2f | %.1f | %.2fx |\n", name, median(rps, n), median(ratio, n), median(p99, n), median(cpu, n), median(cpuratio, n) }' "$RESULTS"
 done

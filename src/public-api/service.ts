@@ -63,10 +63,9 @@ export class PublicApi {
    * rule 7: it costs no quota). Anything else goes on to the routes, carrying the auth outcome.
    */
   fastPath(request: Request): Response | undefined {
-    if (request.method !== "GET") return undefined;
-    const url = request.url;
-    const key = pathAndQuery(url);
-    if (!key.startsWith(API_PREFIX) || OPEN_PATHS.has(key)) return undefined;
+    if (request.method !== "GET" || this.outcomes.has(request)) return undefined; // asked once per request
+    const key = pathAndQuery(request.url);
+    if (!key.startsWith(API_PREFIX) || OPEN_PATHS.has(key.split("?", 1)[0]!)) return undefined;
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     const hit = outcome.kind === "ok" ? this.cache.get(outcome.caller.projectId, key, now) : undefined;
@@ -74,10 +73,17 @@ export class PublicApi {
       this.outcomes.set(request, outcome);
       return undefined;
     }
-    const headers = quotaHeaders(this.tokenQuota.peek(outcome.caller.tokenId, now));
-    headers["content-type"] = JSON_TYPE;
-    headers["x-cache"] = "hit";
-    return new Response(hit.body, { status: hit.status, headers });
+    const q = this.tokenQuota.peek(outcome.caller.tokenId, now);
+    return new Response(hit.body, {
+      status: hit.status,
+      headers: {
+        "content-type": JSON_TYPE,
+        "x-ratelimit-limit": String(q.limit),
+        "x-ratelimit-remaining": String(q.remaining),
+        "x-ratelimit-reset": String(q.resetEpochSeconds),
+        "x-cache": "hit",
+      },
+    });
   }
 
   /**

@@ -19,6 +19,10 @@ const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_RANDOM_LENGT
 
 /** The token of `Bearer <token>` (RFC 6750; the scheme in any letter case), or null. */
 export function bearerToken(authorization: string): string | null {
+  if (authorization.startsWith("Bearer ")) {
+    const exact = authorization.slice(7); // the usual form, checked without further copies
+    if (TOKEN_SHAPE.test(exact)) return exact;
+  }
   if (authorization.length < 7 || authorization.slice(0, 7).toLowerCase() !== "bearer ") return null;
   const token = authorization.slice(7).trim();
   return TOKEN_SHAPE.test(token) ? token : null;

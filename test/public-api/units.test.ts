@@ -193,6 +193,7 @@ describe("spec 5 rule 1: the bearer header", () => {
     const token = "pb_" + "A1b2".repeat(10) + "xyz";
     expect(bearerToken(`Bearer ${token}`)).toBe(token);
     expect(bearerToken(`bEaReR   ${token}  `)).toBe(token);
+    expect(bearerToken(`Bearer ${token}  `)).toBe(token);
     for (const bad of [token, `Basic ${token}`, "Bearer", "Bearer ", `Bearer ${token}!`, `Bearer ${token} x`, `Bearer pb_short`, `Bearer ${token.slice(3)}`]) {
       expect(bearerToken(bad)).toBeNull();
     }
