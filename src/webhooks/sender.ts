@@ -14,6 +14,8 @@ export const MAX_IN_FLIGHT = 512;
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 32;
 /** Safety net behind the wake-ups: picks up lapsed leases of a killed process and missed signals. */
 export const POLL_INTERVAL_MS = 1000;
+/** How often deliveries of disabled endpoints are checked for the endpoint being enabled again. */
+export const UNPARK_CHECK_MS = 250;
 /** Outbox events turned into deliveries per transaction. */
 export const DISPATCH_BATCH = 500;
 /** A lease outlives the attempt's own timeout by this much, so a live attempt is never doubled. */
@@ -65,6 +67,7 @@ export class WebhookSender {
   private timerAt = Infinity;
   private unsubscribe: (() => void) | undefined;
   private rotate = 0;
+  private lastUnparkCheck = 0;
 
   constructor(private readonly deps: SenderDeps) {
     this.store = new DeliveryStore(deps.db);
@@ -100,7 +103,7 @@ export class WebhookSender {
     const taken = this.store.dispatchOutbox(now, DISPATCH_BATCH);
     this.outboxFull = taken === DISPATCH_BATCH;
     this.loadNew();
-    this.unpark();
+    this.unpark(now);
     this.claimAndSend(now);
     if (this.outboxFull) this.wake();
     const next = this.queue.earliest(this.queue.endpoints().filter((e) => this.room(e) > 0));
@@ -113,9 +116,13 @@ export class WebhookSender {
     for (const r of rows) this.queue.add(r.endpointId, { id: r.id, dueAt: r.dueAt });
   }
 
-  /** Brings back the pending deliveries of endpoints that were disabled and are enabled again. */
-  private unpark(): void {
-    if (this.parked.size === 0) return;
+  /**
+   * Brings back the pending deliveries of endpoints that were disabled and are enabled again.
+   * Checked at most every UNPARK_CHECK_MS, not on every tick, so a long-disabled endpoint costs nothing.
+   */
+  private unpark(now: number): void {
+    if (this.parked.size === 0 || now - this.lastUnparkCheck < UNPARK_CHECK_MS) return;
+    this.lastUnparkCheck = now;
     for (const endpointId of this.store.enabledAmong([...this.parked])) {
       this.parked.delete(endpointId);
       for (const r of this.store.pendingOfEndpoint(endpointId)) this.queue.add(r.endpointId, { id: r.id, dueAt: r.dueAt });
