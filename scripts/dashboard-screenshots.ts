@@ -67,6 +67,8 @@ try {
   await logIn(phone.page);
   await phone.page.goto(`/dashboard/projects/${pid}/keys`);
   await phone.page.getByRole("table").waitFor();
+  // Show the cards the grid becomes on a phone, not just the header above them.
+  await phone.page.locator(".search-row").evaluate((el) => el.scrollIntoView());
   await shot(phone.page, "keys-phone");
   await phone.context.close();
 } finally {

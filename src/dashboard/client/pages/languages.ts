@@ -34,7 +34,7 @@ export function languagesPage(ctx: Ctx) {
         h("td", null, h("code", null, l.code)),
         h("td", null, l.name, l.is_base_language ? [" ", badge("base", "base")] : null),
         h("td", { class: "num" }, `${translated}/${progress.total_keys}`),
-        h("td", null, time(l.created_at)),
+        h("td", { class: "hide-narrow" }, time(l.created_at)),
         h(
           "td",
           { class: "end" },
@@ -49,7 +49,7 @@ export function languagesPage(ctx: Ctx) {
     const table = h(
       "table",
       { class: "list" },
-      h("thead", null, h("tr", null, h("th", null, "Code"), h("th", null, "Name"), h("th", { class: "num" }, "Translated"), h("th", null, "Added"), h("th", null, h("span", { class: "sr-only" }, "Actions")))),
+      h("thead", null, h("tr", null, h("th", null, "Code"), h("th", null, "Name"), h("th", { class: "num" }, "Translated"), h("th", { class: "hide-narrow" }, "Added"), h("th", null, h("span", { class: "sr-only" }, "Actions")))),
       h("tbody", null, rows),
     );
     const add = isAdmin()

@@ -40,7 +40,7 @@ export async function usersPage() {
       h("td", null, u.name, u.id === me?.id ? [" ", badge("you", "base")] : null),
       h("td", null, u.email),
       h("td", null, isAdmin() && u.id !== me?.id ? roleSelect(u) : u.role),
-      h("td", null, time(u.created_at)),
+      h("td", { class: "hide-narrow" }, time(u.created_at)),
       h(
         "td",
         { class: "end" },
@@ -89,7 +89,7 @@ export async function usersPage() {
     section(
       "Team",
       h("div", { class: "table-wrap" }, h("table", { class: "list" },
-        h("thead", null, h("tr", null, h("th", null, "Name"), h("th", null, "Email"), h("th", null, "Role"), h("th", null, "Added"), h("th", null, h("span", { class: "sr-only" }, "Actions")))),
+        h("thead", null, h("tr", null, h("th", null, "Name"), h("th", null, "Email"), h("th", null, "Role"), h("th", { class: "hide-narrow" }, "Added"), h("th", null, h("span", { class: "sr-only" }, "Actions")))),
         h("tbody", null, rows))),
     ),
     add,
