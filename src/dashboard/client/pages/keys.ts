@@ -52,6 +52,7 @@ export function keysPage(ctx: Ctx) {
     let loadTicket = 0;
     async function loadGrid(): Promise<void> {
       const ticket = ++loadTicket;
+      if (location.pathname !== ctx.path) return; // the user has moved on to another page
       setQuery({ q: search || null, page });
       gridBox.setAttribute("aria-busy", "true");
       try {
