@@ -8,6 +8,7 @@ import { pathPrefix, type Settings } from "./config/settings.ts";
 import { Observability } from "./observability/index.ts";
 import { bootstrapAdmin } from "./authoring/users.ts";
 import { createCdn } from "./cdn/handler.ts";
+import { publicApiFor } from "./public-api/service.ts";
 import { cleanStrayReleaseFiles } from "./publish/files.ts";
 import { openDatabase, type Db } from "./storage/db.ts";
 import { migrate } from "./storage/migrate.ts";
@@ -35,7 +36,9 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
 
   const changes = new ProjectChanges();
   const observability = new Observability({ logRequests: settings.logRequests, cdnPrefix: pathPrefix(settings.cdnUrl) });
-  const app = createApp({ settings, db, clock, changes, observability });
+  const deps = { settings, db, clock, changes, observability };
+  const app = createApp(deps);
+  const publicApi = publicApiFor(deps);
   const cdn = createCdn({ db, settings, changes, observability });
   const proxies = new TrustedProxies(settings.trustedProxies);
   observability.gauge("phrasebook_outbox_pending", "Webhook events and deliveries waiting to be sent", () =>
@@ -65,6 +68,9 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
         }
         return file.then((res) => observability.request(request, res, started));
       }
+      // API cache hits before the framework too: issue 4's throughput goal (see docs/public-api.md).
+      const hit = publicApi.fastPath(request);
+      if (hit !== undefined) return observability.request(request, hit, started);
       if (!settings.logRequests) noteClientAddress(request, srv, proxies);
       return app.handle(request).then((res) => observability.request(request, res, started));
     },

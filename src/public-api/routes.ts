@@ -4,17 +4,18 @@ import { errorResponse } from "../common/errors.ts";
 import { DOCS_CSP, renderDocsPage } from "./docs-page.ts";
 import { ReleaseIdParam, ReleasesQueryWire } from "./model.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { PublicApi } from "./service.ts";
+import { publicApiFor } from "./service.ts";
 
 const KNOWN_PATHS = new Set(["/v1/projects", "/v1/releases", "/v1/project-languages"]);
 
 /**
  * The public API v1 (spec 4.1-4.4, 5, 7, 8, CONTRACTS 2) and its description. Cache hits are
- * answered in onRequest, before Elysia routes the request (spec 4.2 rule 7: a hit costs no quota;
- * the issue's goal: a hit within 0.8x of a bare Bun.serve handler).
+ * answered before Elysia routes the request (spec 4.2 rule 7: a hit costs no quota; the issue's
+ * goal: a hit within 0.8x of a bare Bun.serve handler): by the server's fetch handler, and by
+ * onRequest for callers of `app.handle` alone.
  */
 export function publicApiRoutes(deps: AppDeps) {
-  const api = new PublicApi(deps);
+  const api = publicApiFor(deps);
   const openApi = JSON.stringify(buildOpenApi(deps.settings));
   const docsPage = renderDocsPage(JSON.parse(openApi));
 

@@ -23,6 +23,18 @@ export interface Admitted {
   headers: Record<string, string>;
 }
 
+const instances = new WeakMap<AppDeps, PublicApi>();
+
+/**
+ * The one PublicApi of an app: the routes (via createApp) and the server's fetch handler (which
+ * answers cache hits before the framework) must share its cache, quotas and tokens.
+ */
+export function publicApiFor(deps: AppDeps): PublicApi {
+  let api = instances.get(deps);
+  if (!api) instances.set(deps, (api = new PublicApi(deps)));
+  return api;
+}
+
 /** "/v1/releases?page=2" from "http://host:port/v1/releases?page=2": the literal cache key. */
 export function pathAndQuery(url: string): string {
   return url.slice(url.indexOf("/", url.indexOf("//") + 2));
@@ -100,11 +112,11 @@ export class PublicApi {
     }
     if (outcome.kind === "invalid") {
       const q = this.failedAuthQuota.take(clientAddress(request), now);
-      if (!q.allowed) return rateLimited(q);
+      if (!q.allowed) return this.rateLimited(q);
       return errorResponse(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' });
     }
     const q = this.tokenQuota.take(outcome.caller.tokenId, now);
-    if (!q.allowed) return rateLimited(q);
+    if (!q.allowed) return this.rateLimited(q);
     const state = this.states.get(outcome.caller.projectId);
     if (!state) return errorResponse(401, "invalid token", quotaHeaders(q)); // the project vanished under the token
     return { caller: outcome.caller, state, headers: quotaHeaders(q) };
@@ -142,16 +154,17 @@ export class PublicApi {
     return body === undefined ? this.reply(a, request, 404, errorBody(NOT_FOUND_RELEASE)) : this.reply(a, request, 200, body);
   }
 
+  private rateLimited(q: Quota): Response {
+    this.deps.observability?.rateLimited.inc();
+    return new Response(RATE_LIMITED_BODY, {
+      status: 429,
+      headers: { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds), "content-type": JSON_TYPE },
+    });
+  }
+
   private reply(a: Admitted, request: Request, status: number, body: string): Response {
     this.cache.set(a.caller.projectId, pathAndQuery(request.url), status, body, this.deps.clock.now());
     const headers = { ...a.headers, "content-type": JSON_TYPE, "x-cache": "miss" };
     return new Response(body, { status, headers });
   }
-}
-
-function rateLimited(q: Quota): Response {
-  return new Response(RATE_LIMITED_BODY, {
-    status: 429,
-    headers: { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds), "content-type": JSON_TYPE },
-  });
 }
