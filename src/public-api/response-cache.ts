@@ -5,8 +5,8 @@
  */
 export interface CachedResponse {
   status: number;
-  /** UTF-8, encoded once when stored rather than on every hit. */
-  body: Uint8Array;
+  /** Kept as a string: Bun answers a string body faster than a byte array (measured). */
+  body: string;
   expiresAtMs: number;
 }
 
@@ -42,7 +42,7 @@ export class ResponseCache {
     const key = projectId + " " + pathAndQuery;
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
-    const entry = { projectId, status, body: Buffer.from(body), expiresAtMs: nowMs + this.ttlMs };
+    const entry = { projectId, status, body, expiresAtMs: nowMs + this.ttlMs };
     this.entries.set(key, entry);
     this.bytes += weight(key, entry.body);
     while (this.entries.size > CACHE_MAX_ENTRIES || this.bytes > CACHE_MAX_BYTES) {
@@ -66,6 +66,6 @@ export class ResponseCache {
   }
 }
 
-function weight(key: string, body: Uint8Array): number {
-  return 2 * key.length + body.byteLength;
+function weight(key: string, body: string): number {
+  return 2 * (key.length + body.length); // UTF-16 code units at most
 }

@@ -53,6 +53,7 @@ export class PublicApi {
   private readonly states: ProjectStates;
   /** The auth outcome the fast path already computed for a request that then missed the cache. */
   private readonly outcomes = new WeakMap<Request, AuthOutcome>();
+  private readonly hitHeaderCache = new Map<number, { remaining: number; reset: number; headers: Headers }>();
 
   constructor(private readonly deps: AppDeps) {
     const { settings, db, changes } = deps;
@@ -86,16 +87,20 @@ export class PublicApi {
       return undefined;
     }
     const q = this.tokenQuota.peek(outcome.caller.tokenId, now);
-    return new Response(hit.body, {
-      status: hit.status,
-      headers: {
-        "content-type": JSON_TYPE,
-        "x-ratelimit-limit": String(q.limit),
-        "x-ratelimit-remaining": String(q.remaining),
-        "x-ratelimit-reset": String(q.resetEpochSeconds),
-        "x-cache": "hit",
-      },
-    });
+    return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, q) });
+  }
+
+  /**
+   * The headers of a hit, built once per token and quota state: a hit spends nothing, so they stay
+   * the same from hit to hit, and handing Response a ready Headers costs about as little as one
+   * header (each Response copies it).
+   */
+  private hitHeaders(tokenId: number, q: Quota): Headers {
+    const known = this.hitHeaderCache.get(tokenId);
+    if (known && known.remaining === q.remaining && known.reset === q.resetEpochSeconds) return known.headers;
+    const headers = new Headers({ ...quotaHeaders(q), "content-type": JSON_TYPE, "x-cache": "hit" });
+    this.hitHeaderCache.set(tokenId, { remaining: q.remaining, reset: q.resetEpochSeconds, headers });
+    return headers;
   }
 
   /**
