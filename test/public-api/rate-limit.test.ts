@@ -53,6 +53,9 @@ describe("spec 8: the fixed window per token", () => {
     for (const path of ["/v1/projects", "/v1/project-languages", "/v1/releases/rel_x", "/v1/releases?page=0"]) {
       expect((await f.api.get(path, token)).status).toBe(429); // every endpoint, even a bad query
     }
+    // Operators see refusals in the metrics (issue 7's counter for this capability).
+    const metrics = await (await fetch(`${f.server.url}/metrics`)).text();
+    expect(Number(/^phrasebook_api_rate_limited_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(5);
   }, 15_000);
 
   test("spec 8 rule 2: Retry-After is exact: waiting less fails again, waiting that long succeeds", async () => {
