@@ -2,8 +2,8 @@ import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { bundleScript, bundleStyle, readText } from "./bundle.ts" with { type: "macro" };
 
 /**
- * The dashboard's static files, embedded at build time (see bundle.ts) and compressed once at
- * start. Names carry a content hash, so they are cached for a year and a new build is never mixed
+ * The dashboard's static files, embedded at build time (see bundle.ts) and compressed once, on
+ * first request. Names carry a content hash, so they are cached for a year and a new build is never mixed
  * with an old one.
  */
 export interface Asset {
@@ -11,8 +11,9 @@ export interface Asset {
   contentType: string;
   etag: string;
   raw: Uint8Array;
-  gzip: Uint8Array;
-  brotli: Uint8Array;
+  /** Compressed on first request, not at start (brotli at its best level takes ~0.1 s). */
+  readonly gzip: Uint8Array;
+  readonly brotli: Uint8Array;
 }
 
 export const ASSET_PREFIX = "/dashboard/assets/";
@@ -28,19 +29,25 @@ const SOURCES = [
 export function makeAsset(base: string, ext: string, contentType: string, text: string): Asset {
   const raw = new TextEncoder().encode(text);
   const hash = new Bun.CryptoHasher("sha256").update(raw).digest("hex").slice(0, 12);
+  let gzip: Uint8Array | undefined;
+  let brotli: Uint8Array | undefined;
   return {
     name: `${base}.${hash}.${ext}`,
     contentType,
     etag: `"${hash}"`,
     raw,
-    gzip: Bun.gzipSync(raw, { level: 9 }),
-    brotli: new Uint8Array(brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } })),
+    get gzip() {
+      return (gzip ??= Bun.gzipSync(raw, { level: 9 }));
+    },
+    get brotli() {
+      return (brotli ??= new Uint8Array(brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } })));
+    },
   };
 }
 
 let table: Map<string, Asset> | undefined;
 
-/** name -> asset; built on first use (compressing takes a few milliseconds, once). */
+/** name -> asset, built on first use. */
 export function assets(): Map<string, Asset> {
   table ??= new Map(SOURCES.map((s) => makeAsset(s.base, s.ext, s.contentType, s.text)).map((a) => [a.name, a]));
   return table;
