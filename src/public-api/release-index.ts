@@ -16,7 +16,7 @@ export interface PublishedRow {
 }
 
 /** Distinct searches remembered per project, so paging through one search does not search again. */
-export const SEARCH_MEMO_ENTRIES = 64;
+export const SEARCH_MEMO_ENTRIES = 32;
 /** Below size / this many matches, sorting them beats walking the whole permutation. */
 const FEW_MATCHES_DIVISOR = 16;
 
