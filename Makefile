@@ -39,7 +39,7 @@ typecheck: deps
 lint: typecheck check-migrations
 
 test: typecheck check-migrations build
-	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook $(BUN) test
+	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook $(BUN) test --timeout 60000
 
 # Regenerates SQL migrations from src/storage/schema.ts and the embedded index beside them.
 migrations: deps
