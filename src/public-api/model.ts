@@ -158,4 +158,8 @@ export const ReleasesQueryWire = t.Object({
   order: t.Optional(t.String()),
 } satisfies Record<ReleasesQueryName, unknown>);
 
-export const ReleaseIdParam = t.Object({ release_id: t.String({ description: "the id of a release from GET /releases" }) });
+// Elysia hands a malformed percent-encoding (`%ZZ`) over as null: that names no release, so it gets
+// the same 404 as any unknown id (with the quota headers) instead of a framework validation error.
+export const ReleaseIdParam = t.Object({
+  release_id: t.Union([t.String(), t.Null()], { description: "the id of a release from GET /releases" }),
+});

@@ -21,15 +21,12 @@ export function publicApiRoutes(deps: AppDeps) {
 
   const endpoints = new Elysia({ prefix: "/v1" })
     // derive runs before input validation, so auth and quota come first; a refusal (401, 429) is
-    // a finished response that the handler returns as it is.
-    .derive(({ request, set }) => {
-      const gate = api.admit(request);
-      if (!(gate instanceof Response)) Object.assign(set.headers, gate.headers); // on a validation 400 too
-      return { gate };
-    })
+    // a finished response that the handler returns as it is. Nothing goes into `set.headers`:
+    // Elysia would then copy every returned Response to merge them in.
+    .derive(({ request }) => ({ gate: api.admit(request) }))
     .get("/projects", ({ gate, request }) => (gate instanceof Response ? gate : api.projects(gate, request)))
     .get("/releases", ({ gate, request }) => (gate instanceof Response ? gate : api.releases(gate, request)), { query: ReleasesQueryWire })
-    .get("/releases/:release_id", ({ gate, request, params }) => (gate instanceof Response ? gate : api.release(gate, request, params.release_id)), {
+    .get("/releases/:release_id", ({ gate, request, params }) => (gate instanceof Response ? gate : api.release(gate, request, params.release_id ?? "")), {
       params: ReleaseIdParam,
     })
     .get("/project-languages", ({ gate, request }) => (gate instanceof Response ? gate : api.projectLanguages(gate, request)));
