@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { arbNames, baseArbName, DART_RESERVED_WORDS } from "../../src/publish/compile/arb-names.ts";
+import { compileLanguage } from "../../src/publish/compile/bundle.ts";
+import { compareCodePoints } from "../../src/publish/compile/order.ts";
+import type { Snapshot } from "../../src/publish/snapshot.ts";
 
 const VALID_NAME = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -64,4 +67,27 @@ describe("ARB message names (spec 2.6 ARB rules, CONTRACTS 3)", () => {
       expect(new Set(all).size).toBe(keys.length);
     });
   }
+
+  test("spec 2.6 ARB rules 3-4 property: in compiled files, a key has the same message name in every language, whatever keys a language lacks", () => {
+    const keys = generatedKeys(1500, 11).sort(compareCodePoints);
+    const snapshot: Snapshot = {
+      keys,
+      contexts: new Map(keys.map((k) => [k, null])),
+      // Each language lacks a different share of the keys.
+      languages: ["en", "de", "pt-BR"].map((code, li) => ({ code, name: code, isBase: li === 0, values: keys.map((k, i) => (i % (li + 2) === 0 ? undefined : `${code}:${k}`)) })),
+    };
+    const names = arbNames(keys);
+    const nameOfKey = new Map<string, string>();
+    for (const lang of snapshot.languages) {
+      const arb = JSON.parse(compileLanguage(snapshot, names, lang).arb) as Record<string, string>;
+      for (const [name, value] of Object.entries(arb)) {
+        if (name.startsWith("@")) continue;
+        const key = value.slice(lang.code.length + 1);
+        expect(name).toMatch(VALID_NAME);
+        if (nameOfKey.has(key)) expect(nameOfKey.get(key)).toBe(name);
+        nameOfKey.set(key, name);
+      }
+    }
+    expect(nameOfKey.size).toBe(keys.filter((_, i) => i % 12 !== 0).length); // i % 12 === 0: in no language
+  });
 });
