@@ -1,7 +1,7 @@
 /** The public API's pure modules: query normalising, text rules, the limiter, the cache, the index. */
 import { describe, expect, test } from "bun:test";
 import { HttpError } from "../../src/common/errors.ts";
-import { parseListQuery, type ListQuery } from "../../src/public-api/query.ts";
+import { parseListQuery, readParams, type ListQuery } from "../../src/public-api/query.ts";
 import { FixedWindowLimiter } from "../../src/public-api/rate-limit.ts";
 import { ReleaseIndex, renderReleaseList, type PublishedRow } from "../../src/public-api/release-index.ts";
 import { CACHE_MAX_ENTRIES, ResponseCache } from "../../src/public-api/response-cache.ts";
@@ -219,5 +219,16 @@ describe("spec 4.2 search: the n-gram index", () => {
     expect([...two.find("cd")]).toEqual([]);
     expect([...two.find("c\u0000d")]).toEqual([]);
     expect([...two.find("abc")]).toEqual([0]);
+  });
+});
+
+describe("CONTRACTS 2: reading the literal query string", () => {
+  test("readParams decodes exactly like URLSearchParams, keeping every repeat", () => {
+    const cases = ["", "?", "?a=1&a=2&b", "?search=%C3%9F+x&x=%ZZ&y=%C3%28&z=%E2%82", "?=v&&k==v", "?a%20b=c%2Bd", "?s=%F0%9F%98%80+%2B", "?p=1&p", "?%"];
+    for (const raw of cases) {
+      const expected = new Map<string, string[]>();
+      for (const [k, v] of new URLSearchParams(raw)) expected.set(k, [...(expected.get(k) ?? []), v]);
+      expect(readParams(raw), raw).toEqual(expected);
+    }
   });
 });
