@@ -5,8 +5,8 @@
  */
 export interface CachedResponse {
   status: number;
-  /** Kept as a string: Bun answers a string body faster than a byte array (measured). */
-  body: string;
+  /** As the route produced it: a page of releases comes as UTF-8 bytes, the rest as strings. */
+  body: string | Uint8Array;
   expiresAtMs: number;
 }
 
@@ -37,7 +37,7 @@ export class ResponseCache {
     return hit;
   }
 
-  set(projectId: number, pathAndQuery: string, status: number, body: string, nowMs: number): void {
+  set(projectId: number, pathAndQuery: string, status: number, body: string | Uint8Array, nowMs: number): void {
     if (!this.enabled) return;
     const key = projectId + " " + pathAndQuery;
     const old = this.entries.get(key);
@@ -66,6 +66,6 @@ export class ResponseCache {
   }
 }
 
-function weight(key: string, body: string): number {
-  return 2 * (key.length + body.length); // UTF-16 code units at most
+function weight(key: string, body: string | Uint8Array): number {
+  return 2 * key.length + (typeof body === "string" ? 2 * body.length : body.byteLength); // UTF-16 strings: 2 bytes a unit at most
 }

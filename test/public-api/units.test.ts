@@ -148,7 +148,8 @@ function rows(n: number): PublishedRow[] {
 }
 
 const q = (over: Partial<ListQuery> = {}): ListQuery => ({ page: 1, pageDigits: "1", pageSize: 20, search: "", sort: "created_at", order: "desc", ...over });
-const ids = (items: string[]) => items.map((s) => JSON.parse(s).id as string);
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const ids = (items: Uint8Array[]) => items.map((s) => JSON.parse(text(s)).id as string);
 
 describe("spec 4.2: the in-memory index", () => {
   const index = new ReleaseIndex(rows(45));
@@ -181,10 +182,10 @@ describe("spec 4.2: the in-memory index", () => {
   test("the list body carries the page_info of spec 2.5", () => {
     const query = q({ page: 3, pageDigits: "3", pageSize: 20 });
     const { items, total } = index.page(query);
-    expect(JSON.parse(renderReleaseList(items, total, query)).page_info).toEqual({ total_count: 45, page: 3, page_size: 20, total_pages: 3 });
+    expect(JSON.parse(text(renderReleaseList(items, total, query))).page_info).toEqual({ total_count: 45, page: 3, page_size: 20, total_pages: 3 });
     const empty = new ReleaseIndex([]);
     const none = empty.page(q());
-    expect(JSON.parse(renderReleaseList(none.items, none.total, q()))).toEqual({ items: [], page_info: { total_count: 0, page: 1, page_size: 20, total_pages: 0 } });
+    expect(JSON.parse(text(renderReleaseList(none.items, none.total, q())))).toEqual({ items: [], page_info: { total_count: 0, page: 1, page_size: 20, total_pages: 0 } });
   });
 });
 
