@@ -179,7 +179,7 @@ function summary(r: PublishedRow): ReleaseSummaryT {
  * `{"items": [...], "page_info": {...}}` from pre-rendered items (spec 4.2, 2.5), as UTF-8 bytes:
  * copying encoded items into one buffer costs less than joining strings that Bun then re-encodes.
  */
-export function renderReleaseList(items: Uint8Array[], total: number, q: ListQuery): Uint8Array {
+export function renderReleaseList(items: Uint8Array[], total: number, q: ListQuery): Uint8Array<ArrayBuffer> {
   const totalPages = Math.ceil(total / q.pageSize);
   // pageDigits are canonical decimal digits, a valid JSON integer however long (CONTRACTS 2: the true page).
   const tail = UTF8.encode(`],"page_info":{"total_count":${total},"page":${q.pageDigits},"page_size":${q.pageSize},"total_pages":${totalPages}}}`);

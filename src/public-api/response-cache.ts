@@ -6,7 +6,7 @@
 export interface CachedResponse {
   status: number;
   /** As the route produced it: a page of releases comes as UTF-8 bytes, the rest as strings. */
-  body: string | Uint8Array;
+  body: string | Uint8Array<ArrayBuffer>;
   expiresAtMs: number;
 }
 
@@ -37,7 +37,7 @@ export class ResponseCache {
     return hit;
   }
 
-  set(projectId: number, pathAndQuery: string, status: number, body: string | Uint8Array, nowMs: number): void {
+  set(projectId: number, pathAndQuery: string, status: number, body: string | Uint8Array<ArrayBuffer>, nowMs: number): void {
     if (!this.enabled) return;
     const key = projectId + " " + pathAndQuery;
     const old = this.entries.get(key);

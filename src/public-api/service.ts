@@ -171,7 +171,7 @@ export class PublicApi {
     });
   }
 
-  private reply(a: Admitted, request: Request, status: number, body: string | Uint8Array): Response {
+  private reply(a: Admitted, request: Request, status: number, body: string | Uint8Array<ArrayBuffer>): Response {
     this.cache.set(a.caller.projectId, pathAndQuery(request.url), status, body, this.deps.clock.now());
     const headers = { ...a.headers, "content-type": JSON_TYPE, "x-cache": "miss" };
     return new Response(body, { status, headers });
