@@ -9,6 +9,17 @@ export function setLogging(on: boolean): void {
   enabled = on;
 }
 
+// A closed stdout (a pipe whose reader went away) must not take the server down with EPIPE:
+// stop logging instead, and keep serving.
+process.stdout.on?.("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") enabled = false;
+  else throw err;
+});
+
+export function loggingEnabled(): boolean {
+  return enabled;
+}
+
 function write(level: string, msg: string, fields: Fields): void {
   if (!enabled) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });

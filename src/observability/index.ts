@@ -1,4 +1,5 @@
 import { clientAddress } from "../common/client-address.ts";
+import { loggingEnabled } from "../common/log.ts";
 import { Counter, Gauge, Histogram, Registry } from "./metrics.ts";
 import { routeLabel } from "./route-label.ts";
 
@@ -65,7 +66,7 @@ export class Observability {
     if (this.buffer.length === 0) return;
     const text = this.buffer.join("\n") + "\n";
     this.buffer = [];
-    process.stdout.write(text);
+    if (loggingEnabled()) process.stdout.write(text);
   }
 
   stop(): void {
