@@ -4,6 +4,8 @@
 # Both servers run pinned to one core (BENCH_SERVER_CPU), wrk to another (BENCH_WRK_CPU); rounds
 # interleave the two servers (alternating which goes first) and the summary quotes medians of the
 # per-round ratios, because this kind of machine drifts 12-28% between runs of the same thing.
+# It also records each server's CPU time per request (from /proc): with the server bound to one
+# core, throughput is the inverse of that cost, and it is far less disturbed by other load.
 # nginx: one worker, sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive.
 # Knobs: BENCH_ROUNDS (5), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64).
 set -euo pipefail
@@ -124,20 +126,34 @@ SCENARIOS=(
 )
 RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
-run_wrk() { # scenario server port path header round
-  local out="$WORK/wrk.out" args=(-t1 "-c$CONNECTIONS" "-d${DURATION}s" --latency)
+CLK_TCK=$(getconf CLK_TCK)
+# CPU time (user + system, clock ticks) of a process and its children: nginx's worker, our threads.
+cpu_ticks() {
+  local total=0 p fields
+  for p in "$1" $(pgrep -P "$1" || true); do
+    fields=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)
+    total=$((total + fields))
+  done
+  echo "$total"
+}
+run_wrk() { # scenario server port path header round pid
+  local out="$WORK/wrk.out" args=(-t1 "-c$CONNECTIONS" "-d${DURATION}s" --latency) before after requests
   [ -n "$5" ] && args+=(-H "$5")
+  before=$(cpu_ticks "$7")
   taskset -c "$WRK_CPU" wrk "${args[@]}" "http://127.0.0.1:$3$4" >"$out"
+  after=$(cpu_ticks "$7")
   if grep -q "Non-2xx" "$out"; then echo "$2 answered errors on $4:" >&2; cat "$out" >&2; exit 1; fi
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$6" "$(awk '/Requests\/sec/ {print $2}' "$out")" "$(awk '$1 == "99%" {print $2}' "$out")" >>"$RESULTS"
+  requests=$(awk '/requests in/ {print $1}' "$out")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$6" "$(awk '/Requests\/sec/ {print $2}' "$out")" "$(awk '$1 == "99%" {print $2}' "$out")" \
+    "$(awk -v t="$((after - before))" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN {printf "%.3f", t * 1e6 / hz / n}')" >>"$RESULTS"
 }
 for round in $(seq 1 "$ROUNDS"); do
   for s in "${SCENARIOS[@]}"; do
     IFS='|' read -r name path header <<<"$s"
     if [ $((round % 2)) -eq 1 ]; then order=(phrasebook nginx); else order=(nginx phrasebook); fi
     for server in "${order[@]}"; do
-      if [ "$server" = phrasebook ]; then port=$PB_PORT; else port=$NGINX_PORT; fi
-      run_wrk "$name" "$server" "$port" "$path" "$header" "$round"
+      if [ "$server" = phrasebook ]; then port=$PB_PORT pid=$PB_PID; else port=$NGINX_PORT pid=$NGINX_PID; fi
+      run_wrk "$name" "$server" "$port" "$path" "$header" "$round" "$pid"
     done
   done
   echo "round $round/$ROUNDS done" >&2

@@ -1,5 +1,6 @@
 /**
- * Summarises bench/cdn.bench.sh results (TSV: scenario, server, round, requests/s, p99) as the
+ * Summarises bench/cdn.bench.sh results (TSV: scenario, server, round, requests/s, p99, server CPU
+ * microseconds per request) as the
  * Markdown section for bench/RESULTS.md: medians per server and the median of per-round ratios.
  * Usage: bun bench/lib/cdn-summary.ts <results.tsv> <round count> <duration s> <connections>
  */
@@ -34,22 +35,23 @@ function median(xs: number[]): number {
 interface Row {
   rps: number;
   p99: number;
+  cpuUs: number;
 }
 const data = new Map<string, Map<string, Map<number, Row>>>(); // scenario -> server -> round
 for (const line of readFileSync(file, "utf8").trim().split("\n")) {
-  const [scenario, server, round, rps, p99] = line.split("\t");
+  const [scenario, server, round, rps, p99, cpuUs] = line.split("\t");
   if (!scenario || !server) continue;
   const byServer = data.get(scenario) ?? new Map();
   data.set(scenario, byServer);
   const byRound = byServer.get(server) ?? new Map();
   byServer.set(server, byRound);
-  byRound.set(Number(round), { rps: Number(rps), p99: ms(p99!) });
+  byRound.set(Number(round), { rps: Number(rps), p99: ms(p99!), cpuUs: Number(cpuUs) });
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const out: string[] = [];
-out.push(`| bundle | phrasebook req/s | nginx req/s | ratio (median of rounds) | goal | p99 phrasebook | p99 nginx | p99 ratio |`);
-out.push(`|---|---:|---:|---:|---:|---:|---:|---:|`);
+out.push(`| bundle | phrasebook req/s | nginx req/s | ratio (median of rounds) | goal | p99 phrasebook | p99 nginx | p99 ratio | CPU µs/req phrasebook | CPU µs/req nginx | CPU ratio (nginx / ours) |`);
+out.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
 const medians = new Map<string, number>();
 for (const [scenario, byServer] of data) {
   const pb = byServer.get("phrasebook")!;
@@ -57,15 +59,17 @@ for (const [scenario, byServer] of data) {
   const roundsSeen = [...pb.keys()].filter((r) => ng.has(r));
   const ratio = median(roundsSeen.map((r) => pb.get(r)!.rps / ng.get(r)!.rps));
   const p99Ratio = median(roundsSeen.map((r) => pb.get(r)!.p99 / ng.get(r)!.p99));
+  const cpuRatio = median(roundsSeen.map((r) => ng.get(r)!.cpuUs / pb.get(r)!.cpuUs));
   const pbRps = median([...pb.values()].map((x) => x.rps));
   medians.set(scenario, pbRps);
   const goal = GOALS[scenario] ?? 1;
   out.push(
-    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(median([...ng.values()].map((x) => x.rps)))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(median([...pb.values()].map((x) => x.p99)), 2)} ms | ${fmt(median([...ng.values()].map((x) => x.p99)), 2)} ms | ${fmt(p99Ratio, 2)} |`,
+    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(median([...ng.values()].map((x) => x.rps)))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(median([...pb.values()].map((x) => x.p99)), 2)} ms | ${fmt(median([...ng.values()].map((x) => x.p99)), 2)} ms | ${fmt(p99Ratio, 2)} | ${fmt(median([...pb.values()].map((x) => x.cpuUs)), 1)} | ${fmt(median([...ng.values()].map((x) => x.cpuUs)), 1)} | ${fmt(cpuRatio, 2)}x |`,
   );
 }
 const latestVsPinned = (size: string) => (medians.get(`${size}-latest`) ?? 0) / (medians.get(`${size}-pinned`) ?? 1);
 out.push("");
 out.push(`latest vs pinned (phrasebook median req/s): ~2 KB ${fmt(latestVsPinned("small"), 2)}x, ~200 KB ${fmt(latestVsPinned("large"), 2)}x.`);
 out.push(`${rounds} interleaved rounds of ${duration} s per server and bundle, wrk -t1 -c${connections}, keep-alive.`);
+out.push(`CPU ratio: nginx's CPU time per request over ours (median of rounds); above 1 means we spend less per request, i.e. the throughput ratio on an otherwise idle core.`);
 console.log(out.join("\n"));
