@@ -1,11 +1,12 @@
 import { t, type Static } from "elysia";
 
 /**
- * The public API's models (spec 2, CONTRACTS 2): the one source of the field sets. The services
- * build values typed by these schemas, the routes validate their inputs with them, and
- * `openapi.ts` publishes them as they are (TypeBox schemas are JSON Schema 2020-12, the dialect of
- * OpenAPI 3.1), so the document cannot drift from what the routes answer. This file is part of the
- * routing layer (STYLE: models are `t.Object`), which is why it may import Elysia's `t`.
+ * The public API's models (spec 2, CONTRACTS 2): the one source of the field sets and parameters.
+ * The services build values typed by these schemas, `query.ts` reads the parameters they document,
+ * and `openapi.ts` publishes them as they are (TypeBox schemas are JSON Schema 2020-12, the dialect
+ * of OpenAPI 3.1), so the document cannot drift from the answers; the e2e tests check every answer
+ * against it. This file is part of the routing layer (STYLE: models are `t.Object`), which is why it
+ * may import Elysia's `t`.
  */
 
 // spec 2: every timestamp is an ISO 8601 UTC string; we always render milliseconds and `Z`.
@@ -121,8 +122,8 @@ export const ORDER_DEFAULT = "desc";
 
 /**
  * The query parameters of `GET /releases` (spec 4.2) with their documented types. On the wire every
- * one is a string: the route accepts them as optional strings (STYLE habit 1) and `query.ts`
- * normalises them, because sort and order must fall back silently and page_size must clamp.
+ * one is a string, read by `query.ts` as an optional string and normalised there (STYLE habit 1),
+ * because sort and order must fall back silently and page_size must clamp.
  */
 export const RELEASES_QUERY = {
   page: {
@@ -149,17 +150,8 @@ export const RELEASES_QUERY = {
 
 export type ReleasesQueryName = keyof typeof RELEASES_QUERY;
 
-/** What the route validates: the same parameter names, each an optional string on the wire. */
-export const ReleasesQueryWire = t.Object({
-  page: t.Optional(t.String()),
-  page_size: t.Optional(t.String()),
-  search: t.Optional(t.String()),
-  sort: t.Optional(t.String()),
-  order: t.Optional(t.String()),
-} satisfies Record<ReleasesQueryName, unknown>);
-
-// Elysia hands a malformed percent-encoding (`%ZZ`) over as null: that names no release, so it gets
-// the same 404 as any unknown id (with the quota headers) instead of a framework validation error.
-export const ReleaseIdParam = t.Object({
-  release_id: t.Union([t.String(), t.Null()], { description: "the id of a release from GET /releases" }),
-});
+/** The path parameter of `GET /releases/{release_id}` (spec 4.3). */
+export const RELEASE_ID_PARAM = {
+  schema: t.String(),
+  description: "The id of a release from GET /releases. A draft's id or an unknown one: 404.",
+} as const;

@@ -1,5 +1,5 @@
 import type { Settings } from "../config/settings.ts";
-import { NAMED_SCHEMAS, RELEASES_QUERY, ReleaseIdParam } from "./model.ts";
+import { NAMED_SCHEMAS, RELEASE_ID_PARAM, RELEASES_QUERY } from "./model.ts";
 
 /**
  * The OpenAPI 3.1 description of the public API (spec 9 rule 4, CONTRACTS 2), generated from the
@@ -58,7 +58,6 @@ export function buildOpenApi(settings: Settings): Obj {
     description: p.description,
     schema: plain(p.schema),
   }));
-  const releaseId = plain(ReleaseIdParam).properties as Obj;
 
   return {
     openapi: "3.1.0",
@@ -101,7 +100,7 @@ export function buildOpenApi(settings: Settings): Obj {
           operationId: "getRelease",
           summary: "One published release with its languages and download URLs",
           description: "A draft answers exactly like a release that does not exist (spec 4.3).",
-          parameters: [{ name: "release_id", in: "path", required: true, description: (releaseId.release_id as Obj).description, schema: { type: "string" } }],
+          parameters: [{ name: "release_id", in: "path", required: true, description: RELEASE_ID_PARAM.description, schema: plain(RELEASE_ID_PARAM.schema) }],
           responses: { 200: ok("The release", "ReleaseDetail"), 404: { $ref: "#/components/responses/NotFound" }, ...ERRORS },
         },
       },

@@ -8,6 +8,8 @@ import { CACHE_MAX_ENTRIES, ResponseCache } from "../../src/public-api/response-
 import { compareCodePoints, fold } from "../../src/public-api/text.ts";
 import { SearchIndex } from "../../src/public-api/search-index.ts";
 import { bearerToken } from "../../src/public-api/token-auth.ts";
+import { endpointOf } from "../../src/public-api/service.ts";
+import { RELEASES_QUERY, SORT_KEYS } from "../../src/public-api/model.ts";
 
 function rejects(raw: string): string {
   try {
@@ -231,5 +233,29 @@ describe("CONTRACTS 2: reading the literal query string", () => {
       for (const [k, v] of new URLSearchParams(raw)) expected.set(k, [...(expected.get(k) ?? []), v]);
       expect(readParams(raw), raw).toEqual(expected);
     }
+  });
+});
+
+describe("spec 4: which endpoint a literal path names", () => {
+  test("the four endpoints, with or without a query; a release id decoded like a path segment", () => {
+    expect(endpointOf("/v1/releases")).toEqual({ kind: "releases" });
+    expect(endpointOf("/v1/releases?page=2")).toEqual({ kind: "releases" });
+    expect(endpointOf("/v1/projects")).toEqual({ kind: "projects" });
+    expect(endpointOf("/v1/project-languages?x")).toEqual({ kind: "languages" });
+    expect(endpointOf("/v1/releases/rel_1?x=1")).toEqual({ kind: "release", releaseId: "rel_1" });
+    expect(endpointOf("/v1/releases/a%20b")).toEqual({ kind: "release", releaseId: "a b" });
+    expect(endpointOf("/v1/releases/%ZZ")).toEqual({ kind: "release", releaseId: "" });
+    for (const other of ["/v1/releases/", "/v1/releases/a/b", "/v1/release", "/v1/projects/", "/v1/openapi.json", "/v1/docs", "/v1/", "/v1/Projects"]) {
+      expect(endpointOf(other), other).toBeUndefined();
+    }
+  });
+
+  test("every documented query parameter of GET /releases is the one query.ts reads", () => {
+    for (const name of Object.keys(RELEASES_QUERY)) {
+      const twice = `?${name}=1&${name}=1`;
+      if (name === "sort" || name === "order") expect(() => parseListQuery(twice)).not.toThrow();
+      else expect(rejects(twice)).toContain(`"${name}"`);
+    }
+    expect(RELEASES_QUERY.sort.schema.enum).toEqual([...SORT_KEYS]);
   });
 });
