@@ -15,6 +15,7 @@ export interface ObservabilityOptions {
 }
 
 const FLUSH_INTERVAL_MS = 200;
+const ROUTE_MEMO_MAX_ENTRIES = 1024;
 
 export class Observability {
   readonly registry = new Registry();
@@ -26,6 +27,7 @@ export class Observability {
   readonly webhookAttempts = this.registry.register(new Counter("phrasebook_webhook_attempts_total", "Webhook delivery attempts by outcome", ["outcome"]));
 
   private buffer: string[] = [];
+  private readonly routeMemo = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private options: ObservabilityOptions) {
@@ -49,7 +51,14 @@ export class Observability {
   }
 
   record(method: string, pathname: string, status: number, durationMs: number, client = "unknown"): void {
-    let route = routeLabel(pathname, this.options.cdnPrefix);
+    // The same few paths repeat (CDN files, API pages): remember their labels instead of splitting
+    // every path again. Bounded, and cleared when full, so odd paths cannot grow it.
+    let route = this.routeMemo.get(pathname);
+    if (route === undefined) {
+      route = routeLabel(pathname, this.options.cdnPrefix);
+      if (this.routeMemo.size >= ROUTE_MEMO_MAX_ENTRIES) this.routeMemo.clear();
+      this.routeMemo.set(pathname, route);
+    }
     // Unknown paths would give metrics unbounded cardinality and logs a place for junk.
     if (status === 404 && !route.includes(":")) route = "unmatched";
     this.requests.inc({ method, route, status: String(status) });

@@ -6,7 +6,11 @@
 type Labels = Record<string, string>;
 
 function labelKey(names: readonly string[], labels: Labels): string {
-  return names.map((n) => labels[n] ?? "").join("\u0000");
+  // A loop rather than map/join: this runs for every request (CDN hits included), allocation-free.
+  if (names.length === 0) return "";
+  let key = labels[names[0]!] ?? "";
+  for (let i = 1; i < names.length; i++) key += "\u0000" + (labels[names[i]!] ?? "");
+  return key;
 }
 
 function escapeLabel(value: string): string {
