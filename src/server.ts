@@ -68,10 +68,10 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
         }
         return file.then((res) => observability.request(request, res, started));
       }
-      if (!settings.logRequests) noteClientAddress(request, srv, proxies);
       // The public API before the framework too: issue 4's throughput goal (see docs/public-api.md).
-      const api = publicApi.handle(request);
+      const api = publicApi.handle(request, false);
       if (api !== undefined) return observability.request(request, api, started);
+      if (!settings.logRequests) noteClientAddress(request, srv, proxies);
       return app.handle(request).then((res) => observability.request(request, res, started));
     },
   });

@@ -95,8 +95,11 @@ export class PublicApi {
    * an asynchronous answer cost more than the work itself). Order of the rules: token (401), then
    * the response cache (a hit costs no quota, spec 4.2 rule 7), then quota (429), then the answer.
    * Anything else under /v1 (the documents, other methods, unknown paths) is left to the routes.
+   * The server's fetch handler passes `refuseUnauthenticated = false`, so that it need not work out
+   * the client's address for every request: a request without a valid token goes on to the app,
+   * which has the address and answers it here again through onRequest.
    */
-  handle(request: Request): Response | undefined {
+  handle(request: Request, refuseUnauthenticated = true): Response | undefined {
     if (request.method !== "GET") return undefined;
     const url = request.url;
     const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -110,6 +113,8 @@ export class PublicApi {
     if (outcome.kind === "ok") {
       const hit = this.cache.get(outcome.caller.projectId, key, now);
       if (hit) return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)) });
+    } else if (!refuseUnauthenticated) {
+      return undefined; // a 401 needs the client's address (failed tokens are limited per address)
     }
     const gate = this.admit(request, outcome, now);
     if (gate instanceof Response) return gate;
