@@ -39,6 +39,13 @@ function kib(status: string, field: string): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
 }
 
+/** User + system CPU seconds the server process has used (all its threads). */
+function cpuSeconds(server: TestServer): number {
+  const fields = readFileSync(`/proc/${server.proc.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+const CLOCK_TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+
 function memory(server: TestServer): { rss_mb: number; peak_mb: number } {
   const status = readFileSync(`/proc/${server.proc.pid}/status`, "utf8");
   return { rss_mb: Math.round(kib(status, "VmRSS") / 1024), peak_mb: Math.round(kib(status, "VmHWM") / 1024) };
@@ -86,11 +93,13 @@ try {
     } catch {
       peakReset = false;
     }
+    const cpuBefore = cpuSeconds(server);
     const started = performance.now();
     const published = await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`);
     const seconds = (performance.now() - started) / 1000;
     if (published.status !== 200) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
     const after = memory(server);
+    const cpu = cpuSeconds(server) - cpuBefore;
     const floor = await rewriteBaseline(join(dataDir, "releases", published.body.id));
     console.log(
       JSON.stringify({
@@ -98,6 +107,7 @@ try {
         keys: KEYS,
         languages: LANGS,
         publish_seconds: Number(seconds.toFixed(3)),
+        publish_cpu_seconds: Number(cpu.toFixed(2)),
         baseline_write_seconds: Number(floor.toFixed(3)),
         rss_before_mb: idle.rss_mb,
         peak_before_mb: idle.peak_mb,

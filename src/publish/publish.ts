@@ -46,10 +46,16 @@ export async function publishRelease(deps: PublishDeps, project: ProjectRow, rel
     const snapshot = takeSnapshot(db, project.id);
     const names = arbNames(snapshot.keys);
     staging = await ReleaseStaging.create(dataDir, release.publicId);
+    // Compiling a language overlaps with writing and flushing the previous one (the file system
+    // work runs off the main thread).
+    let writing: Promise<unknown> = Promise.resolve();
     for (const lang of snapshot.languages) {
       const files = compileLanguage(snapshot, names, lang);
-      await Promise.all(BUNDLE_FORMATS.map((ext) => staging!.write(bundleFileName(lang.code, ext), files[ext])));
+      await writing;
+      writing = Promise.all(BUNDLE_FORMATS.map((ext) => staging!.write(bundleFileName(lang.code, ext), files[ext])));
+      writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
     }
+    await writing;
     await staging.commit();
     staging = undefined;
     let row: ReleaseRow;

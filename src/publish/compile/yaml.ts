@@ -24,23 +24,29 @@ function isPlainSafe(s: string): boolean {
 const YAML_EXTRA = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
 const YAML_EXTRA_ESCAPES = new RegExp(YAML_EXTRA.source, "g");
 
-export function quoteYaml(s: string): string {
-  const json = JSON.stringify(s);
+/** The double-quoted YAML form of a string whose JSON form (JSON.stringify) is already known. */
+export function quoteYamlFromJson(json: string): string {
   return YAML_EXTRA.test(json)
     ? json.replace(YAML_EXTRA_ESCAPES, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
     : json;
 }
 
-export function yamlScalar(s: string): string {
-  return isPlainSafe(s) ? s : quoteYaml(s);
+export function quoteYaml(s: string): string {
+  return quoteYamlFromJson(JSON.stringify(s));
+}
+
+export function yamlScalar(s: string, json?: string): string {
+  return isPlainSafe(s) ? s : quoteYamlFromJson(json ?? JSON.stringify(s));
+}
+
+export function yamlLine(keyYaml: string, valueYaml: string): string {
+  return `${keyYaml}: ${valueYaml}`;
+}
+
+export function yamlDocument(lines: string[]): string {
+  return lines.length === 0 ? "{}\n" : lines.join("\n") + "\n";
 }
 
 export function compileYaml(entries: Entries): string {
-  if (entries.length === 0) return "{}\n";
-  const lines = new Array<string>(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const [key, value] = entries[i]!;
-    lines[i] = `${yamlScalar(key)}: ${yamlScalar(value)}`;
-  }
-  return lines.join("\n") + "\n";
+  return yamlDocument(entries.map(([key, value]) => yamlLine(yamlScalar(key), yamlScalar(value))));
 }
