@@ -13,8 +13,8 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
+  await f?.server.stop(); // first, so a failed check below never leaves the server running
   expect(f.api.checked).toBeGreaterThan(0);
-  await f.server.stop();
 });
 
 const ENDPOINTS = ["/v1/projects", "/v1/releases", "/v1/releases/rel_AAAAAAAAAAAAAAAAAAAA", "/v1/project-languages"];

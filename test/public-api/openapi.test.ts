@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await f.server.stop();
+  await f?.server.stop();
 });
 
 describe("spec 9 rule 4: the OpenAPI 3.1 document", () => {

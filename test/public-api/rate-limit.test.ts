@@ -17,8 +17,8 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
+  await f?.server.stop(); // first, so a failed check below never leaves the server running
   expect(f.api.checked).toBeGreaterThan(0);
-  await f.server.stop();
 });
 
 /** Waits until 100 ms into the next window, so a test's requests all fall in one window. */

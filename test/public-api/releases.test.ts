@@ -43,8 +43,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await f?.server.stop(); // first, so a failed check below never leaves the server running
   expect(f.api.checked).toBeGreaterThan(0);
-  await f.server.stop();
 });
 
 const list = (query = "") => f.api.get(`/v1/releases${query}`, token);

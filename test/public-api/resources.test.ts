@@ -19,8 +19,8 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
+  await f?.server.stop(); // first, so a failed check below never leaves the server running
   expect(f.api.checked).toBeGreaterThan(0);
-  await f.server.stop();
 });
 
 describe("spec 4.1: GET /v1/projects", () => {
