@@ -76,7 +76,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     },
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
-  const webhooks = startWebhooks({ db, clock, settings });
+  const webhooks = startWebhooks({ db, clock, settings, observability });
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
 
   return {

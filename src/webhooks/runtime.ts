@@ -1,4 +1,7 @@
 import type { Clock } from "../common/clock.ts";
+import { log } from "../common/log.ts";
+import type { Observability } from "../observability/index.ts";
+import type { AttemptOutcome } from "./attempt.ts";
 import type { Settings } from "../config/settings.ts";
 import type { Db } from "../storage/db.ts";
 import { startRetentionJob } from "./retention.ts";
@@ -10,7 +13,13 @@ export interface RunningWebhooks {
 }
 
 /** The webhook background work of the server process: the sender and the log retention job. */
-export function startWebhooks(deps: { db: Db; clock: Clock; settings: Settings }): RunningWebhooks {
+/** Outcome label of an attempt for metrics: a 2xx, another HTTP status, or no HTTP answer at all. */
+export function attemptOutcomeLabel(outcome: AttemptOutcome): "success" | "http_error" | "transport_error" {
+  if (outcome.succeeded) return "success";
+  return outcome.responseStatus === null ? "transport_error" : "http_error";
+}
+
+export function startWebhooks(deps: { db: Db; clock: Clock; settings: Settings; observability?: Observability }): RunningWebhooks {
   const { settings } = deps;
   const sender = new WebhookSender({
     db: deps.db,
@@ -19,6 +28,21 @@ export function startWebhooks(deps: { db: Db; clock: Clock; settings: Settings }
       retryDelaysSeconds: settings.webhookRetryDelaysSeconds,
       timeoutSeconds: settings.webhookTimeoutSeconds,
       allowCidrs: settings.webhookAllowCidrs,
+    },
+    onAttempt(d, outcome, next) {
+      const result = attemptOutcomeLabel(outcome);
+      deps.observability?.webhookAttempts.inc({ outcome: result });
+      // One line per attempt (issue 7); the URL and secret stay out: receivers put tokens in URLs.
+      if (settings.logRequests) log.info("webhook attempt", {
+        delivery: d.publicId,
+        event: d.event,
+        attempt: d.attemptCount + 1,
+        outcome: result,
+        status: outcome.responseStatus,
+        duration_ms: outcome.durationMs,
+        reason: outcome.failureReason,
+        delivery_status: next ?? null,
+      });
     },
   });
   sender.start();

@@ -40,6 +40,8 @@ export interface SenderDeps {
   /** Extra trusted CA (PEM) for in-process tests; the server relies on NODE_EXTRA_CA_CERTS. */
   ca?: string;
   shutdownGraceMs?: number;
+  /** Told about every finished attempt (the server logs and counts them, issue 7). */
+  onAttempt?: (delivery: ClaimedDelivery, outcome: AttemptOutcome, nextStatus: string | undefined) => void;
 }
 
 const SHUTDOWN = new Error("sender stopping");
@@ -200,6 +202,7 @@ export class WebhookSender {
     }
     this.queue.forget(d.id);
     const step = this.store.recordAttempt(d, outcome, clock.now(), config.retryDelaysSeconds);
+    this.deps.onAttempt?.(d, outcome, step?.status);
     if (step?.status === "pending") this.queue.add(d.endpointId, { id: d.id, dueAt: step.nextAttemptAt });
     // The URL stays out of the log: receivers put tokens in query strings.
     if (step?.status === "failed") log.warn("webhook delivery failed", { delivery: d.publicId, event: d.event, last_reason: outcome.failureReason });
