@@ -69,7 +69,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
         return file.then((res) => observability.request(request, res, started));
       }
       // The public API before the framework too: issue 4's throughput goal (see docs/public-api.md).
-      const api = publicApi.handle(request, false);
+      const api = publicApi.hit(request);
       if (api !== undefined) return observability.request(request, api, started);
       if (!settings.logRequests) noteClientAddress(request, srv, proxies);
       return app.handle(request).then((res) => observability.request(request, res, started));

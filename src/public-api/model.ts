@@ -155,3 +155,24 @@ export const RELEASE_ID_PARAM = {
   schema: t.String(),
   description: "The id of a release from GET /releases. A draft's id or an unknown one: 404.",
 } as const;
+
+/**
+ * What the routes validate on the wire (STYLE habit 1): every parameter an optional string, so a
+ * bad sort or order falls back and a huge page_size clamps instead of failing validation; the
+ * documented types above are enforced by `query.ts` with the 400s CONTRACTS 2 asks for.
+ */
+export const ReleasesQueryWire = t.Object({
+  page: t.Optional(t.String()),
+  page_size: t.Optional(t.String()),
+  search: t.Optional(t.String()),
+  sort: t.Optional(t.String()),
+  order: t.Optional(t.String()),
+});
+
+// Elysia gives null for a segment it cannot percent-decode (`%ZZ`); such an id names no release
+// and must get the same 404 as any unknown id (spec 4.3), not a validation error. The service
+// reads the id from the literal path either way.
+export const ReleaseIdParams = t.Object({ release_id: t.Union([RELEASE_ID_PARAM.schema, t.Null()]) });
+
+/** spec 5 rule 1: `Authorization: Bearer <token>`; its absence is the 401 "missing token". */
+export const AuthHeaders = t.Object({ authorization: t.Optional(t.String({ maxLength: 4096 })) });

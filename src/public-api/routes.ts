@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../app.ts";
 import { errorResponse } from "../common/errors.ts";
 import { DOCS_CSP, renderDocsPage } from "./docs-page.ts";
+import { AuthHeaders, ReleaseIdParams, ReleasesQueryWire } from "./model.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { publicApiFor } from "./service.ts";
 
@@ -9,11 +10,10 @@ const KNOWN_PATHS = new Set(["/v1/projects", "/v1/releases", "/v1/project-langua
 
 /**
  * The public API v1 (spec 4.1-4.4, 5, 7, 8, CONTRACTS 2) and its description. The four GET
- * endpoints are answered by `PublicApi.handle` before any routing: by the server's fetch handler
- * (like CDN files: the issue's throughput goals), and here in onRequest for callers of
- * `app.handle` alone. Their inputs are two strings, read by `query.ts` and `endpointOf` against the
- * documented parameter schemas of `model.ts`. The routes below serve the documents and refuse the
- * rest, so every answer under /v1 carries the X-RateLimit-* headers.
+ * endpoints are routes validated with the model's wire schemas and answered by `PublicApi.answer`;
+ * cache hits with a valid token are also answered before routing by the server's fetch handler
+ * (`PublicApi.hit`, like CDN files: the issue's throughput goal). The other routes serve the
+ * documents and refuse the rest, so every answer under /v1 carries the X-RateLimit-* headers.
  */
 export function publicApiRoutes(deps: AppDeps) {
   const api = publicApiFor(deps);
@@ -21,7 +21,10 @@ export function publicApiRoutes(deps: AppDeps) {
   const docsPage = renderDocsPage(JSON.parse(openApi));
 
   return new Elysia({ name: "public-api" })
-    .onRequest(({ request }) => api.handle(request))
+    .get("/v1/projects", ({ request }) => api.answer(request), { headers: AuthHeaders })
+    .get("/v1/releases", ({ request }) => api.answer(request), { headers: AuthHeaders, query: ReleasesQueryWire })
+    .get("/v1/releases/:release_id", ({ request }) => api.answer(request), { headers: AuthHeaders, params: ReleaseIdParams })
+    .get("/v1/project-languages", ({ request }) => api.answer(request), { headers: AuthHeaders })
     .get("/v1/openapi.json", ({ request }) =>
       new Response(openApi, { headers: { ...api.addressHeaders(request), "content-type": "application/json; charset=utf-8" } }),
     )

@@ -90,31 +90,38 @@ export class PublicApi {
   }
 
   /**
-   * Answers a GET of one of the four endpoints completely (spec 4.1-4.4), synchronously and
-   * without the web framework, like CDN files (the issue's throughput goals: Elysia's routing and
-   * an asynchronous answer cost more than the work itself). Order of the rules: token (401), then
-   * the response cache (a hit costs no quota, spec 4.2 rule 7), then quota (429), then the answer.
-   * Anything else under /v1 (the documents, other methods, unknown paths) is left to the routes.
-   * The server's fetch handler passes `refuseUnauthenticated = false`, so that it need not work out
-   * the client's address for every request: a request without a valid token goes on to the app,
-   * which has the address and answers it here again through onRequest.
+   * The fast path, taken by the server's fetch handler before the framework (like CDN files, for
+   * the issue's throughput goal): a GET of one of the four endpoints with a valid token whose
+   * answer is in the response cache (spec 4.2 rule 7: a hit costs no quota). Anything else returns
+   * undefined and goes through the validated routes, which call `answer`.
    */
-  handle(request: Request, refuseUnauthenticated = true): Response | undefined {
+  hit(request: Request): Response | undefined {
     if (request.method !== "GET") return undefined;
-    const url = request.url;
-    const start = url.indexOf("/", url.indexOf("//") + 2);
-    if (!url.startsWith(API_PREFIX, start)) return undefined;
-    const key = url.slice(start);
-    const endpoint = endpointOf(key);
-    if (endpoint === undefined) return undefined;
+    const key = this.keyOf(request);
+    if (key === undefined || endpointOf(key) === undefined) return undefined;
+    const now = this.deps.clock.now();
+    const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
+    if (outcome.kind !== "ok") return undefined;
+    const hit = this.cache.get(outcome.caller.projectId, key, now);
+    if (!hit) return undefined;
+    return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)) });
+  }
 
+  /**
+   * Answers one of the four endpoints completely (spec 4.1-4.4), for the routes. Order of the
+   * rules: token (401), then the response cache (a hit costs no quota), then quota (429), then
+   * the answer. The endpoint is read from the literal path and query (the cache key), so a
+   * repeated parameter or a malformed escape is judged exactly as written.
+   */
+  answer(request: Request): Response {
+    const key = this.keyOf(request) ?? "";
+    const endpoint = endpointOf(key);
+    if (endpoint === undefined) return errorResponse(404, "not found", this.addressHeaders(request));
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind === "ok") {
       const hit = this.cache.get(outcome.caller.projectId, key, now);
       if (hit) return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)) });
-    } else if (!refuseUnauthenticated) {
-      return undefined; // a 401 needs the client's address (failed tokens are limited per address)
     }
     const gate = this.admit(request, outcome, now);
     if (gate instanceof Response) return gate;
@@ -130,6 +137,13 @@ export class PublicApi {
         return body === undefined ? this.reply(gate, key, 404, errorBody(NOT_FOUND_RELEASE)) : this.reply(gate, key, 200, body);
       }
     }
+  }
+
+  /** The literal path and query of a request under /v1/ (the cache key), or undefined. */
+  private keyOf(request: Request): string | undefined {
+    const url = request.url;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    return url.startsWith(API_PREFIX, start) ? url.slice(start) : undefined;
   }
 
   /**
