@@ -7,6 +7,7 @@
 # It also records each server's CPU time per request (from /proc): with the server bound to one
 # core, throughput is the inverse of that cost, and it is far less disturbed by other load.
 # nginx: one worker, sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive.
+# A third server, a bare Bun.serve handler with the bytes in memory, shows what Bun itself costs.
 # Knobs: BENCH_ROUNDS (5), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,9 +36,9 @@ fi
 WORK=$(mktemp -d /tmp/phrasebook-bench-cdn.XXXXXX)
 PB_PID=""
 NGINX_PID=""
+BARE_PID=""
 cleanup() {
-  [ -n "$PB_PID" ] && kill "$PB_PID" 2>/dev/null && wait "$PB_PID" 2>/dev/null
-  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null
+  for pid in $PB_PID $NGINX_PID $BARE_PID; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -51,6 +52,7 @@ wait_for() {
 
 PB_PORT=$(free_port)
 NGINX_PORT=$(free_port)
+BARE_PORT=$(free_port)
 export PHRASEBOOK_ADMIN_EMAIL=bench@example.test PHRASEBOOK_ADMIN_PASSWORD=bench-password-1
 PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$PB_PORT PHRASEBOOK_DATA_DIR=$WORK/data PHRASEBOOK_LOG_REQUESTS=false \
   taskset -c "$SERVER_CPU" "$BIN" serve >"$WORK/phrasebook.log" 2>&1 &
@@ -108,6 +110,12 @@ taskset -c "$SERVER_CPU" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" 2
 NGINX_PID=$!
 wait_for "http://127.0.0.1:$NGINX_PORT$(field en pinned_path)"
 
+# The floor: a bare Bun.serve handler with the same bytes in memory (bench/lib/bare-server.ts).
+BARE_SPEC=$("$BUN" -e "const f = ($SETUP).files; console.log(JSON.stringify(Object.fromEntries(Object.values(f).flatMap((x) => [[x.pinned_path, x.file], [x.latest_path, x.file]]))))")
+taskset -c "$SERVER_CPU" "$BUN" bench/lib/bare-server.ts "$BARE_PORT" "$BARE_SPEC" >"$WORK/bare.log" 2>&1 &
+BARE_PID=$!
+wait_for "http://127.0.0.1:$BARE_PORT$(field en pinned_path)"
+
 # Same bytes from both servers before anything is measured.
 "$BUN" -e "
   const paths = ['$(field en pinned_path)', '$(field de pinned_path)', '$(field de latest_path)'];
@@ -150,9 +158,13 @@ run_wrk() { # scenario server port path header round pid
 for round in $(seq 1 "$ROUNDS"); do
   for s in "${SCENARIOS[@]}"; do
     IFS='|' read -r name path header <<<"$s"
-    if [ $((round % 2)) -eq 1 ]; then order=(phrasebook nginx); else order=(nginx phrasebook); fi
+    if [ $((round % 2)) -eq 1 ]; then order=(phrasebook nginx bare); else order=(bare nginx phrasebook); fi
     for server in "${order[@]}"; do
-      if [ "$server" = phrasebook ]; then port=$PB_PORT pid=$PB_PID; else port=$NGINX_PORT pid=$NGINX_PID; fi
+      case $server in
+        phrasebook) port=$PB_PORT pid=$PB_PID ;;
+        nginx) port=$NGINX_PORT pid=$NGINX_PID ;;
+        bare) port=$BARE_PORT pid=$BARE_PID ;;
+      esac
       run_wrk "$name" "$server" "$port" "$path" "$header" "$round" "$pid"
     done
   done

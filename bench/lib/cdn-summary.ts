@@ -50,21 +50,24 @@ for (const line of readFileSync(file, "utf8").trim().split("\n")) {
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const out: string[] = [];
-out.push(`| bundle | phrasebook req/s | nginx req/s | ratio (median of rounds) | goal | p99 phrasebook | p99 nginx | p99 ratio | CPU µs/req phrasebook | CPU µs/req nginx | CPU ratio (nginx / ours) |`);
-out.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+out.push(`| bundle | phrasebook req/s | nginx req/s | ratio to nginx (median of rounds) | goal | p99 phrasebook / nginx | CPU µs/req phrasebook / nginx | CPU ratio (nginx / ours) | bare Bun.serve: ratio, CPU ratio |`);
+out.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|`);
 const medians = new Map<string, number>();
 for (const [scenario, byServer] of data) {
   const pb = byServer.get("phrasebook")!;
   const ng = byServer.get("nginx")!;
-  const roundsSeen = [...pb.keys()].filter((r) => ng.has(r));
-  const ratio = median(roundsSeen.map((r) => pb.get(r)!.rps / ng.get(r)!.rps));
-  const p99Ratio = median(roundsSeen.map((r) => pb.get(r)!.p99 / ng.get(r)!.p99));
-  const cpuRatio = median(roundsSeen.map((r) => ng.get(r)!.cpuUs / pb.get(r)!.cpuUs));
+  const bare = byServer.get("bare");
+  const rounds = [...pb.keys()].filter((r) => ng.has(r));
+  const ratioOf = (s: Map<number, Row>, f: (a: Row, b: Row) => number) => median(rounds.filter((r) => s.has(r)).map((r) => f(s.get(r)!, ng.get(r)!)));
+  const ratio = ratioOf(pb, (a, b) => a.rps / b.rps);
+  const cpuRatio = ratioOf(pb, (a, b) => b.cpuUs / a.cpuUs);
   const pbRps = median([...pb.values()].map((x) => x.rps));
   medians.set(scenario, pbRps);
   const goal = GOALS[scenario] ?? 1;
+  const med = (s: Map<number, Row>, k: keyof Row) => median([...s.values()].map((x) => x[k]));
+  const bareCell = bare ? `${fmt(ratioOf(bare, (a, b) => a.rps / b.rps), 2)}x, ${fmt(ratioOf(bare, (a, b) => b.cpuUs / a.cpuUs), 2)}x` : "";
   out.push(
-    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(median([...ng.values()].map((x) => x.rps)))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(median([...pb.values()].map((x) => x.p99)), 2)} ms | ${fmt(median([...ng.values()].map((x) => x.p99)), 2)} ms | ${fmt(p99Ratio, 2)} | ${fmt(median([...pb.values()].map((x) => x.cpuUs)), 1)} | ${fmt(median([...ng.values()].map((x) => x.cpuUs)), 1)} | ${fmt(cpuRatio, 2)}x |`,
+    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(med(ng, "rps"))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(med(pb, "p99"), 1)} / ${fmt(med(ng, "p99"), 1)} ms | ${fmt(med(pb, "cpuUs"), 1)} / ${fmt(med(ng, "cpuUs"), 1)} | ${fmt(cpuRatio, 2)}x | ${bareCell} |`,
   );
 }
 const latestVsPinned = (size: string) => (medians.get(`${size}-latest`) ?? 0) / (medians.get(`${size}-pinned`) ?? 1);

@@ -13,7 +13,7 @@ class Scanner {
   readonly names: string[] = [];
   constructor(readonly s: string) {}
 
-  skipSpace(): void {
+  eatSpace(): void {
     while (this.i < this.s.length && WHITE_SPACE.test(this.s[this.i]!)) this.i++;
   }
 
@@ -40,7 +40,7 @@ class Scanner {
   /** After `{`: `name}`, `name, type}`, `name, type, style}` or a branching type with sub-messages. */
   argument(): void {
     const resume = this.i;
-    this.skipSpace();
+    this.eatSpace();
     const name = this.readUntil(",{}").trim();
     const c = this.s[this.i];
     if (c === "}") {
@@ -60,13 +60,13 @@ class Scanner {
     }
     if (this.s[this.i] === ",") this.i++;
     if (BRANCHING_TYPES.has(type)) this.branches();
-    else this.skipBalanced();
+    else this.eatBalanced();
   }
 
   /** `selector {message} selector {message} ... }` */
   branches(): void {
     while (this.i < this.s.length) {
-      this.skipSpace();
+      this.eatSpace();
       if (this.s[this.i] === "}") {
         this.i++;
         return;
@@ -80,7 +80,7 @@ class Scanner {
   }
 
   /** A style argument such as `number, ::currency/EUR`: skip to the matching `}`. */
-  skipBalanced(): void {
+  eatBalanced(): void {
     let depth = 1;
     while (this.i < this.s.length && depth > 0) {
       const c = this.s[this.i++];
