@@ -173,6 +173,3 @@ export const ReleasesQueryWire = t.Object({
 // and must get the same 404 as any unknown id (spec 4.3), not a validation error. The service
 // reads the id from the literal path either way.
 export const ReleaseIdParams = t.Object({ release_id: t.Union([RELEASE_ID_PARAM.schema, t.Null()]) });
-
-/** spec 5 rule 1: `Authorization: Bearer <token>`; its absence is the 401 "missing token". */
-export const AuthHeaders = t.Object({ authorization: t.Optional(t.String({ maxLength: 4096 })) });
