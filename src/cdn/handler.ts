@@ -81,10 +81,11 @@ export function createCdn(deps: CdnDeps): Cdn {
   const metrics = deps.observability;
   metrics?.gauge("phrasebook_cdn_cache_bytes", "Bytes the CDN cache holds", () => cache.usedBytes);
   metrics?.gauge("phrasebook_cdn_cache_files", "Files the CDN cache holds", () => cache.fileCount);
-  // Pre-bound children so a hit costs one counter add, no label lookup.
-  const hits = metrics && { inc: () => metrics.cdnCache.inc(HIT) };
-  const misses = metrics && { inc: () => metrics.cdnCache.inc(MISS) };
-  const sent = metrics && ((bytes: number) => metrics.cdnBytes.inc({}, bytes));
+  // Cells resolved once, so a hit costs one addition, no label lookup.
+  const hitCell = metrics?.cdnCache.cell(HIT);
+  const missCell = metrics?.cdnCache.cell(MISS);
+  const bytesCell = metrics?.cdnBytes.cell();
+  const sent = bytesCell && ((bytes: number) => void (bytesCell.value += bytes));
 
   async function fill(request: Request, path: string): Promise<Response> {
     const parsed = parseCdnPath(path.slice(prefix.length));
@@ -119,10 +120,10 @@ export function createCdn(deps: CdnDeps): Cdn {
     if (method === "GET" || method === "HEAD") {
       const route = cache.route(path);
       if (route !== undefined) {
-        hits?.inc();
+        if (hitCell) hitCell.value++;
         return respond(request, route, sent);
       }
-      misses?.inc();
+      if (missCell) missCell.value++;
       return fill(request, path);
     }
     if (method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });

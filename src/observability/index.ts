@@ -1,6 +1,6 @@
 import { clientAddress } from "../common/client-address.ts";
 import { loggingEnabled } from "../common/log.ts";
-import { Counter, Gauge, Histogram, Registry } from "./metrics.ts";
+import { Counter, Gauge, Histogram, Registry, type CounterCell, type HistogramCell } from "./metrics.ts";
 import { routeLabel } from "./route-label.ts";
 
 /**
@@ -15,7 +15,14 @@ export interface ObservabilityOptions {
 }
 
 const FLUSH_INTERVAL_MS = 200;
-const ROUTE_MEMO_MAX_ENTRIES = 1024;
+const SERIES_MEMO_MAX_ENTRIES = 1024;
+
+/** What one (method, status, path) resolves to: its route label and the metric cells it adds to. */
+interface Series {
+  route: string;
+  count: CounterCell;
+  latency: HistogramCell;
+}
 
 export class Observability {
   readonly registry = new Registry();
@@ -27,7 +34,7 @@ export class Observability {
   readonly webhookAttempts = this.registry.register(new Counter("phrasebook_webhook_attempts_total", "Webhook delivery attempts by outcome", ["outcome"]));
 
   private buffer: string[] = [];
-  private readonly routeMemo = new Map<string, string>();
+  private readonly seriesMemo = new Map<string, Series>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private options: ObservabilityOptions) {
@@ -51,21 +58,23 @@ export class Observability {
   }
 
   record(method: string, pathname: string, status: number, durationMs: number, client = "unknown"): void {
-    // The same few paths repeat (CDN files, API pages): remember their labels instead of splitting
-    // every path again. Bounded, and cleared when full, so odd paths cannot grow it.
-    let route = this.routeMemo.get(pathname);
-    if (route === undefined) {
-      route = routeLabel(pathname, this.options.cdnPrefix);
-      if (this.routeMemo.size >= ROUTE_MEMO_MAX_ENTRIES) this.routeMemo.clear();
-      this.routeMemo.set(pathname, route);
+    // The same few paths repeat (CDN files, API pages): resolve each (method, status, path) to its
+    // label and metric cells once. Bounded, and cleared when full, so odd paths cannot grow it.
+    const key = method + " " + status + " " + pathname;
+    let series = this.seriesMemo.get(key);
+    if (series === undefined) {
+      let route = routeLabel(pathname, this.options.cdnPrefix);
+      // Unknown paths would give metrics unbounded cardinality and logs a place for junk.
+      if (status === 404 && !route.includes(":")) route = "unmatched";
+      series = { route, count: this.requests.cell({ method, route, status: String(status) }), latency: this.latency.cell({ route }) };
+      if (this.seriesMemo.size >= SERIES_MEMO_MAX_ENTRIES) this.seriesMemo.clear();
+      this.seriesMemo.set(key, series);
     }
-    // Unknown paths would give metrics unbounded cardinality and logs a place for junk.
-    if (status === 404 && !route.includes(":")) route = "unmatched";
-    this.requests.inc({ method, route, status: String(status) });
-    this.latency.observe({ route }, durationMs / 1000);
+    series.count.value++;
+    series.latency.observe(durationMs / 1000);
     if (this.options.logRequests) {
       this.buffer.push(
-        JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", method, route, status, duration_ms: Math.round(durationMs * 100) / 100, client }),
+        JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", method, route: series.route, status, duration_ms: Math.round(durationMs * 100) / 100, client }),
       );
       if (this.buffer.length >= 512) this.flush();
     }
