@@ -39,7 +39,16 @@ async function promptPassword(): Promise<string> {
     if (!line) throw new CliError("no password: set PHRASEBOOK_PASSWORD or type it at the prompt");
     return line;
   }
-  const answer = prompt("Password:");
+  // Typed passwords must not show on the screen (or in a terminal recording): echo off meanwhile.
+  const stty = (arg: string) => Bun.spawnSync(["stty", arg], { stdin: "inherit", stdout: "ignore", stderr: "ignore" });
+  stty("-echo");
+  let answer: string | null;
+  try {
+    answer = prompt("Password:");
+  } finally {
+    stty("echo");
+    process.stdout.write("\n");
+  }
   if (!answer) throw new CliError("no password given");
   return answer;
 }
