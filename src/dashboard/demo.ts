@@ -89,6 +89,8 @@ export function demoBanner(outcome: DemoOutcome, settings: Settings): string {
       `Phrasebook: ${settings.dataDir} already holds data, so the demo project was not added; serving it as it is.`,
       `  Dashboard: ${dashboard}`,
       "  (For a fresh demo, stop the server and point PHRASEBOOK_DATA_DIR at an empty directory.)",
+      "  Lost the demo password? Add another admin, then log in with it:",
+      `    PHRASEBOOK_DATA_DIR=${settings.dataDir} phrasebook user create --email you@example.com --name You --role admin`,
       "",
       "",
     ].join("\n");
