@@ -1,18 +1,9 @@
+import type { LanguageProgress, ProjectProgress } from "../progress.ts";
 import { get, projectPath } from "./api.ts";
 import { h, plural } from "./dom.ts";
 
-export interface LanguageProgress {
-  code: string;
-  name: string;
-  is_base_language: boolean;
-  translated: number;
-  approved: number;
-}
-
-export interface Progress {
-  total_keys: number;
-  languages: LanguageProgress[];
-}
+export type { LanguageProgress };
+export type Progress = ProjectProgress;
 
 /** Served by src/dashboard/progress.ts: counts over every key, not just the visible page. */
 export function loadProgress(pid: string): Promise<Progress> {

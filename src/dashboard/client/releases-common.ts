@@ -1,25 +1,12 @@
+import type { ReleaseLanguageView, ReleaseView } from "../../authoring/releases.ts";
 import { fileUrl, LATEST, BUNDLE_FORMATS } from "../../cdn/urls.ts";
 import { config } from "./config.ts";
 import { h } from "./dom.ts";
 import { badge, copyField } from "./ui.ts";
 
-/** Shapes of CONTRACTS 4 releases, and the URL tables both release pages show. */
-export interface ReleaseLanguage {
-  code: string;
-  is_base_language: boolean;
-  download_urls: Record<"json" | "yaml" | "arb", string>;
-}
-
-export interface Release {
-  id: string;
-  name: string;
-  tag: string;
-  status: "draft" | "published";
-  created_at: string;
-  published_at: string | null;
-  slug?: string;
-  languages?: ReleaseLanguage[];
-}
+/** Shapes of CONTRACTS 4 releases (the server's views, type-only), and the URL tables both release pages show. */
+export type ReleaseLanguage = ReleaseLanguageView;
+export type Release = ReleaseView;
 
 export function statusBadge(r: Release): HTMLElement {
   return r.status === "published" ? badge("published", "approved") : badge("draft", "draft");

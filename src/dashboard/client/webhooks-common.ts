@@ -1,42 +1,17 @@
+import type { AttemptView, DeliveryView } from "../../webhooks/delivery-log.ts";
+import type { EndpointView } from "../../webhooks/endpoints.ts";
 import { EVENT_TYPES } from "../../webhooks/events.ts";
 import { h, uid } from "./dom.ts";
 import { badge } from "./ui.ts";
 
-/** CONTRACTS 4 webhook shapes, and the parts both integration pages draw. */
-export interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  has_secret: boolean;
-  enabled: boolean;
-  consecutive_failures: number;
-  failing: boolean;
-  created_at: string;
-}
-
-export interface DeliverySummary {
-  id: string;
-  event: string;
-  status: "pending" | "succeeded" | "failed";
-  attempt_count: number;
-  created_at: string;
-  next_attempt_at: string | null;
-}
-
-export interface Attempt {
-  number: number;
-  started_at: string;
-  duration_ms: number | null;
-  request_headers: Record<string, string>;
-  response_status: number | null;
-  response_body: string | null;
-  response_body_truncated: boolean;
-  failure_reason: string | null;
-}
-
-export interface Delivery extends DeliverySummary {
-  endpoint_id: string;
-  redelivery_of: string | null;
+/**
+ * CONTRACTS 4 webhook shapes, as the server's views define them (type-only imports: nothing of the
+ * server's code enters the browser bundle), and the parts both integration pages draw.
+ */
+export type Endpoint = EndpointView;
+export type Attempt = AttemptView;
+export type DeliverySummary = Omit<DeliveryView, "endpoint_id" | "redelivery_of">;
+export interface Delivery extends DeliveryView {
   payload: string;
   attempts: Attempt[];
 }
