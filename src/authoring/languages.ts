@@ -30,7 +30,9 @@ export function listLanguages(db: Db, project: ProjectRow): LanguageView[] {
     .map((l) => languageView(project, l));
 }
 
-export function findLanguage(db: Db, project: ProjectRow, rawCode: string): LanguageRow {
+export function findLanguage(db: Db, project: ProjectRow, rawCode: string | null): LanguageRow {
+  // A path segment the router cannot percent-decode arrives as null: it names no language.
+  if (typeof rawCode !== "string") throw notFound("language not found");
   // Codes compare case-insensitively (pt-br names pt-BR); stored codes are canonical.
   const code = rawCode.toLowerCase();
   const row = db
