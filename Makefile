@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BUN_DIR):$(CURDIR)/node_modules/.bin:$(PATH)
 
 SOURCES := $(shell find src public -type f 2>/dev/null)
 
-.PHONY: all run serve build test typecheck lint migrations check-migrations bench clean deps
+.PHONY: all run serve build test test-deps typecheck lint migrations check-migrations bench clean deps
 
 all: build
 
@@ -38,7 +38,11 @@ typecheck: deps
 
 lint: typecheck check-migrations
 
-test: typecheck check-migrations build
+# Chromium, nginx, curl, openssl: installed from Debian's packages when missing (see the script).
+test-deps:
+	@bash scripts/install-test-deps.sh
+
+test: test-deps typecheck check-migrations build
 	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook $(BUN) test --timeout 60000
 
 # Regenerates SQL migrations from src/storage/schema.ts and the embedded index beside them.

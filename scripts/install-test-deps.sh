@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The system programs `make test` drives: Chromium (browser tests), nginx and curl (reverse-proxy
+# tests), openssl (the webhook tests' throwaway CA), tar (backup restore). Installs the missing ones
+# from Debian's packages when it can (root with apt-get), else names them and stops.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v tar >/dev/null 2>&1 || need+=(tar)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing test dependencies from Debian's packages: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" ca-certificates >/dev/null
+else
+  echo "make test needs these programs: ${need[*]} (on Debian: sudo apt-get install ${need[*]})" >&2
+  exit 1
+fi
