@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(BUN_DIR):$(CURDIR)/node_modules/.bin:$(PATH)
 
 SOURCES := $(shell find src public -type f 2>/dev/null)
 
-.PHONY: all run serve build test test-deps typecheck lint migrations check-migrations bench clean deps
+.PHONY: all run serve build test test-deps typecheck lint migrations check-migrations check-architecture bench clean deps
 
 all: build
 
@@ -22,7 +22,7 @@ node_modules/.deps-installed: package.json bun.lock $(BUN)
 deps: node_modules/.deps-installed
 
 dist/phrasebook: node_modules/.deps-installed $(SOURCES)
-	$(BUN) build --compile --minify src/main.ts --outfile dist/phrasebook
+	$(BUN) build --compile --minify-whitespace --minify-syntax src/main.ts --outfile dist/phrasebook
 
 build: dist/phrasebook
 
@@ -36,18 +36,23 @@ serve: build
 typecheck: deps
 	tsc --noEmit -p .
 
-lint: typecheck check-migrations
+# Type check, migrations in step with the schema, and no import cycle between the folders of src/.
+lint: typecheck check-migrations check-architecture
+
+check-architecture: deps
+	@$(BUN) scripts/check-architecture.ts
 
 # Chromium, nginx, curl, openssl: installed from Debian's packages when missing (see the script).
 test-deps:
 	@bash scripts/install-test-deps.sh
 
-test: test-deps typecheck check-migrations build
+test: test-deps lint build
 	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook $(BUN) test --timeout 60000
 
-# Regenerates SQL migrations from src/storage/schema.ts and the embedded index beside them.
+# Regenerates SQL migrations from src/storage/schema.ts and the embedded index beside them
+# (NAME=what_changed names the new migration file).
 migrations: deps
-	drizzle-kit generate --config drizzle.config.ts
+	drizzle-kit generate --config drizzle.config.ts $(if $(NAME),--name $(NAME))
 	$(BUN) scripts/embed-migrations.ts
 
 # Fails when the committed migrations do not match the schema.

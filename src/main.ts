@@ -1,13 +1,13 @@
 #!/usr/bin/env bun
-/** CLI -> settings -> command. Boring on purpose; every command lives in its own module. */
+/** CLI -> settings -> command. Boring on purpose; every command lives in its own module under cli/. */
 import pkg from "../package.json" with { type: "json" };
-import { CliError, parseArgs, usage } from "./config/cli.ts";
-import { loadSettings, SettingsError } from "./config/settings.ts";
-import { runBackup } from "./config/backup-command.ts";
-import { runUserCreate } from "./config/user-command.ts";
-import { demoBanner, prepareDemo } from "./dashboard/demo.ts";
+import { parseArgs, usage } from "./cli/args.ts";
+import { runBackup } from "./cli/backup.ts";
+import { demoBanner, prepareDemo } from "./cli/demo.ts";
+import { runUserCreate } from "./cli/user-create.ts";
+import { CliError } from "./common/errors.ts";
 import { log } from "./common/log.ts";
-import { MigrationError } from "./storage/migrate.ts";
+import { loadSettings } from "./config/settings.ts";
 import { startServer } from "./server.ts";
 
 export const VERSION: string = pkg.version;
@@ -64,9 +64,9 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (err: unknown) => {
-    if (err instanceof CliError || err instanceof SettingsError || err instanceof MigrationError) {
+    if (err instanceof CliError) {
       process.stderr.write(`phrasebook: ${err.message}\n`);
-      process.exit(2);
+      process.exit(err.exitCode);
     }
     const e = err as NodeJS.ErrnoException;
     if (e?.code === "EADDRINUSE") {

@@ -1,13 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Clock } from "../common/clock.ts";
 import { badRequest, conflict, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
+import { hasControlCharacters } from "../common/text.ts";
+import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { languages, translationKeys, translations } from "../storage/schema.ts";
-import { enqueueEvent } from "../webhooks/outbox.ts";
+import { languages, translationKeys, translations, type KeyRow, type ProjectRow } from "../storage/schema.ts";
 import { findLanguage } from "./languages.ts";
-import { pageInfo, parsePositiveInt, type PageInfo } from "./paging.ts";
-import type { ProjectRow } from "./projects.ts";
 
 export const KEY_MAX_LENGTH = 512;
 export const CONTEXT_MAX_LENGTH = 2000;
@@ -24,14 +23,12 @@ export interface KeyView {
   translations: Record<string, { value: string; status: TranslationStatus }>;
 }
 
-type KeyRow = typeof translationKeys.$inferSelect;
-
 export function cleanKey(raw: string): string {
-  // Keys are kept exactly as authored (spec 2.6), but an empty one or one with control characters
+  // Keys are kept exactly as authored (docs/interface.md §2.6), but an empty one or one with control characters
   // would make files no tool can read back.
   if (raw.length === 0) throw badRequest('invalid field "key": must not be empty');
   if (raw.length > KEY_MAX_LENGTH) throw badRequest(`invalid field "key": at most ${KEY_MAX_LENGTH} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw badRequest('invalid field "key": must not contain control characters');
+  if (hasControlCharacters(raw)) throw badRequest('invalid field "key": must not contain control characters');
   if (raw.trim() !== raw) throw badRequest('invalid field "key": must not start or end with white space');
   return raw;
 }
@@ -130,7 +127,7 @@ function assertKeyFree(db: Db, project: ProjectRow, key: string, exceptId?: numb
   if (other && other.id !== exceptId) throw conflict(`key "${key}" already exists in this project`);
 }
 
-export function createKey(db: Db, clock: Clock, project: ProjectRow, input: { key: string; context?: string | null }): KeyView {
+export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: { key: string; context?: string | null }): KeyView {
   const key = cleanKey(input.key);
   const context = cleanContext(input.context);
   assertKeyFree(db, project, key);
@@ -141,14 +138,13 @@ export function createKey(db: Db, clock: Clock, project: ProjectRow, input: { ke
       .values({ publicId: newId("key"), projectId: project.id, key, context, createdAt: now, updatedAt: now })
       .returning()
       .get();
-    enqueueEvent(tx, clock, project, "key_created", { key, context });
+    changes.event(project, "key_created", { key, context });
     return keyView(row);
   });
 }
 
 export function updateKey(
-  db: Db,
-  clock: Clock,
+  { db, clock, changes }: ServiceDeps,
   project: ProjectRow,
   publicId: string,
   patch: { key?: string; context?: string | null },
@@ -160,16 +156,16 @@ export function updateKey(
   if (key === k.key && context === k.context) return getKey(db, project, publicId);
   db.transaction((tx) => {
     tx.update(translationKeys).set({ key, context, updatedAt: clock.now() }).where(eq(translationKeys.id, k.id)).run();
-    enqueueEvent(tx, clock, project, "key_updated", { key, context });
+    changes.event(project, "key_updated", { key, context });
   });
   return getKey(db, project, publicId);
 }
 
-export function deleteKey(db: Db, clock: Clock, project: ProjectRow, publicId: string): void {
+export function deleteKey({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string): void {
   const k = findKey(db, project, publicId);
   db.transaction((tx) => {
     tx.delete(translationKeys).where(eq(translationKeys.id, k.id)).run();
-    enqueueEvent(tx, clock, project, "key_deleted", { key: k.key });
+    changes.event(project, "key_deleted", { key: k.key });
   });
 }
 
@@ -182,11 +178,17 @@ export interface TranslationView {
 
 /**
  * Sets a translation. The first value emits translation_created, a changed one
- * translation_updated and resets `approved` to `translated` (CONTRACTS 4). Saving the identical
+ * translation_updated and resets `approved` to `translated` (docs/product.md §4). Saving the identical
  * value again changes nothing and emits nothing, so an editor that saves on blur cannot undo an
  * approval by accident.
  */
-export function setTranslation(db: Db, clock: Clock, project: ProjectRow, keyPublicId: string, code: string, rawValue: string): TranslationView {
+export function setTranslation(
+  { db, clock, changes }: ServiceDeps,
+  project: ProjectRow,
+  keyPublicId: string,
+  code: string | null,
+  rawValue: string,
+): TranslationView {
   const k = findKey(db, project, keyPublicId);
   const lang = findLanguage(db, project, code);
   const value = checkValue(rawValue);
@@ -202,12 +204,12 @@ export function setTranslation(db: Db, clock: Clock, project: ProjectRow, keyPub
       .values({ keyId: k.id, languageId: lang.id, value, status: "translated", updatedAt: clock.now() })
       .onConflictDoUpdate({ target: [translations.keyId, translations.languageId], set: { value, status: "translated", updatedAt: clock.now() } })
       .run();
-    enqueueEvent(tx, clock, project, existing ? "translation_updated" : "translation_created", { ...view });
+    changes.event(project, existing ? "translation_updated" : "translation_created", { ...view });
   });
   return view;
 }
 
-export function approveTranslation(db: Db, clock: Clock, project: ProjectRow, keyPublicId: string, code: string): TranslationView {
+export function approveTranslation({ db, clock, changes }: ServiceDeps, project: ProjectRow, keyPublicId: string, code: string | null): TranslationView {
   const k = findKey(db, project, keyPublicId);
   const lang = findLanguage(db, project, code);
   const existing = db
@@ -223,7 +225,7 @@ export function approveTranslation(db: Db, clock: Clock, project: ProjectRow, ke
       .set({ status: "approved", updatedAt: clock.now() })
       .where(and(eq(translations.keyId, k.id), eq(translations.languageId, lang.id)))
       .run();
-    enqueueEvent(tx, clock, project, "translation_approved", { ...view });
+    changes.event(project, "translation_approved", { ...view });
   });
   return view;
 }

@@ -1,11 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Clock } from "../common/clock.ts";
 import { iso } from "../common/clock.ts";
 import { badRequest, conflict, notFound } from "../common/errors.ts";
+import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { languages } from "../storage/schema.ts";
+import { languages, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
-import type { ProjectRow } from "./projects.ts";
 
 export interface LanguageView {
   code: string;
@@ -14,7 +13,7 @@ export interface LanguageView {
   created_at: string;
 }
 
-type LanguageRow = typeof languages.$inferSelect;
+export const LANGUAGE_NAME_MAX_LENGTH = 100;
 
 export function languageView(project: ProjectRow, l: LanguageRow): LanguageView {
   return { code: l.code, name: l.name, is_base_language: l.code === project.baseLanguageCode, created_at: iso(l.createdAt) };
@@ -45,19 +44,21 @@ export function findLanguage(db: Db, project: ProjectRow, rawCode: string | null
   return row;
 }
 
-export function addLanguage(db: Db, clock: Clock, project: ProjectRow, input: { code: string; name?: string }): LanguageView {
+export function addLanguage({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: { code: string; name?: string }): LanguageView {
   const code = normaliseLanguageCode(input.code);
   const name = input.name?.trim() || defaultLanguageName(code);
-  if (name.length > 100) throw badRequest('invalid field "name": at most 100 characters');
+  if (name.length > LANGUAGE_NAME_MAX_LENGTH) throw badRequest(`invalid field "name": at most ${LANGUAGE_NAME_MAX_LENGTH} characters`);
   const existing = db.select({ code: languages.code }).from(languages).where(eq(languages.projectId, project.id)).all();
   if (existing.some((l) => l.code.toLowerCase() === code.toLowerCase())) throw conflict(`language ${code} is already in this project`);
   const row = db.insert(languages).values({ projectId: project.id, code, name, createdAt: clock.now() }).returning().get();
+  changes.notify(project.id);
   return languageView(project, row);
 }
 
-/** Removes a language and its translations; published releases keep theirs (spec 3). */
-export function removeLanguage(db: Db, project: ProjectRow, rawCode: string): void {
+/** Removes a language and its translations; published releases keep theirs (docs/interface.md §3). */
+export function removeLanguage({ db, changes }: ServiceDeps, project: ProjectRow, rawCode: string | null): void {
   const lang = findLanguage(db, project, rawCode);
   if (lang.code === project.baseLanguageCode) throw conflict(`${lang.code} is the base language; choose another base language first`);
   db.delete(languages).where(and(eq(languages.projectId, project.id), eq(languages.id, lang.id))).run();
+  changes.notify(project.id);
 }

@@ -1,13 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Clock } from "../common/clock.ts";
 import { iso } from "../common/clock.ts";
 import { badRequest, notFound } from "../common/errors.ts";
 import { newId, newSlug } from "../common/ids.ts";
+import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { languages, projects } from "../storage/schema.ts";
+import { languages, projects, type ProjectRow } from "../storage/schema.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
-
-export type ProjectRow = typeof projects.$inferSelect;
 
 export interface ProjectView {
   id: string;
@@ -16,8 +14,6 @@ export interface ProjectView {
   cdn_slug: string;
   created_at: string;
 }
-
-export const NAME_MAX_LENGTH = 200;
 
 export function projectView(p: ProjectRow): ProjectView {
   return { id: p.publicId, name: p.name, base_language_code: p.baseLanguageCode, cdn_slug: p.cdnSlug, created_at: iso(p.createdAt) };
@@ -29,8 +25,9 @@ function cleanName(name: string): string {
   return n;
 }
 
-export function findProject(db: Db, publicId: string): ProjectRow {
-  const row = db.select().from(projects).where(eq(projects.publicId, publicId)).get();
+/** The project a `:pid` in a path names; a malformed or unknown id is the same 404. */
+export function findProject(db: Db, publicId: string | null): ProjectRow {
+  const row = typeof publicId === "string" ? db.select().from(projects).where(eq(projects.publicId, publicId)).get() : undefined;
   if (!row) throw notFound("project not found");
   return row;
 }
@@ -39,8 +36,8 @@ export function listProjects(db: Db): ProjectView[] {
   return db.select().from(projects).orderBy(asc(projects.name), asc(projects.id)).all().map(projectView);
 }
 
-/** Creates a project with its base language (CONTRACTS 4) and a random CDN slug (spec 2.7). */
-export function createProject(db: Db, clock: Clock, input: { name: string; base_language_code: string }): ProjectView {
+/** Creates a project with its base language (docs/product.md §4) and a random CDN slug (docs/interface.md §2.7). */
+export function createProject({ db, clock }: ServiceDeps, input: { name: string; base_language_code: string }): ProjectView {
   const name = cleanName(input.name);
   const code = normaliseLanguageCode(input.base_language_code, "base_language_code");
   const now = clock.now();
@@ -55,8 +52,7 @@ export function createProject(db: Db, clock: Clock, input: { name: string; base_
   });
 }
 
-export function updateProject(db: Db, publicId: string, patch: { name?: string; base_language_code?: string }): ProjectView {
-  const project = findProject(db, publicId);
+export function updateProject({ db, changes }: ServiceDeps, project: ProjectRow, patch: { name?: string; base_language_code?: string }): ProjectView {
   const values: Partial<ProjectRow> = {};
   if (patch.name !== undefined) values.name = cleanName(patch.name);
   if (patch.base_language_code !== undefined) {
@@ -66,13 +62,15 @@ export function updateProject(db: Db, publicId: string, patch: { name?: string; 
     values.baseLanguageCode = lang.code;
   }
   if (Object.keys(values).length === 0) return projectView(project);
-  return projectView(db.update(projects).set(values).where(eq(projects.id, project.id)).returning().get()!);
+  const row = db.update(projects).set(values).where(eq(projects.id, project.id)).returning().get()!;
+  changes.notify(project.id);
+  return projectView(row);
 }
 
-/** Spec 5.7: a new project slug revokes every URL of the project. Callers purge caches. */
-export function rotateProjectSlug(db: Db, publicId: string): { project: ProjectRow; cdn_slug: string } {
-  const project = findProject(db, publicId);
+/** A new project slug revokes every URL of the project at once (docs/interface.md §5 rule 7). */
+export function rotateProjectSlug({ db, changes }: ServiceDeps, project: ProjectRow): { cdn_slug: string } {
   const cdnSlug = newSlug();
   db.update(projects).set({ cdnSlug }).where(eq(projects.id, project.id)).run();
-  return { project: { ...project, cdnSlug }, cdn_slug: cdnSlug };
+  changes.notify(project.id);
+  return { cdn_slug: cdnSlug };
 }

@@ -1,25 +1,19 @@
-import type { ProjectChanges } from "../common/project-changes.ts";
-import type { Observability } from "../observability/index.ts";
-import { errorBody } from "../common/errors.ts";
-import { pathPrefix, type Settings } from "../config/settings.ts";
-import type { Db } from "../storage/db.ts";
+import { HttpError } from "../common/errors.ts";
+import { etagMatches, pathStart, preferredEncoding, type Encoding } from "../common/http.ts";
+import { pathPrefix } from "../config/settings.ts";
+import type { AppDeps } from "../deps.ts";
 import { CdnCache, type CachedFile, type Route, type Variant } from "./cache.ts";
-import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED, fileHeaders, NOT_FOUND_HEADERS, PREFLIGHT_HEADERS, type Encoding } from "./headers.ts";
-import { etagMatches, preferredEncoding } from "./negotiate.ts";
+import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED, fileHeaders, NOT_FOUND_HEADERS, PREFLIGHT_HEADERS } from "./headers.ts";
 import { parseCdnPath, type CdnPath } from "./paths.ts";
-import { Resolver } from "./resolve.ts";
+import { prepareCdnQueries } from "./queries.ts";
+import { resolveFile } from "./resolve.ts";
 import { loadFile } from "./store.ts";
 
 const BYTES_PER_MB = 1024 * 1024;
 const HIT = { result: "hit" };
 const MISS = { result: "miss" };
 
-export interface CdnDeps {
-  db: Db;
-  settings: Pick<Settings, "cdnUrl" | "cdnCacheMb" | "dataDir">;
-  changes: ProjectChanges;
-  observability?: Pick<Observability, "cdnCache" | "cdnBytes" | "gauge">;
-}
+export type CdnDeps = Pick<AppDeps, "db" | "settings" | "changes" | "observability">;
 
 export interface Cdn {
   /** A response for a request under the CDN path, or undefined to let the app handle it. */
@@ -27,7 +21,7 @@ export interface Cdn {
   cache: CdnCache;
 }
 
-const notFound = () => new Response(errorBody("not found"), { status: 404, headers: NOT_FOUND_HEADERS });
+const NOT_FOUND = new HttpError(404, "not found", NOT_FOUND_HEADERS);
 
 function makeVariant(path: CdnPath, cacheControl: string, file: CachedFile, encoding: Encoding): Variant | null {
   const body = encoding === "identity" ? file.identity : encoding === "gzip" ? file.gzip : file.br;
@@ -43,7 +37,7 @@ function makeVariant(path: CdnPath, cacheControl: string, file: CachedFile, enco
 }
 
 function makeRoute(path: CdnPath, file: CachedFile, latest: boolean): Route {
-  // Spec 4.5 rule 3: pinned files never change; `latest` must be revalidated after 60 s.
+  // Pinned files never change; `latest` must be revalidated after 60 s (docs/interface.md §4.5 rule 3).
   const cacheControl = latest ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
   return {
     file,
@@ -54,18 +48,18 @@ function makeRoute(path: CdnPath, file: CachedFile, latest: boolean): Route {
 }
 
 /** The hot path: pick the encoding, answer 304 on a matching tag, else a clone of a ready response. */
-function respond(request: Request, route: Route, sent?: (bytes: number) => void): Response {
+function respond(request: Request, route: Route, sent: (bytes: number) => void): Response {
   const encoding = preferredEncoding(request.headers.get("accept-encoding"));
   const v = (encoding === "br" ? route.br : encoding === "gzip" ? route.gzip : null) ?? route.identity;
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return v.notModified.clone();
-  if (sent !== undefined && request.method === "GET") sent(v.bytes);
+  if (request.method === "GET") sent(v.bytes);
   return v.ok.clone();
 }
 
 /**
- * Spec 4.5 and CONTRACTS 3: the CDN file routes, answered in the server's fetch handler before the
- * web framework (issue 3's throughput goal). A cache hit costs a prefix check, a Map lookup and a
+ * The CDN file routes (docs/interface.md §4.5, docs/product.md §3), answered before the web
+ * framework (docs/cdn.md "Speed"). A cache hit costs a prefix check, a Map lookup and a
  * Response around bytes already in memory; a miss resolves the path through the database, loads
  * the file (compressing it the first time) and caches it. Every project change purges that
  * project's entries, so publishing, rotating and deleting show at the origin at once.
@@ -76,22 +70,22 @@ export function createCdn(deps: CdnDeps): Cdn {
   const claim = prefix === "" ? "/p/" : prefix;
   const cache = new CdnCache(deps.settings.cdnCacheMb * BYTES_PER_MB);
   deps.changes.subscribe((projectId) => cache.purgeProject(projectId));
-  const resolver = new Resolver(deps.db);
+  const queries = prepareCdnQueries(deps.db);
   const loading = new Map<string, Promise<CachedFile | null>>();
   const metrics = deps.observability;
-  metrics?.gauge("phrasebook_cdn_cache_bytes", "Bytes the CDN cache holds", () => cache.usedBytes);
-  metrics?.gauge("phrasebook_cdn_cache_files", "Files the CDN cache holds", () => cache.fileCount);
+  metrics.gauge("phrasebook_cdn_cache_bytes", "Bytes the CDN cache holds", () => cache.usedBytes);
+  metrics.gauge("phrasebook_cdn_cache_files", "Files the CDN cache holds", () => cache.fileCount);
   // Cells resolved once, so a hit costs one addition, no label lookup.
-  const hitCell = metrics?.cdnCache.cell(HIT);
-  const missCell = metrics?.cdnCache.cell(MISS);
-  const bytesCell = metrics?.cdnBytes.cell();
-  const sent = bytesCell && ((bytes: number) => void (bytesCell.value += bytes));
+  const hitCell = metrics.cdnCache.cell(HIT);
+  const missCell = metrics.cdnCache.cell(MISS);
+  const bytesCell = metrics.cdnBytes.cell();
+  const sent = (bytes: number) => void (bytesCell.value += bytes);
 
   async function fill(request: Request, path: string): Promise<Response> {
     const parsed = parseCdnPath(path.slice(prefix.length));
-    if (!parsed) return notFound();
-    const file = resolver.resolve(parsed);
-    if (!file) return notFound();
+    if (!parsed) return NOT_FOUND.toResponse();
+    const file = resolveFile(queries, parsed);
+    if (!file) return NOT_FOUND.toResponse();
     const generation = cache.generation(file.projectId);
     const key = `${file.releasePublicId}/${file.code}.${parsed.ext}`;
     let cached = cache.file(key);
@@ -102,7 +96,7 @@ export function createCdn(deps: CdnDeps): Cdn {
         loading.set(key, pending);
       }
       cached = (await pending) ?? undefined;
-      if (!cached) return notFound();
+      if (!cached) return NOT_FOUND.toResponse();
     }
     const route = makeRoute(parsed, cached, file.latest);
     cache.add(path, route, generation);
@@ -111,7 +105,7 @@ export function createCdn(deps: CdnDeps): Cdn {
 
   function handle(request: Request): Response | Promise<Response> | undefined {
     const url = request.url;
-    const start = url.indexOf("/", url.indexOf("//") + 2);
+    const start = pathStart(url);
     if (start < 0 || !url.startsWith(claim, start)) return undefined;
     const query = url.indexOf("?", start);
     const path = query < 0 ? url.slice(start) : url.slice(start, query);
@@ -120,14 +114,14 @@ export function createCdn(deps: CdnDeps): Cdn {
     if (method === "GET" || method === "HEAD") {
       const route = cache.route(path);
       if (route !== undefined) {
-        if (hitCell) hitCell.value++;
+        hitCell.value++;
         return respond(request, route, sent);
       }
-      if (missCell) missCell.value++;
+      missCell.value++;
       return fill(request, path);
     }
     if (method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-    return new Response(errorBody(`method ${method} is not allowed here`), { status: 405, headers: { ...NOT_FOUND_HEADERS, allow: "GET, HEAD, OPTIONS" } });
+    return new HttpError(405, `method ${method} is not allowed here`, { ...NOT_FOUND_HEADERS, allow: "GET, HEAD, OPTIONS" }).toResponse();
   }
 
   return { handle, cache };

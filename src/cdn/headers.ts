@@ -1,4 +1,5 @@
-import type { BundleFormat } from "./urls.ts";
+import type { Encoding } from "../common/http.ts";
+import type { BundleFormat } from "../formats/bundle.ts";
 
 /** Spec 4.5 rule 3, verbatim. */
 export const CACHE_CONTROL_PINNED = "public, max-age=31536000, immutable";
@@ -12,8 +13,6 @@ export const CONTENT_TYPES: Record<BundleFormat, string> = {
   arb: "application/json; charset=utf-8",
   yaml: "application/yaml; charset=utf-8",
 };
-
-export type Encoding = "identity" | "gzip" | "br";
 
 /**
  * Browsers fetch bundles from other origins directly (CONTRACTS 3). The files are public by

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeAtomic } from "../bundles/files.ts";
+import { bundleFileName, bundlePath } from "../bundles/layout.ts";
+import { sha256Base64Url } from "../common/hash.ts";
 import { log } from "../common/log.ts";
-import { bundleFileName, bundlePath } from "../publish/layout.ts";
-import { writeAtomic } from "../publish/files.ts";
+import type { BundleFormat } from "../formats/bundle.ts";
 import { cachedSize, type CachedFile } from "./cache.ts";
 import { brotli, gzip } from "./compress.ts";
-import type { BundleFormat } from "./urls.ts";
 
 const COMPRESSED_SUFFIX = { gzip: ".gz", br: ".br" } as const;
 
@@ -20,7 +21,7 @@ function readIfPresent(path: string): Uint8Array | null {
 
 /** Strong ETag from the content, so the same bytes under any URL revalidate alike. */
 function contentTag(bytes: Uint8Array): string {
-  return `"${new Bun.CryptoHasher("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
+  return `"${sha256Base64Url(bytes).slice(0, 22)}"`;
 }
 
 /**

@@ -4,10 +4,8 @@ import ipaddr from "ipaddr.js";
  * The client address of a request: the TCP peer, or, when the peer is a trusted reverse proxy
  * (PHRASEBOOK_TRUSTED_PROXIES), the right-most X-Forwarded-For entry that is not itself a trusted
  * proxy. Taking the right-most untrusted entry matters: everything left of it was written by the
- * client and can be forged. Recorded per request by the server's fetch handler before routing.
+ * client and can be forged.
  */
-const addresses = new WeakMap<Request, string>();
-
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 export class TrustedProxies {
@@ -54,10 +52,19 @@ function normalise(address: string): string {
   return parseAddress(address)?.toString() ?? address;
 }
 
-export function rememberClientAddress(request: Request, address: string | undefined): void {
-  if (address) addresses.set(request, address);
-}
+/**
+ * The address each request in flight came from, noted by the app's entry point and read by the
+ * routes that limit per address (logins, invalid tokens). Owned by one app, so two apps in one
+ * process (tests) never see each other's requests.
+ */
+export class ClientAddresses {
+  private readonly byRequest = new WeakMap<Request, string>();
 
-export function clientAddress(request: Request): string {
-  return addresses.get(request) ?? "unknown";
+  note(request: Request, address: string): void {
+    this.byRequest.set(request, address);
+  }
+
+  of(request: Request): string {
+    return this.byRequest.get(request) ?? "unknown";
+  }
 }

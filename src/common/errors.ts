@@ -1,32 +1,52 @@
 /**
- * One error family for every capability: services throw an HttpError, the app's single onError
- * turns it into `{"error": message}` with its status. Anything else is a bug: logged once, answered
- * as a generic 500 that never carries the cause.
+ * The one way to fail. Over HTTP: a service throws an `HttpError`; its `toResponse()` is the answer
+ * `{"error": message}` with its status (docs/architecture.md "Errors"). Answers built before the web
+ * framework (CDN files, public API hits) use the same `toResponse()`. On the command line: a
+ * `CliError` is one line on stderr and an exit code (docs/product.md §6).
  */
+const JSON_TYPE = "application/json; charset=utf-8";
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The exact body, where a document fixes it byte for byte (the public API's 429). */
+    private readonly body?: string,
   ) {
     super(message);
     this.name = "HttpError";
   }
+
+  toResponse(extraHeaders?: Record<string, string>): Response {
+    return new Response(this.body ?? errorBody(this.message), {
+      status: this.status,
+      headers: { "content-type": JSON_TYPE, ...this.headers, ...extraHeaders },
+    });
+  }
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message: string) => new HttpError(401, message);
+export const unauthorized = (message: string, headers?: Record<string, string>) => new HttpError(401, message, headers);
 export const forbidden = (message: string) => new HttpError(403, message);
-export const notFound = (message: string) => new HttpError(404, message);
+export const notFound = (message: string, headers?: Record<string, string>) => new HttpError(404, message, headers);
 export const conflict = (message: string) => new HttpError(409, message);
+export const tooLarge = (message: string) => new HttpError(413, message);
 
 export function errorBody(message: string): string {
   return JSON.stringify({ error: message });
 }
 
-export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(errorBody(message), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
+/**
+ * A command-line failure: main prints `phrasebook: <message>` and exits with `exitCode`
+ * (1 bad usage or a bad local file, 2 refused by a server, a setting or the data dir, 3 a check failed).
+ */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 | 3 = 2,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
 }

@@ -1,8 +1,16 @@
 import { timingSafeEqual } from "node:crypto";
 
-/** SHA-256 hex of a string: token and session lookups store only this, never the secret. */
-export function sha256Hex(value: string): string {
-  return new Bun.CryptoHasher("sha256").update(value).digest("hex");
+/**
+ * SHA-256, one way for the whole program: Bun's one-shot hasher (a fraction of the cost of building
+ * a hasher object, which matters on the public API's per-request token check). Tokens and session
+ * cookies are stored only as this hex; content tags use the base64url form.
+ */
+export function sha256Hex(data: string | Uint8Array): string {
+  return Bun.CryptoHasher.hash("sha256", data, "hex") as string;
+}
+
+export function sha256Base64Url(data: string | Uint8Array): string {
+  return Bun.CryptoHasher.hash("sha256", data, "base64url") as string;
 }
 
 /** Constant-time comparison of two secrets' encodings (length is not secret: both are hashes). */

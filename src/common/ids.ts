@@ -17,7 +17,7 @@ export function randomString(length: number): string {
   return out;
 }
 
-/** Length of project and release CDN slugs (spec 2.7, 8). */
+/** Length of project and release CDN slugs (docs/interface.md §2.7). */
 export const SLUG_LENGTH = 16;
 export const newSlug = () => randomString(SLUG_LENGTH);
 
@@ -25,6 +25,9 @@ export const newSlug = () => randomString(SLUG_LENGTH);
 export type IdKind = "usr" | "prj" | "key" | "rel" | "tok" | "whk" | "dlv";
 export const newId = (kind: IdKind) => `${kind}_${randomString(20)}`;
 
+/** The shape of every public id; route labels and file paths rely on it. */
+export const PUBLIC_ID_PATTERN = /^[a-z]{3}_[0-9A-Za-z]{20}$/;
+
 export function isPublicIdShape(value: string): boolean {
-  return /^[a-z]{3}_[0-9A-Za-z]{20}$/.test(value);
+  return PUBLIC_ID_PATTERN.test(value);
 }

@@ -1,13 +1,11 @@
 /**
- * Structured logging: one JSON object per line on stdout. Callers pass fields, never secrets;
- * `redact` strips the header values that carry credentials before anything is written.
+ * Structured logging: one JSON object per line on stdout. Callers pass fields, never secrets
+ * (no token, cookie, password, webhook secret or webhook URL is ever a field). Standard output is
+ * one per process, so this is the one piece of process-wide state.
  */
 type Fields = Record<string, unknown>;
 
 let enabled = true;
-export function setLogging(on: boolean): void {
-  enabled = on;
-}
 
 // A closed stdout (a pipe whose reader went away) must not take the server down with EPIPE:
 // stop logging instead, and keep serving.
@@ -31,11 +29,3 @@ export const log = {
   warn: (msg: string, fields: Fields = {}) => write("warn", msg, fields),
   error: (msg: string, fields: Fields = {}) => write("error", msg, fields),
 };
-
-const SECRET_HEADERS = new Set(["authorization", "cookie", "set-cookie", "x-csrf-token"]);
-
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v;
-  return out;
-}

@@ -1,8 +1,9 @@
 import ipaddr from "ipaddr.js";
 import { resolve } from "node:path";
+import { CliError } from "../common/errors.ts";
 
 /**
- * Every setting in one table (CONTRACTS section 1): environment variable, the flag that overrides
+ * Every setting in one table (docs/product.md §1): environment variable, the flag that overrides
  * it, default, and a parser that validates. A bad value stops the start with one line naming it.
  */
 export interface Settings {
@@ -25,8 +26,6 @@ export interface Settings {
   trustedProxies: string[];
 }
 
-export class SettingsError extends Error {}
-
 type Source = Record<string, string | undefined>;
 
 interface Spec<K extends keyof Settings> {
@@ -38,7 +37,7 @@ interface Spec<K extends keyof Settings> {
 }
 
 function fail(env: string, why: string, raw: string | undefined): never {
-  throw new SettingsError(`${env}: ${why} (got ${JSON.stringify(raw)})`);
+  throw new CliError(`${env}: ${why} (got ${JSON.stringify(raw)})`);
 }
 
 function integer(env: string, raw: string | undefined, dflt: number, min: number, max: number): number {

@@ -1,4 +1,6 @@
 import { brotliCompressSync, constants as zlib } from "node:zlib";
+import { sha256Hex } from "../common/hash.ts";
+import { preferredEncoding } from "../common/http.ts";
 import { bundleScript, bundleStyle, readText } from "./bundle.ts" with { type: "macro" };
 
 /**
@@ -28,7 +30,7 @@ const SOURCES = [
 
 export function makeAsset(base: string, ext: string, contentType: string, text: string): Asset {
   const raw = new TextEncoder().encode(text);
-  const hash = new Bun.CryptoHasher("sha256").update(raw).digest("hex").slice(0, 12);
+  const hash = sha256Hex(raw).slice(0, 12);
   let gzip: Uint8Array | undefined;
   let brotli: Uint8Array | undefined;
   return {
@@ -58,19 +60,6 @@ export function assetNamed(base: string, ext: string): Asset {
   throw new Error(`no embedded asset ${base}.${ext}`);
 }
 
-/** Picks the smallest encoding the client accepts (brotli, then gzip, else identity). */
-export function pickEncoding(acceptEncoding: string | null): "br" | "gzip" | null {
-  const accepted = (acceptEncoding ?? "")
-    .toLowerCase()
-    .split(",")
-    .map((part) => part.trim().split(";"))
-    .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
-    .map(([name]) => name);
-  if (accepted.includes("br")) return "br";
-  if (accepted.includes("gzip")) return "gzip";
-  return null;
-}
-
 export function assetResponse(asset: Asset, request: Request): Response {
   const headers: Record<string, string> = {
     "content-type": asset.contentType,
@@ -80,8 +69,8 @@ export function assetResponse(asset: Asset, request: Request): Response {
     "x-content-type-options": "nosniff",
   };
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
-  const encoding = pickEncoding(request.headers.get("accept-encoding"));
-  if (encoding) headers["content-encoding"] = encoding;
+  const encoding = preferredEncoding(request.headers.get("accept-encoding"));
+  if (encoding !== "identity") headers["content-encoding"] = encoding;
   const body = encoding === "br" ? asset.brotli : encoding === "gzip" ? asset.gzip : asset.raw;
   return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { headers });
 }

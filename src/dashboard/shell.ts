@@ -4,7 +4,7 @@ import { ASSET_PREFIX, assetNamed } from "./assets.ts";
 export interface ClientConfig {
   /** `{base_url}` of the public API (spec: public URL + /v1), for the ready `curl` lines. */
   api_url: string;
-  /** `{cdn_url}`, for the `latest` URLs (built the same way as download_urls, see src/cdn/urls.ts). */
+  /** `{cdn_url}`, for the `latest` URLs (built the same way as download_urls, see src/bundles/urls.ts). */
   cdn_url: string;
   version: string;
 }

@@ -1,11 +1,11 @@
-import { clientAddress } from "../common/client-address.ts";
+import { pathOf } from "../common/http.ts";
 import { loggingEnabled } from "../common/log.ts";
 import { Counter, Gauge, Histogram, Registry, type CounterCell, type HistogramCell } from "./metrics.ts";
 import { routeLabel } from "./route-label.ts";
 
 /**
  * What the process reports about itself: request metrics and one JSON log line per request
- * (CONTRACTS/issue 7). Capabilities get their counters from here; the server calls `request()`
+ * (docs/deploy.md "Monitoring"). Capabilities get their counters from here; the server calls `request()`
  * once per response. Log lines go through a buffered writer so logging stays off the hot path's
  * critical cost (one syscall per batch, not per request).
  */
@@ -48,12 +48,9 @@ export class Observability {
     this.registry.register(new Gauge(name, help, read));
   }
 
-  /** Records one answered request and hands the response back. */
-  request(request: Request, response: Response, startedMs: number): Response {
-    const url = request.url;
-    const start = url.indexOf("/", url.indexOf("//") + 2);
-    const query = url.indexOf("?", start);
-    this.record(request.method, query < 0 ? url.slice(start) : url.slice(start, query), response.status, performance.now() - startedMs, clientAddress(request));
+  /** Records one answered request and hands the response back; `client` is read only when logging. */
+  request(request: Request, response: Response, startedMs: number, client: () => string): Response {
+    this.record(request.method, pathOf(request.url), response.status, performance.now() - startedMs, this.options.logRequests ? client() : "");
     return response;
   }
 

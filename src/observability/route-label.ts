@@ -1,9 +1,10 @@
+import { PUBLIC_ID_PATTERN } from "../common/ids.ts";
+
 /**
  * The route a request matched, as a pattern: what logs and metric labels carry instead of the
- * raw path. CDN slugs are capability secrets (spec 5.6), so they must never reach a log line, and
+ * raw path. CDN slugs are capability secrets (docs/interface.md §5 rule 6), so they must never reach a log line, and
  * ids would give metrics unbounded cardinality.
  */
-const PUBLIC_ID = /^[a-z]{3}_[0-9A-Za-z]{20}$/;
 
 export function routeLabel(pathname: string, cdnPrefix: string): string {
   if (pathname.startsWith(cdnPrefix + "/p/") || (cdnPrefix === "" && pathname.startsWith("/p/"))) {
@@ -13,7 +14,7 @@ export function routeLabel(pathname: string, cdnPrefix: string): string {
   }
   if (pathname.startsWith("/dashboard/") && !pathname.startsWith("/dashboard/api/")) return "/dashboard/*";
   const segments = pathname.split("/").map((seg, i, all) => {
-    if (PUBLIC_ID.test(seg)) return ":id";
+    if (PUBLIC_ID_PATTERN.test(seg)) return ":id";
     // /v1/releases/{release_id} accepts any string; a client's typo must not become a label.
     if (all[1] === "v1" && all[2] === "releases" && i === 3) return ":id";
     // language codes in dashboard paths (.../languages/pt-BR, .../translations/de)

@@ -1,13 +1,14 @@
-import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { RELEASES_DIR, releaseDir } from "../publish/layout.ts";
-import { DATABASE_FILE, openDatabase } from "../storage/db.ts";
+import { RELEASES_DIR, releaseDir } from "../bundles/layout.ts";
+import { CliError } from "../common/errors.ts";
+import { publishedReleaseIds } from "../releases/publish.ts";
+import { copyDatabase, DATABASE_FILE, openDatabase, openReadOnly } from "../storage/db.ts";
 import { migrate } from "../storage/migrate.ts";
 import { TarWriter } from "./tar.ts";
 
 /**
- * `phrasebook backup FILE` (CONTRACTS 1, issue 7): a consistent copy taken while the server runs.
+ * `phrasebook backup FILE` (docs/product.md §1, docs/deploy.md "Backups"): a consistent copy taken while the server runs.
  *
  * 1. `VACUUM INTO` writes a transactionally consistent copy of the database (a WAL reader, so the
  *    server keeps writing meanwhile).
@@ -26,7 +27,7 @@ export interface BackupSummary {
 }
 
 export async function backup(dataDir: string, file: string): Promise<BackupSummary> {
-  if (!existsSync(join(dataDir, DATABASE_FILE))) throw new BackupError(`no Phrasebook database in ${dataDir}`);
+  if (!existsSync(join(dataDir, DATABASE_FILE))) throw new CliError(`no Phrasebook database in ${dataDir}`);
   const scratch = mkdtempSync(join(dirname(file), `.${basename(file)}.`));
   const snapshotPath = join(scratch, DATABASE_FILE);
   const partial = join(scratch, "archive.tar");
@@ -34,17 +35,14 @@ export async function backup(dataDir: string, file: string): Promise<BackupSumma
     const live = openDatabase(dataDir);
     try {
       migrate(live.$client); // refuses a data dir from a newer build, upgrades an older one
-      live.$client.query("VACUUM INTO ?").run(snapshotPath);
+      copyDatabase(live, snapshotPath);
     } finally {
       live.$client.close();
     }
 
-    const snapshot = new Database(snapshotPath, { readonly: true });
-    const releaseIds = snapshot
-      .query<{ id: string }, []>("SELECT public_id AS id FROM releases WHERE status = 'published' ORDER BY id")
-      .all()
-      .map((r) => r.id);
-    snapshot.close();
+    const snapshot = openReadOnly(snapshotPath);
+    const releaseIds = [...publishedReleaseIds(snapshot)].sort();
+    snapshot.$client.close();
 
     const now = Date.now() / 1000;
     const tar = new TarWriter(Bun.file(partial).writer({ highWaterMark: 1024 * 1024 }));
@@ -78,4 +76,3 @@ export async function backup(dataDir: string, file: string): Promise<BackupSumma
   }
 }
 
-export class BackupError extends Error {}

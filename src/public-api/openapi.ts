@@ -123,13 +123,13 @@ export function buildOpenApi(settings: Settings): Obj {
         "Retry-After": { description: "Whole seconds until the window ends; waiting less fails again", schema: { type: "integer", minimum: 1 } },
       },
       responses: {
-        BadRequest: errorResponse("A page or page_size that is not a positive whole number, or a parameter given twice", "Error", {
+        BadRequest: errorResponseDoc("A page or page_size that is not a positive whole number, or a parameter given twice", "Error", {
           error: 'invalid query parameter "page": must be a positive whole number',
         }),
-        Unauthorized: errorResponse("Missing or invalid token", "Error", { error: "invalid token" }),
-        NotFound: errorResponse("No such release, or a draft", "Error", { error: "release not found" }),
+        Unauthorized: errorResponseDoc("Missing or invalid token", "Error", { error: "invalid token" }),
+        NotFound: errorResponseDoc("No such release, or a draft", "Error", { error: "release not found" }),
         TooManyRequests: {
-          ...errorResponse("Rate limit exceeded", "RateLimitError", { error: "rate limit exceeded" }),
+          ...errorResponseDoc("Rate limit exceeded", "RateLimitError", { error: "rate limit exceeded" }),
           headers: { ...QUOTA_HEADERS, "Retry-After": { $ref: "#/components/headers/Retry-After" } },
         },
       },
@@ -137,6 +137,6 @@ export function buildOpenApi(settings: Settings): Obj {
   };
 }
 
-function errorResponse(description: string, schema: string, example: Obj): Obj {
+function errorResponseDoc(description: string, schema: string, example: Obj): Obj {
   return { description, headers: QUOTA_HEADERS, content: { "application/json": { schema: REF(schema), example } } };
 }

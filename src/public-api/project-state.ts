@@ -1,20 +1,11 @@
+import { downloadUrls } from "../bundles/urls.ts";
 import { iso } from "../common/clock.ts";
-import { downloadUrls } from "../cdn/urls.ts";
-import type { Db } from "../storage/db.ts";
 import type { ProjectLanguageT, ProjectT, ReleaseDetailT, ReleaseLanguageT } from "./model.ts";
+import type { ApiProjectRow, PublicApiQueries as Queries } from "./queries.ts";
 import { ReleaseIndex, type PublishedRow } from "./release-index.ts";
 
 /** Projects whose derived answers are kept in memory at once (least recently used go first). */
 export const PROJECT_STATES_MAX = 100;
-
-interface ProjectRow {
-  id: number;
-  public_id: string;
-  name: string;
-  base_language_code: string;
-  cdn_slug: string;
-  created_at: number;
-}
 
 /**
  * What the API derives from one project's rows, computed on first use and thrown away whenever the
@@ -30,17 +21,17 @@ export class ProjectState {
   constructor(
     private readonly queries: Queries,
     private readonly cdnUrl: string,
-    readonly project: ProjectRow,
+    readonly project: ApiProjectRow,
   ) {}
 
-  /** spec 4.1: always exactly the token's project. */
+  /** Always exactly the token's project (docs/interface.md §4.1). */
   projects(): string {
     const p = this.project;
     const item: ProjectT = { id: p.public_id, name: p.name, base_language_code: p.base_language_code, created_at: iso(p.created_at) };
     return (this.projectsBody ??= JSON.stringify({ items: [item] }));
   }
 
-  /** spec 4.4, CONTRACTS 2: every language of the project, never paginated, by code. */
+  /** Every language of the project, never paginated, by code (docs/interface.md §4.4, docs/product.md §2). */
   languages(): string {
     return (this.languagesBody ??= JSON.stringify({
       items: this.queries.languages.all(this.project.id).map(
@@ -50,11 +41,11 @@ export class ProjectState {
   }
 
   releases(): ReleaseIndex {
-    // spec 4.2 rule 2: drafts are excluded by the query itself.
+    // Drafts are excluded by the query itself (docs/interface.md §4.2 rule 2).
     return (this.index ??= new ReleaseIndex(this.queries.published.all(this.project.id)));
   }
 
-  /** spec 4.3: undefined for a draft or an unknown id alike. */
+  /** Undefined for a draft or an unknown id alike (docs/interface.md §4.3). */
   detail(releaseId: string): string | undefined {
     const cached = this.details.get(releaseId);
     if (cached !== undefined) return cached;
@@ -66,8 +57,8 @@ export class ProjectState {
   }
 
   private renderDetail(row: PublishedRow): ReleaseDetailT {
-    // spec 2.3: the languages frozen at publish, with is_base_language as it was then; the URLs use
-    // the project's and the release's current slugs (spec 5 rule 7: rotation revokes old URLs).
+    // The languages frozen at publish, with is_base_language as it was then (docs/interface.md
+    // §2.3); the URLs use the current slugs, so rotation revokes old URLs (§5 rule 7).
     const languages = row.slug
       ? this.queries.shipped.all(row.rowId).map(
           (l): ReleaseLanguageT => ({
@@ -88,26 +79,6 @@ export class ProjectState {
     };
   }
 }
-
-/** Prepared statements, compiled once per server. */
-export function prepareQueries(db: Db) {
-  const c = db.$client;
-  return {
-    project: c.query<ProjectRow, [number]>("SELECT id, public_id, name, base_language_code, cdn_slug, created_at FROM projects WHERE id = ?"),
-    languages: c.query<{ code: string; name: string; created_at: number }, [number]>(
-      "SELECT code, name, created_at FROM languages WHERE project_id = ? ORDER BY code",
-    ),
-    published: c.query<PublishedRow, [number]>(
-      `SELECT id AS rowId, public_id AS publicId, name, tag, slug, created_at AS createdAt, published_at AS publishedAt
-         FROM releases WHERE project_id = ? AND status = 'published' AND published_at IS NOT NULL`,
-    ),
-    shipped: c.query<{ code: string; is_base_language: number }, [number]>(
-      "SELECT code, is_base_language FROM release_languages WHERE release_id = ? ORDER BY code",
-    ),
-  };
-}
-
-export type Queries = ReturnType<typeof prepareQueries>;
 
 /** The per-project states, least recently used evicted first. */
 export class ProjectStates {

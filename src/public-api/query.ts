@@ -1,4 +1,5 @@
 import { badRequest } from "../common/errors.ts";
+import { positiveDigits } from "../common/paging.ts";
 import {
   ORDER_DEFAULT,
   ORDERS,
@@ -16,7 +17,7 @@ export type Order = (typeof ORDERS)[number];
 export interface ListQuery {
   /** The page as a number (may be imprecise or Infinity when huge; only compared). */
   page: number;
-  /** The page exactly as asked, canonical digits, echoed in page_info (CONTRACTS 2: the true page). */
+  /** The page exactly as asked, canonical digits, echoed in page_info (docs/product.md §2: the true page). */
   pageDigits: string;
   pageSize: number;
   /** Empty string: no filter. */
@@ -25,17 +26,15 @@ export interface ListQuery {
   order: Order;
 }
 
-const DIGITS = /^[0-9]+$/;
-
 /**
- * Reads the query of `GET /releases` from the raw query string (spec 4.2, CONTRACTS 2). We parse
+ * Reads the query of `GET /releases` from the raw query string (docs/interface.md §4.2, docs/product.md §2). We parse
  * the literal string ourselves rather than trust a framework's last-one-wins merge (Elysia keeps
  * the last of a repeated parameter), so that a repeated parameter is noticed:
  * - page, page_size: a positive whole number in plain decimal digits; anything else is a 400 naming
  *   the parameter (negative, zero, 1.5, 1e3, 0x10, " 5"); given twice is a 400 too. An empty value
  *   counts as missing. page_size above 100 clamps to 100, however many digits it has.
  * - search: given twice is a 400 (which one would we match?).
- * - sort, order: an unrecognised value, or one given twice, falls back to the default (spec 7 rule 3:
+ * - sort, order: an unrecognised value, or one given twice, falls back to the default (docs/interface.md §7 rule 3:
  *   they never produce errors). Matched case-insensitively, so `ASC` means asc.
  */
 export function parseListQuery(rawQuery: string): ListQuery {
@@ -94,9 +93,8 @@ function decode(raw: string): string {
 function positiveWhole(raw: { value: string | undefined; repeated: boolean }, name: string, dflt: number): { value: number; digits: string } {
   if (raw.repeated) throw badRequest(`invalid query parameter "${name}": give it at most once`);
   if (raw.value === undefined || raw.value === "") return { value: dflt, digits: String(dflt) };
-  if (!DIGITS.test(raw.value)) throw badRequest(`invalid query parameter "${name}": must be a positive whole number`);
-  const digits = raw.value.replace(/^0+/, "");
-  if (digits === "") throw badRequest(`invalid query parameter "${name}": must be a positive whole number`);
+  const digits = positiveDigits(raw.value);
+  if (digits === null) throw badRequest(`invalid query parameter "${name}": must be a positive whole number`);
   return { value: Number(digits), digits };
 }
 

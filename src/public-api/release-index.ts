@@ -2,13 +2,14 @@ import { iso } from "../common/clock.ts";
 import type { ReleaseSummaryT } from "./model.ts";
 import type { ListQuery, SortKey } from "./query.ts";
 import { SearchIndex } from "./search-index.ts";
-import { compareCodePoints, fold } from "./text.ts";
+import { compareCodePoints } from "../common/text.ts";
+import { fold } from "./text.ts";
 
 const UTF8 = new TextEncoder();
 const LIST_HEAD = UTF8.encode('{"items":[');
 const COMMA = 0x2c;
 
-/** A published release as the index needs it (read by `project-state.ts`). */
+/** A published release as the index needs it (read by `queries.ts`). */
 export interface PublishedRow {
   rowId: number;
   publicId: string;

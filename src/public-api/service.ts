@@ -1,19 +1,20 @@
-import type { AppDeps } from "../app.ts";
-import { clientAddress } from "../common/client-address.ts";
-import { errorBody, errorResponse, HttpError } from "../common/errors.ts";
+import { errorBody, HttpError } from "../common/errors.ts";
+import { pathAndQueryOf, pathStart } from "../common/http.ts";
+import type { AppDeps } from "../deps.ts";
+import { TokenAuth, type AuthOutcome, type Caller } from "../tokens/token-auth.ts";
+import { ProjectStates, type ProjectState } from "./project-state.ts";
+import { preparePublicApiQueries } from "./queries.ts";
 import { parseListQuery } from "./query.ts";
 import { FixedWindowLimiter, quotaHeaders, type Quota } from "./rate-limit.ts";
 import { renderReleaseList } from "./release-index.ts";
 import { ResponseCache } from "./response-cache.ts";
-import { prepareQueries, ProjectStates, type ProjectState } from "./project-state.ts";
-import { TokenAuth, type AuthOutcome, type Caller } from "./token-auth.ts";
 
-export const API_PREFIX = "/v1/";
+export const PUBLIC_API_PREFIX = "/v1/";
 
 const JSON_TYPE = "application/json; charset=utf-8";
-// spec 7 table: the 429 body, byte for byte as the spec writes it.
+// The 429 body, byte for byte as docs/interface.md §7 writes it.
 export const RATE_LIMITED_BODY = '{"error": "rate limit exceeded"}';
-const NOT_FOUND_RELEASE = "release not found"; // spec 4.3: the same for a draft and a missing id
+const NOT_FOUND_RELEASE = "release not found"; // docs/interface.md §4.3: the same for a draft and a missing id
 
 export interface Admitted {
   caller: Caller;
@@ -21,17 +22,7 @@ export interface Admitted {
   headers: Record<string, string>;
 }
 
-const instances = new WeakMap<AppDeps, PublicApi>();
-
-/**
- * The one PublicApi of an app: the routes (via createApp) and the server's fetch handler (which
- * answers the endpoints before the framework) must share its cache, quotas and tokens.
- */
-export function publicApiFor(deps: AppDeps): PublicApi {
-  let api = instances.get(deps);
-  if (!api) instances.set(deps, (api = new PublicApi(deps)));
-  return api;
-}
+export type PublicApiDeps = Pick<AppDeps, "settings" | "db" | "clock" | "changes" | "observability">;
 
 type Endpoint = { kind: "projects" | "releases" | "languages" } | { kind: "release"; releaseId: string };
 
@@ -61,9 +52,10 @@ export function endpointOf(key: string): Endpoint | undefined {
 }
 
 /**
- * The public API's state and rules: token auth, the fixed-window quotas (per token; failed tokens
- * per address), the response cache, and the per-project derived data, all dropped when a project
- * changes.
+ * The public API's state and rules (docs/interface.md §4-5, §7-8, docs/product.md §2): token auth,
+ * the fixed-window quotas (per token; failed tokens per address), the response cache, and the
+ * per-project derived data, all dropped when a project changes. The app makes one and shares it
+ * between its fast path (`hit`) and its routes (`answer`).
  */
 export class PublicApi {
   readonly cache: ResponseCache;
@@ -73,15 +65,15 @@ export class PublicApi {
   private readonly states: ProjectStates;
   private readonly hitHeaderCache = new Map<number, { remaining: number; reset: number; headers: Headers }>();
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(private readonly deps: PublicApiDeps) {
     const { settings, db, changes } = deps;
     const windowMs = settings.rateWindowSeconds * 1000;
     this.auth = new TokenAuth(db);
     this.tokenQuota = new FixedWindowLimiter(settings.rateLimit, windowMs);
-    // CONTRACTS 2: repeated invalid tokens from one address are limited too, by the same numbers.
+    // Repeated invalid tokens from one address are limited too, by the same numbers (docs/product.md §2).
     this.failedAuthQuota = new FixedWindowLimiter(settings.rateLimit, windowMs);
     this.cache = new ResponseCache(settings.apiCacheTtlSeconds * 1000);
-    this.states = new ProjectStates(prepareQueries(db), settings.cdnUrl);
+    this.states = new ProjectStates(preparePublicApiQueries(db), settings.cdnUrl);
     changes.subscribe((projectId) => {
       this.cache.dropProject(projectId);
       this.states.drop(projectId);
@@ -90,9 +82,9 @@ export class PublicApi {
   }
 
   /**
-   * The fast path, taken by the server's fetch handler before the framework (like CDN files, for
-   * the issue's throughput goal): a GET of one of the four endpoints with a valid token whose
-   * answer is in the response cache (spec 4.2 rule 7: a hit costs no quota). Anything else returns
+   * The fast path, taken by the app before the framework (like CDN files, docs/public-api.md
+   * "Speed"): a GET of one of the four endpoints with a valid token whose answer is in the
+   * response cache (a hit costs no quota, docs/interface.md §4.2 rule 7). Anything else returns
    * undefined and goes through the validated routes, which call `answer`.
    */
   hit(request: Request): Response | undefined {
@@ -108,22 +100,23 @@ export class PublicApi {
   }
 
   /**
-   * Answers one of the four endpoints completely (spec 4.1-4.4), for the routes. Order of the
-   * rules: token (401), then the response cache (a hit costs no quota), then quota (429), then
-   * the answer. The endpoint is read from the literal path and query (the cache key), so a
-   * repeated parameter or a malformed escape is judged exactly as written.
+   * Answers one of the four endpoints completely (docs/interface.md §4.1-4.4), for the routes.
+   * Order of the rules: token (401), then the response cache (a hit costs no quota), then quota
+   * (429), then the answer. The endpoint is read from the literal path and query (the cache key),
+   * so a repeated parameter or a malformed escape is judged exactly as written. `client` is the
+   * caller's address, which failed token attempts are counted against.
    */
-  answer(request: Request): Response {
+  answer(request: Request, client: string): Response {
     const key = this.keyOf(request) ?? "";
     const endpoint = endpointOf(key);
-    if (endpoint === undefined) return errorResponse(404, "not found", this.addressHeaders(request));
+    if (endpoint === undefined) return new HttpError(404, "not found", this.addressHeaders(client)).toResponse();
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind === "ok") {
       const hit = this.cache.get(outcome.caller.projectId, key, now);
       if (hit) return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)) });
     }
-    const gate = this.admit(request, outcome, now);
+    const gate = this.admit(client, outcome, now);
     if (gate instanceof Response) return gate;
     switch (endpoint.kind) {
       case "projects":
@@ -142,8 +135,7 @@ export class PublicApi {
   /** The literal path and query of a request under /v1/ (the cache key), or undefined. */
   private keyOf(request: Request): string | undefined {
     const url = request.url;
-    const start = url.indexOf("/", url.indexOf("//") + 2);
-    return url.startsWith(API_PREFIX, start) ? url.slice(start) : undefined;
+    return url.startsWith(PUBLIC_API_PREFIX, pathStart(url)) ? pathAndQueryOf(url) : undefined;
   }
 
   /**
@@ -160,30 +152,30 @@ export class PublicApi {
   }
 
   /**
-   * Spends quota after authentication, in that order (CONTRACTS 2: a missing or invalid token is a
-   * 401 before any quota is counted). A refusal comes back as the finished 401 or 429 response, with
-   * the X-RateLimit-* headers like every API response.
+   * Spends quota after authentication, in that order (docs/product.md §2: a missing or invalid
+   * token is a 401 before any quota is counted). A refusal comes back as the finished 401 or 429
+   * response, with the X-RateLimit-* headers like every API response.
    */
-  private admit(request: Request, outcome: AuthOutcome, now: number): Admitted | Response {
+  private admit(client: string, outcome: AuthOutcome, now: number): Admitted | Response {
     if (outcome.kind === "missing") {
-      const q = this.failedAuthQuota.peek(clientAddress(request), now);
-      return errorResponse(401, "missing token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook"' });
+      const q = this.failedAuthQuota.peek(client, now);
+      return new HttpError(401, "missing token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook"' }).toResponse();
     }
     if (outcome.kind === "invalid") {
-      const q = this.failedAuthQuota.take(clientAddress(request), now);
+      const q = this.failedAuthQuota.take(client, now);
       if (!q.allowed) return this.rateLimited(q);
-      return errorResponse(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' });
+      return new HttpError(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' }).toResponse();
     }
     const q = this.tokenQuota.take(outcome.caller.tokenId, now);
     if (!q.allowed) return this.rateLimited(q);
     const state = this.states.get(outcome.caller.projectId);
-    if (!state) return errorResponse(401, "invalid token", quotaHeaders(q)); // the project vanished under the token
+    if (!state) return new HttpError(401, "invalid token", quotaHeaders(q)).toResponse(); // the project vanished under the token
     return { caller: outcome.caller, state, headers: quotaHeaders(q) };
   }
 
   /** The X-RateLimit-* headers for a response that spends nothing (documents, unknown paths). */
-  addressHeaders(request: Request): Record<string, string> {
-    return quotaHeaders(this.failedAuthQuota.peek(clientAddress(request), this.deps.clock.now()));
+  addressHeaders(client: string): Record<string, string> {
+    return quotaHeaders(this.failedAuthQuota.peek(client, this.deps.clock.now()));
   }
 
   private releases(a: Admitted, key: string): Response {
@@ -192,7 +184,7 @@ export class PublicApi {
     try {
       query = parseListQuery(q < 0 ? "" : key.slice(q));
     } catch (err) {
-      if (err instanceof HttpError) return errorResponse(err.status, err.message, a.headers);
+      if (err instanceof HttpError) return err.toResponse(a.headers);
       throw err;
     }
     const { items, total } = a.state.releases().page(query);
@@ -200,11 +192,9 @@ export class PublicApi {
   }
 
   private rateLimited(q: Quota): Response {
-    this.deps.observability?.rateLimited.inc();
-    return new Response(RATE_LIMITED_BODY, {
-      status: 429,
-      headers: { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds), "content-type": JSON_TYPE },
-    });
+    this.deps.observability.rateLimited.inc();
+    const headers = { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds) };
+    return new HttpError(429, "rate limit exceeded", headers, RATE_LIMITED_BODY).toResponse();
   }
 
   private reply(a: Admitted, key: string, status: number, body: string | Uint8Array<ArrayBuffer>): Response {

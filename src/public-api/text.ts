@@ -1,5 +1,5 @@
 /**
- * Text rules of `GET /releases` (spec 4.2): what "case-insensitive" means for search and what
+ * Text rules of `GET /releases` (docs/interface.md §4.2): what "case-insensitive" means for search and what
  * order `sort=name` and `sort=tag` produce. Both are done in JavaScript over the in-memory index,
  * not with SQLite's LIKE/NOCASE, which fold ASCII letters only (so "ÄPFEL" would not find "äpfel").
  */
@@ -17,24 +17,4 @@ export function fold(value: string): string {
   if (/^[\x00-\x7f]*$/.test(composed)) return composed.toLowerCase();
   // toLowerCase writes a word-final sigma as ς; case folding makes every sigma σ, so "σ" finds "ΟΔΟΣ".
   return composed.toUpperCase().toLowerCase().normalize("NFC").replaceAll("ς", "σ");
-}
-
-/**
- * Compares strings by Unicode code point (CONTRACTS 3 uses the same order for keys in files), not
- * by UTF-16 code unit, which would put U+FF5E after U+1F600. Returns <0, 0 or >0.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codeUnitRank(x) - codeUnitRank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Moves surrogates (astral code points) above U+E000..U+FFFF while keeping every other order. */
-function codeUnitRank(unit: number): number {
-  if (unit < 0xd800) return unit;
-  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }

@@ -27,3 +27,23 @@ export function openDatabase(dataDir: string): Db {
   sqlite.run("PRAGMA temp_store = MEMORY");
   return drizzle(sqlite, { schema }) as Db;
 }
+
+/** `GET /healthz`: true while the database answers a trivial query. */
+export function isReachable(db: Db): boolean {
+  try {
+    db.$client.query("SELECT 1").get();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A consistent copy of the live database (a WAL reader, so writers go on meanwhile). */
+export function copyDatabase(db: Db, path: string): void {
+  db.$client.query("VACUUM INTO ?").run(path);
+}
+
+/** A database file opened read-only, such as a copy made by `copyDatabase`. */
+export function openReadOnly(path: string): Db {
+  return drizzle(new Database(path, { readonly: true }), { schema }) as Db;
+}

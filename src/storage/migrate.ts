@@ -1,4 +1,6 @@
 import type { Database } from "bun:sqlite";
+import { CliError } from "../common/errors.ts";
+import { sha256Hex } from "../common/hash.ts";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations/index.ts";
 
 /**
@@ -6,7 +8,6 @@ import { MIGRATIONS, type EmbeddedMigration } from "./migrations/index.ts";
  * bookkeeping row. Uses drizzle's own `__drizzle_migrations` table layout, so drizzle-kit's tools
  * read the same history. Refuses a database written by a newer build rather than guessing.
  */
-export class MigrationError extends Error {}
 
 const STATEMENT_BREAK = "--> statement-breakpoint";
 
@@ -20,7 +21,7 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGR
   const known = new Set(migrations.map((m) => m.createdAt));
   const unknown = [...applied].filter((c) => !known.has(c));
   if (unknown.length > 0) {
-    throw new MigrationError(
+    throw new CliError(
       `the data dir was written by a newer Phrasebook (schema has ${unknown.length} migration(s) this build does not know); run that version or restore a backup`,
     );
   }
@@ -37,8 +38,8 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGR
           if (statement.trim()) sqlite.run(statement);
         }
         const broken = sqlite.query("PRAGMA foreign_key_check").all();
-        if (broken.length > 0) throw new MigrationError(`migration ${m.tag} leaves ${broken.length} broken foreign key(s)`);
-        const hash = new Bun.CryptoHasher("sha256").update(m.sql).digest("hex");
+        if (broken.length > 0) throw new CliError(`migration ${m.tag} leaves ${broken.length} broken foreign key(s)`);
+        const hash = sha256Hex(m.sql);
         sqlite.query("INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)").run(hash, m.createdAt);
       })();
       count++;

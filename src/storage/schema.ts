@@ -83,11 +83,14 @@ export const releases = sqliteTable(
     name: text("name").notNull(),
     tag: text("tag").notNull(),
     status: text("status", { enum: ["draft", "published"] }).notNull(),
-    slug: text("slug").unique(), // spec 2.7: a draft has none
-    // spec 4.2 rule 3: a release whose creator was deleted is still listed.
+    slug: text("slug").unique(), // docs/interface.md §2.7: a draft has none
+    // docs/interface.md §4.2 rule 3: a release whose creator was deleted is still listed.
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: integer("created_at").notNull(),
     publishedAt: integer("published_at"),
+    // Set while a publish of this draft is under way (docs/publishing.md §2): a second publish is a
+    // 409, decided inside a write transaction. Cleared when it ends, and at start.
+    publishingSince: integer("publishing_since"),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
@@ -95,7 +98,7 @@ export const releases = sqliteTable(
   ],
 );
 
-/** The languages a release shipped, frozen at publish time (spec 2.3, 3). */
+/** The languages a release shipped, frozen at publish time (docs/interface.md §2.3, §3). */
 export const releaseLanguages = sqliteTable(
   "release_languages",
   {
@@ -138,7 +141,7 @@ export const webhookEndpoints = sqliteTable(
 );
 
 /**
- * Events written in the same transaction as the change that caused them (CONTRACTS 5). `payload`
+ * Events written in the same transaction as the change that caused them (docs/product.md §5). `payload`
  * is the exact envelope JSON that every delivery of this event sends, byte for byte.
  */
 export const outboxEvents = sqliteTable(
@@ -196,9 +199,12 @@ export const deliveryAttempts = sqliteTable(
   (t) => [uniqueIndex("delivery_attempts_number_uq").on(t.deliveryId, t.number)],
 );
 
-/** Key-value facts about the data dir itself (schema version written by which build, ...). */
-export const meta = sqliteTable("meta", {
-  key: text("key").primaryKey(),
-  value: text("value").notNull(),
-});
-
+/** Row types, shared by the capabilities that read these tables (none imports another's). */
+export type UserRow = typeof users.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
+export type LanguageRow = typeof languages.$inferSelect;
+export type KeyRow = typeof translationKeys.$inferSelect;
+export type ReleaseRow = typeof releases.$inferSelect;
+export type TokenRow = typeof apiTokens.$inferSelect;
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof deliveries.$inferSelect;

@@ -2,7 +2,7 @@ import { isIpLiteral, type AllowList } from "./address-guard.ts";
 import { readCappedBody } from "./body.ts";
 import { describeFetchError } from "./failure.ts";
 import { signatureHeaders } from "./signing.ts";
-import { pinnedUrl, vetTarget, type Resolver } from "./target.ts";
+import { pinnedUrl, vetTarget, type HostResolver } from "./target.ts";
 
 /** Spec 6.3: the literal User-Agent every delivery carries. */
 export const USER_AGENT = "Service-Webhooks/1.0";
@@ -17,7 +17,7 @@ export interface AttemptInput {
 }
 
 export interface AttemptEnv {
-  resolver: Resolver;
+  resolver: HostResolver;
   allow: AllowList;
   timeoutMs: number;
   /** Extra trusted CA certificates (PEM). Operators use NODE_EXTRA_CA_CERTS; in-process tests pass theirs here. */

@@ -1,22 +1,18 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { ProjectRow } from "../authoring/projects.ts";
-import type { Clock } from "../common/clock.ts";
+import { isEventType } from "../changes/events.ts";
 import { iso } from "../common/clock.ts";
 import { badRequest, conflict, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { deliveries, deliveryAttempts, webhookEndpoints } from "../storage/schema.ts";
-import { findEndpoint, type EndpointRow } from "./endpoints.ts";
-import { isEventType } from "./events.ts";
+import { deliveries, deliveryAttempts, webhookEndpoints, type DeliveryRow, type EndpointRow, type ProjectRow } from "../storage/schema.ts";
+import { findEndpoint } from "./endpoints.ts";
 import { sampleEnvelope } from "./samples.ts";
-import { wakeSender } from "./wake.ts";
 
 /** The dashboard shows the newest deliveries of an endpoint; older ones stay reachable by id. */
 export const DELIVERY_LIST_DEFAULT = 100;
 export const DELIVERY_LIST_MAX = 500;
-
-type DeliveryRow = typeof deliveries.$inferSelect;
 
 export interface DeliveryView {
   id: string;
@@ -55,7 +51,7 @@ function view(d: DeliveryRow, endpointPublicId: string, originalPublicId: string
   };
 }
 
-/** CONTRACTS 4: an endpoint's deliveries, newest first. */
+/** An endpoint's deliveries, newest first (docs/product.md §4). */
 export function listDeliveries(db: Db, project: ProjectRow, endpointPublicId: string, limit = DELIVERY_LIST_DEFAULT): DeliveryView[] {
   const endpoint = findEndpoint(db, project, endpointPublicId);
   return db
@@ -80,7 +76,7 @@ function findDelivery(db: Db, project: ProjectRow, publicId: string): { d: Deliv
   return row;
 }
 
-/** Spec 6.5: the exact payload and every attempt with its headers, response and failure reason. */
+/** The exact payload and every attempt with its headers, response and failure reason (docs/interface.md §6.5). */
 export function deliveryDetail(db: Db, project: ProjectRow, publicId: string): DeliveryView & { payload: string; attempts: AttemptView[] } {
   const { d, endpoint } = findDelivery(db, project, publicId);
   const originalId = d.redeliveryOf === null ? null : (db.select({ id: deliveries.publicId }).from(deliveries).where(eq(deliveries.id, d.redeliveryOf)).get()?.id ?? null);
@@ -107,30 +103,30 @@ function assertEnabled(endpoint: EndpointRow): void {
   if (!endpoint.enabled) throw conflict("the webhook endpoint is disabled; enable it first");
 }
 
-function insertDelivery(db: Db, clock: Clock, endpoint: EndpointRow, event: string, payload: string, redeliveryOf: number | null): string {
+function insertDelivery({ db, clock, changes }: ServiceDeps, endpoint: EndpointRow, event: string, payload: string, redeliveryOf: number | null): string {
   const now = clock.now();
   const publicId = newId("dlv");
   db.insert(deliveries)
     .values({ publicId, endpointId: endpoint.id, projectId: endpoint.projectId, event, payload, status: "pending", nextAttemptAt: now, createdAt: now, redeliveryOf })
     .run();
-  wakeSender();
+  changes.wake();
   return publicId;
 }
 
-/** Spec 6.3 and 6.5: a redelivery is a new delivery (new id) of the original payload bytes. */
-export function redeliver(db: Db, clock: Clock, project: ProjectRow, publicId: string): { delivery_id: string } {
-  const { d, endpoint } = findDelivery(db, project, publicId);
+/** A redelivery is a new delivery (new id) of the original payload bytes (docs/interface.md §6.3, §6.5). */
+export function redeliver(deps: ServiceDeps, project: ProjectRow, publicId: string): { delivery_id: string } {
+  const { d, endpoint } = findDelivery(deps.db, project, publicId);
   assertEnabled(endpoint);
-  return { delivery_id: insertDelivery(db, clock, endpoint, d.event, d.payload, d.id) };
+  return { delivery_id: insertDelivery(deps, endpoint, d.event, d.payload, d.id) };
 }
 
-/** Spec 6.5: a sample of one subscribed event, through the same path (envelope, signing, log). */
-export function sendTestEvent(db: Db, clock: Clock, project: ProjectRow, endpointPublicId: string, event: string | undefined): { delivery_id: string } {
-  const endpoint = findEndpoint(db, project, endpointPublicId);
+/** A sample of one subscribed event, through the same path: envelope, signing, log (docs/interface.md §6.5). */
+export function sendTestEvent(deps: ServiceDeps, project: ProjectRow, endpointPublicId: string, event: string | undefined): { delivery_id: string } {
+  const endpoint = findEndpoint(deps.db, project, endpointPublicId);
   const chosen = event ?? endpoint.events[0];
   if (!chosen || !isEventType(chosen)) throw badRequest(`invalid field "event": unknown event ${JSON.stringify(chosen ?? "")}`);
   if (!endpoint.events.includes(chosen)) throw badRequest(`invalid field "event": this endpoint does not subscribe to ${chosen}`);
   assertEnabled(endpoint);
-  const payload = JSON.stringify(sampleEnvelope(chosen, project, clock.now()));
-  return { delivery_id: insertDelivery(db, clock, endpoint, chosen, payload, null) };
+  const payload = JSON.stringify(sampleEnvelope(chosen, project, deps.clock.now()));
+  return { delivery_id: insertDelivery(deps, endpoint, chosen, payload, null) };
 }

@@ -1,18 +1,14 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { ProjectRow } from "../authoring/projects.ts";
-import type { Clock } from "../common/clock.ts";
+import { EVENT_TYPES, isEventType } from "../changes/events.ts";
 import { iso } from "../common/clock.ts";
 import { badRequest, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { webhookEndpoints } from "../storage/schema.ts";
-import { EVENT_TYPES, isEventType } from "./events.ts";
-import { wakeSender } from "./wake.ts";
+import { webhookEndpoints, type EndpointRow, type ProjectRow } from "../storage/schema.ts";
 
 export const URL_MAX_LENGTH = 2048;
 export const SECRET_MAX_LENGTH = 256;
-
-export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 export interface EndpointView {
   id: string;
@@ -25,7 +21,7 @@ export interface EndpointView {
   created_at: string;
 }
 
-/** The secret never leaves the server after saving (CONTRACTS 4): only whether there is one. */
+/** The secret never leaves the server after saving (docs/product.md §4): only whether there is one. */
 export function endpointView(e: EndpointRow): EndpointView {
   return {
     id: e.publicId,
@@ -40,8 +36,8 @@ export function endpointView(e: EndpointRow): EndpointView {
 }
 
 /**
- * Spec 6.1 rule 1: only https. Saving checks the scheme and the URL's form only; whether the
- * address is public is decided when a delivery connects (CONTRACTS 5). The URL is stored as the
+ * Only https (docs/interface.md §6.1 rule 1). Saving checks the scheme and the URL's form only; whether the
+ * address is public is decided when a delivery connects (docs/product.md §5). The URL is stored as the
  * WHATWG parser writes it, which is also the form the sender connects to.
  */
 export function cleanUrl(raw: string): string {
@@ -103,7 +99,7 @@ export interface EndpointInput {
   enabled?: boolean;
 }
 
-export function createEndpoint(db: Db, clock: Clock, project: ProjectRow, input: EndpointInput): EndpointView {
+export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, input: EndpointInput): EndpointView {
   const row = db
     .insert(webhookEndpoints)
     .values({
@@ -121,7 +117,7 @@ export function createEndpoint(db: Db, clock: Clock, project: ProjectRow, input:
 }
 
 /** `secret: null` or `""` removes the secret; leaving it out keeps the current one. */
-export function updateEndpoint(db: Db, project: ProjectRow, publicId: string, patch: Partial<EndpointInput>): EndpointView {
+export function updateEndpoint({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: Partial<EndpointInput>): EndpointView {
   const row = findEndpoint(db, project, publicId);
   const values: Partial<EndpointRow> = {};
   if (patch.url !== undefined) values.url = cleanUrl(patch.url);
@@ -131,12 +127,12 @@ export function updateEndpoint(db: Db, project: ProjectRow, publicId: string, pa
   if (Object.keys(values).length === 0) return endpointView(row);
   const updated = db.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, row.id)).returning().get()!;
   // Enabling again resumes the deliveries that waited while it was off.
-  if (patch.enabled) wakeSender();
+  if (patch.enabled) changes.wake();
   return endpointView(updated);
 }
 
 /** Deleting an endpoint deletes its delivery log too (foreign key cascade). */
-export function deleteEndpoint(db: Db, project: ProjectRow, publicId: string): void {
+export function deleteEndpoint({ db }: ServiceDeps, project: ProjectRow, publicId: string): void {
   const row = findEndpoint(db, project, publicId);
   db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
 }

@@ -1,7 +1,9 @@
 import { Cron } from "croner";
+import { and, isNotNull, lt } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { log } from "../common/log.ts";
 import type { Db } from "../storage/db.ts";
+import { deliveries, outboxEvents } from "../storage/schema.ts";
 
 /** Spec 6.5 and 8: deliveries (with their attempts) are kept 30 days. */
 export const DELIVERY_RETENTION_DAYS = 30;
@@ -15,11 +17,14 @@ export const RETENTION_SCHEDULE = "17 * * * *";
  */
 export function removeOldDeliveries(db: Db, now: number): { deliveries: number; events: number } {
   const cutoff = now - DELIVERY_RETENTION_DAYS * DAY_MS;
-  const sql = db.$client;
-  return sql.transaction(() => ({
-    deliveries: sql.prepare("DELETE FROM deliveries WHERE created_at < ?").run(cutoff).changes,
-    events: sql.prepare("DELETE FROM outbox_events WHERE dispatched_at IS NOT NULL AND created_at < ?").run(cutoff).changes,
-  }))();
+  return db.transaction((tx) => ({
+    deliveries: tx.delete(deliveries).where(lt(deliveries.createdAt, cutoff)).returning({ id: deliveries.id }).all().length,
+    events: tx
+      .delete(outboxEvents)
+      .where(and(isNotNull(outboxEvents.dispatchedAt), lt(outboxEvents.createdAt, cutoff)))
+      .returning({ id: outboxEvents.id })
+      .all().length,
+  }));
 }
 
 /** The periodic job (croner, never overlapping itself); it also runs once at start. */

@@ -1,9 +1,6 @@
-import type { Clock } from "../common/clock.ts";
 import { log } from "../common/log.ts";
-import type { Observability } from "../observability/index.ts";
+import type { AppDeps } from "../deps.ts";
 import type { AttemptOutcome } from "./attempt.ts";
-import type { Settings } from "../config/settings.ts";
-import type { Db } from "../storage/db.ts";
 import { startRetentionJob } from "./retention.ts";
 import { WebhookSender } from "./sender.ts";
 
@@ -12,18 +9,19 @@ export interface RunningWebhooks {
   stop(): Promise<void>;
 }
 
-/** The webhook background work of the server process: the sender and the log retention job. */
 /** Outcome label of an attempt for metrics: a 2xx, another HTTP status, or no HTTP answer at all. */
 export function attemptOutcomeLabel(outcome: AttemptOutcome): "success" | "http_error" | "transport_error" {
   if (outcome.succeeded) return "success";
   return outcome.responseStatus === null ? "transport_error" : "http_error";
 }
 
-export function startWebhooks(deps: { db: Db; clock: Clock; settings: Settings; observability?: Observability }): RunningWebhooks {
+/** The webhook background work of the server process: the sender and the log retention job. */
+export function startWebhooks(deps: AppDeps): RunningWebhooks {
   const { settings } = deps;
   const sender = new WebhookSender({
     db: deps.db,
     clock: deps.clock,
+    changes: deps.changes,
     config: {
       retryDelaysSeconds: settings.webhookRetryDelaysSeconds,
       timeoutSeconds: settings.webhookTimeoutSeconds,
@@ -31,8 +29,8 @@ export function startWebhooks(deps: { db: Db; clock: Clock; settings: Settings; 
     },
     onAttempt(d, outcome, next) {
       const result = attemptOutcomeLabel(outcome);
-      deps.observability?.webhookAttempts.inc({ outcome: result });
-      // One line per attempt (issue 7); the URL and secret stay out: receivers put tokens in URLs.
+      deps.observability.webhookAttempts.inc({ outcome: result });
+      // One line per attempt; the URL and secret stay out: receivers put tokens in URLs.
       if (settings.logRequests) log.info("webhook attempt", {
         delivery: d.publicId,
         event: d.event,
@@ -45,6 +43,7 @@ export function startWebhooks(deps: { db: Db; clock: Clock; settings: Settings; 
       });
     },
   });
+  deps.observability.gauge("phrasebook_outbox_pending", "Webhook events and deliveries waiting to be sent", () => sender.backlog());
   sender.start();
   const retention = startRetentionJob(deps.db, deps.clock);
   return {

@@ -1,9 +1,9 @@
-import type { ProjectRow } from "../authoring/projects.ts";
+import { EVENT_VERSION, type Envelope, type EventData, type EventType } from "../changes/events.ts";
 import { iso } from "../common/clock.ts";
-import { EVENT_VERSION, type Envelope, type EventData, type EventType } from "./events.ts";
+import type { ProjectRow } from "../storage/schema.ts";
 
 /**
- * "Send test event" (spec 6.5) posts a sample of a subscribed event: the real envelope with
+ * "Send test event" (docs/interface.md §6.5) posts a sample of a subscribed event: the real envelope with
  * made-up data of the right shape, so a receiver's parser sees exactly what it will get later.
  * The sample release id has the shape of a real one and names no release.
  */

@@ -1,13 +1,13 @@
+import type { Changes } from "../changes/changes.ts";
+import { EVENT_VERSION } from "../changes/events.ts";
 import type { Clock } from "../common/clock.ts";
 import { log } from "../common/log.ts";
 import type { Db } from "../storage/db.ts";
 import { parseAllowList, type AllowList } from "./address-guard.ts";
 import { sendAttempt, type AttemptOutcome } from "./attempt.ts";
 import { DueQueue } from "./due-queue.ts";
-import { EVENT_VERSION } from "./events.ts";
 import { DeliveryStore, type ClaimedDelivery, type PendingRow } from "./store.ts";
-import { systemResolver, type Resolver } from "./target.ts";
-import { onWake } from "./wake.ts";
+import { systemHostResolver, type HostResolver } from "./target.ts";
 
 /** Attempts in flight at once, in all, and per endpoint: a dead receiver holds at most its share. */
 export const MAX_IN_FLIGHT = 512;
@@ -35,19 +35,21 @@ export interface SenderConfig {
 export interface SenderDeps {
   db: Db;
   clock: Clock;
+  /** Wakes the sender when there is new work (an event, a redelivery, an endpoint enabled again). */
+  changes: Pick<Changes, "onWake">;
   config: SenderConfig;
-  resolver?: Resolver;
+  resolver?: HostResolver;
   /** Extra trusted CA (PEM) for in-process tests; the server relies on NODE_EXTRA_CA_CERTS. */
   ca?: string;
   shutdownGraceMs?: number;
-  /** Told about every finished attempt (the server logs and counts them, issue 7). */
+  /** Told about every finished attempt (the server logs and counts them). */
   onAttempt?: (delivery: ClaimedDelivery, outcome: AttemptOutcome, nextStatus: string | undefined) => void;
 }
 
 const SHUTDOWN = new Error("sender stopping");
 
 /**
- * Delivers webhooks in the server process (CONTRACTS 5): outbox -> deliveries -> attempts, many
+ * Delivers webhooks in the server process (docs/product.md §5): outbox -> deliveries -> attempts, many
  * at once, each receiver limited to its own share of the concurrency so that a slow one never
  * holds up the others. Background work that never overlaps itself (one tick at a time) and stops
  * on shutdown without losing anything: whatever is not finished stays scheduled in the database.
@@ -56,7 +58,7 @@ export class WebhookSender {
   private readonly store: DeliveryStore;
   private readonly queue = new DueQueue();
   private readonly allow: AllowList;
-  private readonly resolver: Resolver;
+  private readonly resolver: HostResolver;
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly perEndpoint = new Map<number, number>();
   private readonly parked = new Set<number>();
@@ -74,13 +76,18 @@ export class WebhookSender {
   constructor(private readonly deps: SenderDeps) {
     this.store = new DeliveryStore(deps.db);
     this.allow = parseAllowList(deps.config.allowCidrs);
-    this.resolver = deps.resolver ?? systemResolver;
+    this.resolver = deps.resolver ?? systemHostResolver;
+  }
+
+  /** Events and deliveries waiting to be sent. */
+  backlog(): number {
+    return this.store.backlog();
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = onWake(() => this.wake());
+    this.unsubscribe = this.deps.changes.onWake(() => this.wake());
     this.wake();
   }
 

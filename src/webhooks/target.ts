@@ -5,9 +5,9 @@ import { checkAddress, isIpLiteral, type AllowList } from "./address-guard.ts";
  * Resolves a receiver's host name to every address it has. A dependency, so tests can play a
  * rebinding DNS server; the server uses the system resolver (getaddrinfo, so /etc/hosts counts).
  */
-export type Resolver = (hostname: string) => Promise<string[]>;
+export type HostResolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => {
+export const systemHostResolver: HostResolver = async (hostname) => {
   const records = await lookup(hostname, { all: true, order: "verbatim" });
   return records.map((r) => r.address);
 };
@@ -17,12 +17,12 @@ export type Target =
   | { ok: false; reason: string };
 
 /**
- * Spec 6.1 rule 2, checked at connection time: resolve once, refuse the whole name if any of
+ * docs/interface.md §6.1 rule 2, checked at connection time: resolve once, refuse the whole name if any of
  * its addresses is not public (a name that mixes a public and a private record would otherwise
  * let a later lookup pick the private one), and hand back the one address to connect to. The
  * caller connects to exactly that address, so a second, different DNS answer never matters.
  */
-export async function vetTarget(url: URL, resolver: Resolver, allow: AllowList): Promise<Target> {
+export async function vetTarget(url: URL, resolver: HostResolver, allow: AllowList): Promise<Target> {
   const host = url.hostname;
   if (isIpLiteral(host)) return checkAddress(host, allow);
   let addresses: string[];

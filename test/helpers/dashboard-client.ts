@@ -1,5 +1,12 @@
-/** A small client for the dashboard JSON API, as a team's automation script would use it. */
+/**
+ * A small client for the dashboard JSON API, as a team's automation script would use it. It talks
+ * HTTP to a server process, or, given an in-process transport (test/helpers/app.ts), calls the app
+ * directly with the same requests.
+ */
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./server.ts";
+
+/** How a request reaches the server: `fetch` over HTTP, or the app's own `handle`. */
+export type Transport = (request: Request) => Promise<Response>;
 
 export interface Reply<T = any> {
   status: number;
@@ -11,7 +18,10 @@ export class DashboardClient {
   cookie = "";
   csrf = "";
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly transport: Transport = (request) => fetch(request, { redirect: "manual" }),
+  ) {}
 
   async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<Reply> {
     const reply = await this.request("POST", "/login", { email, password });
@@ -22,8 +32,8 @@ export class DashboardClient {
     return reply;
   }
 
-  static async loggedIn(baseUrl: string, email?: string, password?: string): Promise<DashboardClient> {
-    const client = new DashboardClient(baseUrl);
+  static async loggedIn(baseUrl: string, email?: string, password?: string, transport?: Transport): Promise<DashboardClient> {
+    const client = new DashboardClient(baseUrl, transport);
     const reply = await client.login(email, password);
     if (reply.status !== 200) throw new Error(`login failed: ${reply.status} ${JSON.stringify(reply.body)}`);
     return client;
@@ -38,7 +48,7 @@ export class DashboardClient {
       headers["content-type"] = "application/json";
       payload = typeof body === "string" ? body : JSON.stringify(body);
     }
-    const res = await fetch(`${this.baseUrl}/dashboard/api${path}`, { method, headers, body: payload, redirect: "manual" });
+    const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { method, headers, body: payload }));
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -1,11 +1,11 @@
-import type { LanguageProgress, ProjectProgress } from "../progress.ts";
+import type { LanguageProgress, ProjectProgress } from "../../authoring/progress.ts";
 import { get, projectPath } from "./api.ts";
 import { h, plural } from "./dom.ts";
 
 export type { LanguageProgress };
 export type Progress = ProjectProgress;
 
-/** Served by src/dashboard/progress.ts: counts over every key, not just the visible page. */
+/** Served by src/authoring/progress.ts: counts over every key, not just the visible page. */
 export function loadProgress(pid: string): Promise<Progress> {
   return get<Progress>(projectPath(pid, "progress"));
 }

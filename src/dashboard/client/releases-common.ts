@@ -1,5 +1,6 @@
-import type { ReleaseLanguageView, ReleaseView } from "../../authoring/releases.ts";
-import { fileUrl, LATEST, BUNDLE_FORMATS } from "../../cdn/urls.ts";
+import type { ReleaseLanguageView, ReleaseView } from "../../releases/releases.ts";
+import { fileUrl, LATEST } from "../../bundles/urls.ts";
+import { BUNDLE_FORMATS } from "../../formats/bundle.ts";
 import { config } from "./config.ts";
 import { h } from "./dom.ts";
 import { badge, copyField } from "./ui.ts";

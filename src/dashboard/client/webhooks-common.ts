@@ -1,6 +1,6 @@
 import type { AttemptView, DeliveryView } from "../../webhooks/delivery-log.ts";
 import type { EndpointView } from "../../webhooks/endpoints.ts";
-import { EVENT_TYPES } from "../../webhooks/events.ts";
+import { EVENT_TYPES } from "../../changes/events.ts";
 import { h, uid } from "./dom.ts";
 import { badge } from "./ui.ts";
 

@@ -1,0 +1,113 @@
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { randomString } from "../common/ids.ts";
+import { log } from "../common/log.ts";
+import { releaseDir, releasesRoot, STAGING_PREFIX } from "./layout.ts";
+
+/** Prefix of a file being written in place of another; a crash can leave one, the start removes it. */
+export const TEMP_PREFIX = ".tmp-";
+
+/** Writes a file and flushes it to the disk before returning (docs/product.md §3: flushed before published). */
+export async function writeDurable(path: string, data: string | Uint8Array): Promise<void> {
+  const handle = await open(path, "wx");
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** fsync of a directory makes the names created or renamed in it durable. */
+async function syncDir(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces `path` atomically: a reader sees the old file, no file, or the whole new one. */
+export async function writeAtomic(path: string, dir: string, name: string, data: Uint8Array): Promise<void> {
+  const temp = join(dir, `${TEMP_PREFIX}${randomString(8)}-${name}`);
+  try {
+    await writeDurable(temp, data);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * A release's files are written into a staging folder, flushed, then renamed into place in one
+ * step. The database marks the release published only after this returns, so a crash leaves
+ * either a staging folder or a folder no published release names; the start removes both.
+ */
+export class ReleaseStaging {
+  readonly path: string;
+
+  private constructor(readonly dataDir: string, readonly releasePublicId: string) {
+    this.path = join(releasesRoot(dataDir), `${STAGING_PREFIX}${releasePublicId}-${randomString(8)}`);
+  }
+
+  static async create(dataDir: string, releasePublicId: string): Promise<ReleaseStaging> {
+    const staging = new ReleaseStaging(dataDir, releasePublicId);
+    await mkdir(releasesRoot(dataDir), { recursive: true });
+    await mkdir(staging.path);
+    return staging;
+  }
+
+  write(fileName: string, data: string | Uint8Array): Promise<void> {
+    return writeDurable(join(this.path, fileName), data);
+  }
+
+  /** Moves the flushed files to the release's folder and makes the move durable. */
+  async commit(): Promise<string> {
+    const target = releaseDir(this.dataDir, this.releasePublicId);
+    await syncDir(this.path);
+    await rm(target, { recursive: true, force: true }); // a stray from an earlier failed attempt
+    await rename(this.path, target);
+    await syncDir(releasesRoot(this.dataDir));
+    return target;
+  }
+
+  discard(): Promise<void> {
+    return rm(this.path, { recursive: true, force: true });
+  }
+}
+
+/** Deleting a release removes its files (docs/product.md §3); a crash before this is cleaned at start. */
+export async function removeReleaseFiles(dataDir: string, releasePublicId: string): Promise<void> {
+  await rm(releaseDir(dataDir, releasePublicId), { recursive: true, force: true });
+}
+
+/**
+ * At start, before serving: given the ids of the published releases, removes staging folders,
+ * folders of releases that are not published
+ * (a publish killed between the rename and the commit, a delete killed before its files went) and
+ * half-written temporary files. Only the releases folder is touched; other files in the data dir
+ * are never read or served.
+ */
+export function cleanStrayReleaseFiles(dataDir: string, published: ReadonlySet<string>): { removed: string[] } {
+  const root = releasesRoot(dataDir);
+  mkdirSync(root, { recursive: true });
+  const removed: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    if (entry.isDirectory() && published.has(entry.name)) {
+      for (const file of readdirSync(join(root, entry.name))) {
+        if (file.startsWith(TEMP_PREFIX)) {
+          rmSync(join(root, entry.name, file), { force: true });
+          removed.push(`${entry.name}/${file}`);
+        }
+      }
+      continue;
+    }
+    rmSync(join(root, entry.name), { recursive: true, force: true });
+    removed.push(entry.name);
+  }
+  if (removed.length > 0) log.warn("removed stray release files", { count: removed.length, entries: removed.slice(0, 20) });
+  return { removed };
+}

@@ -1,0 +1,47 @@
+import { HttpError } from "./errors.ts";
+import { log } from "./log.ts";
+
+/**
+ * Turns anything a route raised into the HttpError that answers it. Elysia's own validation and
+ * parse errors become 400s naming the offending field; unknown errors become a 500 whose body never
+ * carries the cause (the cause is logged once).
+ */
+interface ValueErrorLike {
+  path?: string;
+  message?: string;
+}
+
+interface ElysiaValidationLike {
+  type?: string;
+  valueError?: ValueErrorLike;
+  all?: ValueErrorLike[];
+}
+
+const PART_NAMES: Record<string, string> = { body: "body", query: "query parameter", params: "path parameter", headers: "header", cookie: "cookie" };
+
+export function describeValidationError(err: ElysiaValidationLike): string {
+  const first = err.valueError ?? err.all?.[0];
+  const part = PART_NAMES[err.type ?? ""] ?? err.type ?? "input";
+  const path = (first?.path ?? "").replace(/^\//, "").replace(/\//g, ".");
+  const why = (first?.message ?? "is invalid").replace(/^Expected/, "expected");
+  if (!path) return err.type === "body" ? `invalid request body: ${why}` : `invalid ${part}: ${why}`;
+  return `invalid ${part} "${path}": ${why}`;
+}
+
+export function toHttpError(code: string | number, error: unknown, route: string): HttpError {
+  if (error instanceof HttpError) return error;
+  switch (code) {
+    case "VALIDATION":
+      return new HttpError(400, describeValidationError(error as ElysiaValidationLike));
+    case "PARSE":
+      return new HttpError(400, "request body is not valid JSON");
+    case "NOT_FOUND":
+      return new HttpError(404, "not found");
+    case "INVALID_COOKIE_SIGNATURE":
+      return new HttpError(401, "invalid session");
+  }
+  const status = (error as { status?: unknown })?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) return new HttpError(status, (error as Error).message || "bad request");
+  log.error("unhandled error", { route, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: (error as Error)?.stack });
+  return new HttpError(500, "internal error");
+}

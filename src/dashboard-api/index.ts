@@ -1,0 +1,30 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { dashboardContext } from "./access.ts";
+import { keyRoutes } from "./keys.ts";
+import { projectRoutes } from "./projects.ts";
+import { releaseRoutes } from "./releases.ts";
+import { sessionRoutes, signInRoutes } from "./session.ts";
+import { tokenRoutes } from "./tokens.ts";
+import { userRoutes } from "./users.ts";
+import { webhookRoutes } from "./webhooks.ts";
+
+export const DASHBOARD_API_PREFIX = "/dashboard/api";
+
+/**
+ * The dashboard JSON API (docs/product.md §4, docs/dashboard-api.md), one Elysia instance: signing
+ * in needs no caller; every other route is authenticated once by the shared context, declares the
+ * access it needs and gets its project loaded. One line per resource.
+ */
+export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string) {
+  const context = dashboardContext(deps);
+  return new Elysia({ prefix: DASHBOARD_API_PREFIX })
+    .use(signInRoutes(deps, clientOf))
+    .use(sessionRoutes(deps, context))
+    .use(userRoutes(deps, context))
+    .use(projectRoutes(deps, context))
+    .use(keyRoutes(deps, context))
+    .use(releaseRoutes(deps, context))
+    .use(tokenRoutes(deps, context))
+    .use(webhookRoutes(deps, context));
+}

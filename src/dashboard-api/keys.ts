@@ -1,0 +1,64 @@
+import { Elysia, t } from "elysia";
+import { importTranslations } from "../authoring/import.ts";
+import { approveTranslation, createKey, deleteKey, getKey, listKeys, setTranslation, updateKey } from "../authoring/keys.ts";
+import type { AppDeps } from "../deps.ts";
+import type { DashboardContext } from "./access.ts";
+
+const KeyName = t.String({ maxLength: 512 });
+const Context = t.Union([t.String({ maxLength: 2000 }), t.Null()]);
+/** Import content may be as large as a request body may be (the server's limit is 16 MB). */
+const IMPORT_CONTENT_MAX_CHARS = 16 * 1024 * 1024;
+
+/** Keys, translations and import: members may edit these (docs/product.md §4). */
+export function keyRoutes(deps: AppDeps, context: DashboardContext) {
+  const { db } = deps;
+  return new Elysia()
+    .use(context)
+    .get("/projects/:pid/keys", ({ project, query }) => listKeys(db, project, query), {
+      access: "read",
+      inProject: true,
+      query: t.Object({
+        search: t.Optional(t.String({ maxLength: 500 })),
+        page: t.Optional(t.String()),
+        page_size: t.Optional(t.String()),
+      }),
+    })
+    .post("/projects/:pid/keys", ({ project, body, status }) => status(201, createKey(deps, project, body)), {
+      access: "edit",
+      inProject: true,
+      body: t.Object({ key: KeyName, context: t.Optional(Context) }),
+    })
+    .get("/projects/:pid/keys/:keyId", ({ project, params }) => getKey(db, project, params.keyId), { access: "read", inProject: true })
+    .patch("/projects/:pid/keys/:keyId", ({ project, params, body }) => updateKey(deps, project, params.keyId, body), {
+      access: "edit",
+      inProject: true,
+      body: t.Object({ key: t.Optional(KeyName), context: t.Optional(Context) }),
+    })
+    .delete(
+      "/projects/:pid/keys/:keyId",
+      ({ project, params, status }) => {
+        deleteKey(deps, project, params.keyId);
+        return status(204);
+      },
+      { access: "edit", inProject: true },
+    )
+    .put(
+      "/projects/:pid/keys/:keyId/translations/:code",
+      ({ project, params, body }) => setTranslation(deps, project, params.keyId, params.code, body.value),
+      { access: "edit", inProject: true, body: t.Object({ value: t.String({ maxLength: 100_000 }) }) },
+    )
+    .post(
+      "/projects/:pid/keys/:keyId/translations/:code/approve",
+      ({ project, params }) => approveTranslation(deps, project, params.keyId, params.code),
+      { access: "edit", inProject: true },
+    )
+    .post("/projects/:pid/import", ({ project, body }) => importTranslations(deps, project, body), {
+      access: "edit",
+      inProject: true,
+      body: t.Object({
+        language_code: t.String({ minLength: 1, maxLength: 35 }),
+        format: t.Union([t.Literal("json"), t.Literal("yaml"), t.Literal("arb")]),
+        content: t.String({ maxLength: IMPORT_CONTENT_MAX_CHARS }),
+      }),
+    });
+}

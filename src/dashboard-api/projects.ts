@@ -1,0 +1,44 @@
+import { Elysia, t } from "elysia";
+import { addLanguage, listLanguages, removeLanguage } from "../authoring/languages.ts";
+import { projectProgress } from "../authoring/progress.ts";
+import { createProject, listProjects, projectView, rotateProjectSlug, updateProject } from "../authoring/projects.ts";
+import type { AppDeps } from "../deps.ts";
+import type { DashboardContext } from "./access.ts";
+
+const Name = t.String({ minLength: 1, maxLength: 200 });
+const Code = t.String({ minLength: 1, maxLength: 35 });
+
+/** Projects, their settings, slug and languages (docs/product.md §4). */
+export function projectRoutes(deps: AppDeps, context: DashboardContext) {
+  const { db } = deps;
+  return new Elysia()
+    .use(context)
+    .get("/projects", () => ({ items: listProjects(db) }), { access: "read" })
+    .post("/projects", ({ body, status }) => status(201, createProject(deps, body)), {
+      access: "admin",
+      body: t.Object({ name: Name, base_language_code: Code }),
+    })
+    .get("/projects/:pid", ({ project }) => projectView(project), { access: "read", inProject: true })
+    .patch("/projects/:pid", ({ project, body }) => updateProject(deps, project, body), {
+      access: "admin",
+      inProject: true,
+      body: t.Object({ name: t.Optional(Name), base_language_code: t.Optional(Code) }),
+    })
+    .post("/projects/:pid/rotate-slug", ({ project }) => rotateProjectSlug(deps, project), { access: "admin", inProject: true })
+    // Per-language counts for the key grid and the publish confirmation (docs/dashboard.md "Progress").
+    .get("/projects/:pid/progress", ({ project }) => projectProgress(db, project), { access: "read", inProject: true })
+    .get("/projects/:pid/languages", ({ project }) => ({ items: listLanguages(db, project) }), { access: "read", inProject: true })
+    .post("/projects/:pid/languages", ({ project, body, status }) => status(201, addLanguage(deps, project, body)), {
+      access: "add-language",
+      inProject: true,
+      body: t.Object({ code: Code, name: t.Optional(t.String({ maxLength: 100 })) }),
+    })
+    .delete(
+      "/projects/:pid/languages/:code",
+      ({ project, params, status }) => {
+        removeLanguage(deps, project, params.code);
+        return status(204);
+      },
+      { access: "admin", inProject: true },
+    );
+}

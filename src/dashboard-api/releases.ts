@@ -1,0 +1,48 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
+import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
+import type { DashboardContext } from "./access.ts";
+
+const Name = t.String({ maxLength: 200 });
+const Tag = t.String({ maxLength: 100 });
+
+/** Releases: drafts, publishing, slugs, deletion (docs/product.md §4, docs/publishing.md). */
+export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
+  const { db, settings } = deps;
+  const { cdnUrl, dataDir } = settings;
+  return new Elysia()
+    .use(context)
+    .get("/projects/:pid/releases", ({ project }) => ({ items: listReleases(db, project) }), { access: "read", inProject: true })
+    .post("/projects/:pid/releases", ({ project, caller, body, status }) => status(201, createRelease(deps, project, caller.userId, body)), {
+      access: "release",
+      inProject: true,
+      body: t.Object({ name: Name, tag: Tag }),
+    })
+    .get("/projects/:pid/releases/:rid", ({ project, params }) => releaseDetail(db, cdnUrl, project, findRelease(db, project, params.rid)), {
+      access: "read",
+      inProject: true,
+    })
+    .patch("/projects/:pid/releases/:rid", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, updateRelease(deps, project, params.rid, body)), {
+      access: "release",
+      inProject: true,
+      body: t.Object({ name: t.Optional(Name), tag: t.Optional(Tag) }),
+    })
+    .post(
+      "/projects/:pid/releases/:rid/publish",
+      async ({ project, params }) => releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid)),
+      { access: "release", inProject: true },
+    )
+    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
+      access: "admin",
+      inProject: true,
+    })
+    .delete(
+      "/projects/:pid/releases/:rid",
+      async ({ project, params, status }) => {
+        await deleteRelease(deps, dataDir, project, params.rid);
+        return status(204);
+      },
+      { access: "admin", inProject: true },
+    );
+}

@@ -1,0 +1,24 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { createToken, deleteToken, listTokens } from "../tokens/tokens.ts";
+import type { DashboardContext } from "./access.ts";
+
+/** API tokens (docs/product.md §4): the value is shown once, at creation. */
+export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
+  return new Elysia()
+    .use(context)
+    .get("/projects/:pid/tokens", ({ project }) => ({ items: listTokens(deps.db, project) }), { access: "read-private", inProject: true })
+    .post("/projects/:pid/tokens", ({ project, body, status }) => status(201, createToken(deps, project, body)), {
+      access: "admin",
+      inProject: true,
+      body: t.Object({ name: t.String({ maxLength: 100 }) }),
+    })
+    .delete(
+      "/projects/:pid/tokens/:tokenId",
+      ({ project, params, status }) => {
+        deleteToken(deps, project, params.tokenId);
+        return status(204);
+      },
+      { access: "admin", inProject: true },
+    );
+}

@@ -1,0 +1,22 @@
+import type { Changes } from "./changes/changes.ts";
+import type { Clock } from "./common/clock.ts";
+import type { Settings } from "./config/settings.ts";
+import type { Observability } from "./observability/index.ts";
+import type { Db } from "./storage/db.ts";
+
+/**
+ * The wiring every part of the app is built from (docs/architecture.md). Made once by the server
+ * (or a test) and handed to `createApp`; nothing else holds process state.
+ */
+export interface AppDeps {
+  settings: Settings;
+  db: Db;
+  clock: Clock;
+  /** Where services announce committed changes: webhook events and cache purges. */
+  changes: Changes;
+  /** Counters and the request log; capabilities count what only they can see. */
+  observability: Observability;
+}
+
+/** What a service that changes something needs: the database, the time, and where to announce it. */
+export type ServiceDeps = Pick<AppDeps, "db" | "clock" | "changes">;

@@ -1,0 +1,42 @@
+/**
+ * YAML bundles must read back to exactly the same strings in YAML 1.1 and 1.2 parsers (docs/product.md §3).
+ * A scalar is written plain only when it is unmistakably a string in both versions: it starts
+ * with an ASCII letter, holds only letters, spaces and `_ . , -` (no digits: some 1.1 parsers read
+ * `e9` as a number), does not end in a space, and is not one of the words YAML 1.1 reads as a
+ * boolean or null (`y`, `no`, `On`, `NULL`, ...).
+ * Everything else is double-quoted with escapes both versions share (`\"`, `\\`, `\uXXXX`).
+ */
+const PLAIN_SAFE = /^[A-Za-z](?:[A-Za-z_.,\- ]*[A-Za-z_.,\-])?$/;
+const YAML11_WORDS = new Set(["y", "n", "yes", "no", "true", "false", "on", "off", "null"]);
+
+function isPlainSafe(s: string): boolean {
+  return PLAIN_SAFE.test(s) && !YAML11_WORDS.has(s.toLowerCase());
+}
+
+/**
+ * Double-quoted form: JSON's string syntax is valid YAML in both versions (`\"`, `\\`, `\n`, `\b`,
+ * `\uXXXX`, lone surrogates as `\uD800`), and JSON.stringify is native and fast. On top of what
+ * JSON escapes, YAML 1.1 must not see raw C1 controls or U+0085, U+2028, U+2029 (it folds them as
+ * line breaks), the byte order mark, or the non-characters U+FFFE and U+FFFF.
+ */
+const YAML_EXTRA = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
+const YAML_EXTRA_ESCAPES = new RegExp(YAML_EXTRA.source, "g");
+
+/** The double-quoted YAML form of a string whose JSON form (JSON.stringify) is already known. */
+export function quoteYamlFromJson(json: string): string {
+  return YAML_EXTRA.test(json)
+    ? json.replace(YAML_EXTRA_ESCAPES, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
+    : json;
+}
+
+export function yamlScalar(s: string, json?: string): string {
+  return isPlainSafe(s) ? s : quoteYamlFromJson(json ?? JSON.stringify(s));
+}
+
+export function yamlLine(keyYaml: string, valueYaml: string): string {
+  return `${keyYaml}: ${valueYaml}`;
+}
+
+export function yamlDocument(lines: string[]): string {
+  return lines.length === 0 ? "{}\n" : lines.join("\n") + "\n";
+}

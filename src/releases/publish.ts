@@ -1,0 +1,148 @@
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
+import { bundleFileName } from "../bundles/layout.ts";
+import { conflict, notFound } from "../common/errors.ts";
+import { newSlug } from "../common/ids.ts";
+import { log } from "../common/log.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { arbNames } from "../formats/arb-names.ts";
+import { BUNDLE_FORMATS, compileLanguage } from "../formats/bundle.ts";
+import type { Db } from "../storage/db.ts";
+import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
+import { findRelease } from "./releases.ts";
+import { takeSnapshot, type SnapshotLanguage } from "./snapshot.ts";
+
+/**
+ * Publishing (docs/interface.md §3, docs/product.md §3, docs/publishing.md §2), all or nothing:
+ * claim the draft, snapshot, compile every language to JSON, YAML and ARB, write and flush the
+ * files, then in one transaction give the release its slug, record the shipped languages with
+ * `is_base_language` as of now, mark it published and write release_published. Then the change
+ * notice purges the CDN and API caches, so `latest` tracks this release at once.
+ */
+export async function publishRelease(deps: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<ReleaseRow> {
+  const { db, clock, changes } = deps;
+  const release = claimDraft(deps, project, releasePublicId);
+  const started = performance.now();
+  let staging: ReleaseStaging | undefined;
+  try {
+    const snapshot = takeSnapshot(db, project.id);
+    const names = arbNames(snapshot.keys);
+    staging = await ReleaseStaging.create(dataDir, release.publicId);
+    // Compiling a language overlaps with writing and flushing the previous one (the file system
+    // work runs off the main thread).
+    let writing: Promise<unknown> = Promise.resolve();
+    for (const lang of snapshot.languages) {
+      const files = compileLanguage(snapshot, names, lang);
+      await writing;
+      writing = Promise.all(BUNDLE_FORMATS.map((ext) => staging!.write(bundleFileName(lang.code, ext), files[ext])));
+      writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
+    }
+    await writing;
+    await staging.commit();
+    staging = undefined;
+    let row: ReleaseRow;
+    try {
+      row = markPublished(deps, project, release, snapshot.languages);
+    } catch (err) {
+      await removeReleaseFiles(dataDir, release.publicId);
+      throw err;
+    }
+    changes.notify(project.id);
+    log.info("release published", {
+      release_id: row.publicId,
+      languages: snapshot.languages.length,
+      keys: snapshot.keys.length,
+      duration_ms: Math.round(performance.now() - started),
+    });
+    return row;
+  } finally {
+    db.update(releases).set({ publishingSince: null }).where(eq(releases.id, release.id)).run();
+    if (staging) await staging.discard();
+  }
+}
+
+/**
+ * Marks the draft as being published, in a write transaction: of two publishes of one release,
+ * the second is a 409 however close together they come.
+ */
+function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePublicId: string): ReleaseRow {
+  return db.transaction(
+    () => {
+      const release = findRelease(db, project, releasePublicId);
+      if (release.status === "published") throw conflict("release is already published");
+      if (release.publishingSince !== null) throw conflict("release is already being published");
+      db.update(releases).set({ publishingSince: clock.now() }).where(eq(releases.id, release.id)).run();
+      return release;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[]): ReleaseRow {
+  return db.transaction((tx) => {
+    // `latest` is the newest published_at; keep it strictly increasing within a project so two
+    // publishes in the same millisecond still have an order.
+    const last = tx
+      .select({ at: sql<number | null>`max(${releases.publishedAt})` })
+      .from(releases)
+      .where(and(eq(releases.projectId, project.id), eq(releases.status, "published")))
+      .get()?.at;
+    const publishedAt = Math.max(clock.now(), (last ?? 0) + 1);
+    const row = tx
+      .update(releases)
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null })
+      .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
+      .returning()
+      .get();
+    if (!row) throw notFound("release not found"); // deleted while its files were being written
+    if (langs.length > 0) {
+      tx.insert(releaseLanguages)
+        .values(langs.map((l) => ({ releaseId: row.id, code: l.code, name: l.name, isBaseLanguage: l.isBase })))
+        .run();
+    }
+    changes.event(project, "release_published", { release_id: row.publicId, name: row.name, tag: row.tag, status: "published" });
+    return row;
+  });
+}
+
+/** A new release slug revokes the release's old URLs at once (docs/interface.md §5 rule 7, docs/product.md §3). */
+export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string): { slug: string } {
+  const release = findRelease(db, project, releasePublicId);
+  if (release.status !== "published") throw conflict("only a published release has a slug to rotate");
+  const slug = newSlug();
+  db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+  changes.notify(project.id);
+  return { slug };
+}
+
+/**
+ * Deletes the row (writing release_deleted), purges caches, then removes the files
+ * (docs/product.md §3): `latest` falls back to the previous published release, or 404s when none
+ * is left. A crash between the two leaves files no release names; the start removes them.
+ */
+export async function deleteRelease({ db, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<void> {
+  const r = findRelease(db, project, releasePublicId);
+  db.transaction((tx) => {
+    tx.delete(releases).where(eq(releases.id, r.id)).run();
+    changes.event(project, "release_deleted", { release_id: r.publicId, name: r.name, tag: r.tag });
+  });
+  changes.notify(project.id);
+  if (r.status === "published") await removeReleaseFiles(dataDir, r.publicId);
+}
+
+/** Public ids of every published release: the start keeps their folders and nothing else. */
+export function publishedReleaseIds(db: Db): Set<string> {
+  return new Set(
+    db
+      .select({ id: releases.publicId })
+      .from(releases)
+      .where(eq(releases.status, "published"))
+      .all()
+      .map((r) => r.id),
+  );
+}
+
+/** At start no publish can be under way: a mark left by a killed process is cleared. */
+export function clearUnfinishedPublishes(db: Db): number {
+  return db.update(releases).set({ publishingSince: null }).where(isNotNull(releases.publishingSince)).returning({ id: releases.id }).all().length;
+}

@@ -1,0 +1,15 @@
+import type { Db } from "../storage/db.ts";
+
+/**
+ * Reads of a whole project at publish time: every key, every language and every value, as plain
+ * rows in one synchronous pass (docs/architecture.md "Reaching SQLite"). Prepared per publish.
+ */
+export function prepareSnapshotQueries(db: Db) {
+  const c = db.$client;
+  return {
+    baseLanguage: c.query<{ base: string }, [number]>("SELECT base_language_code AS base FROM projects WHERE id = ?"),
+    keys: c.query<{ id: number; key: string; context: string | null }, [number]>("SELECT id, key, context FROM translation_keys WHERE project_id = ?"),
+    languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ? ORDER BY code"),
+    values: c.query<[number, string], [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),
+  };
+}

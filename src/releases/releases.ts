@@ -1,0 +1,128 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { downloadUrls } from "../bundles/urls.ts";
+import { iso } from "../common/clock.ts";
+import { badRequest, conflict, notFound } from "../common/errors.ts";
+import { newId } from "../common/ids.ts";
+import { hasControlCharacters } from "../common/text.ts";
+import type { ServiceDeps } from "../deps.ts";
+import type { BundleFormat } from "../formats/bundle.ts";
+import type { Db } from "../storage/db.ts";
+import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
+
+export const RELEASE_NAME_MAX_LENGTH = 200;
+export const RELEASE_TAG_MAX_LENGTH = 100;
+
+export interface ReleaseLanguageView {
+  code: string;
+  is_base_language: boolean;
+  download_urls: Record<BundleFormat, string>;
+}
+
+export interface ReleaseView {
+  id: string;
+  name: string;
+  tag: string;
+  status: "draft" | "published";
+  created_at: string;
+  published_at: string | null;
+  slug?: string;
+  languages?: ReleaseLanguageView[];
+}
+
+export function releaseView(r: ReleaseRow): ReleaseView {
+  return { id: r.publicId, name: r.name, tag: r.tag, status: r.status, created_at: iso(r.createdAt), published_at: iso(r.publishedAt) };
+}
+
+/** The languages a published release shipped, with their absolute download URLs (docs/interface.md §2.3). */
+export function shippedLanguages(db: Db, cdnUrl: string, project: ProjectRow, r: ReleaseRow): ReleaseLanguageView[] {
+  if (r.status !== "published" || !r.slug) return [];
+  return db
+    .select()
+    .from(releaseLanguages)
+    .where(eq(releaseLanguages.releaseId, r.id))
+    .orderBy(asc(releaseLanguages.code))
+    .all()
+    .map((l) => ({ code: l.code, is_base_language: l.isBaseLanguage, download_urls: downloadUrls(cdnUrl, project.cdnSlug, r.slug!, l.code) }));
+}
+
+export function releaseDetail(db: Db, cdnUrl: string, project: ProjectRow, r: ReleaseRow): ReleaseView {
+  const view = releaseView(r);
+  if (r.status === "published" && r.slug) {
+    view.slug = r.slug;
+    view.languages = shippedLanguages(db, cdnUrl, project, r);
+  }
+  return view;
+}
+
+function cleanField(raw: string, field: "name" | "tag", max: number): string {
+  const v = raw.trim();
+  if (!v) throw badRequest(`invalid field "${field}": must not be empty`);
+  if (v.length > max) throw badRequest(`invalid field "${field}": at most ${max} characters`);
+  if (hasControlCharacters(v)) throw badRequest(`invalid field "${field}": must not contain control characters`);
+  return v;
+}
+
+function assertTagFree(db: Db, project: ProjectRow, tag: string, exceptId?: number): void {
+  const other = db
+    .select({ id: releases.id })
+    .from(releases)
+    .where(and(eq(releases.projectId, project.id), eq(releases.tag, tag)))
+    .get();
+  if (other && other.id !== exceptId) throw conflict(`a release tagged "${tag}" already exists in this project`);
+}
+
+export function findRelease(db: Db, project: ProjectRow, publicId: string): ReleaseRow {
+  const row = db
+    .select()
+    .from(releases)
+    .where(and(eq(releases.projectId, project.id), eq(releases.publicId, publicId)))
+    .get();
+  if (!row) throw notFound("release not found");
+  return row;
+}
+
+/** Dashboard list: drafts and published ones, newest first. */
+export function listReleases(db: Db, project: ProjectRow): ReleaseView[] {
+  return db
+    .select()
+    .from(releases)
+    .where(eq(releases.projectId, project.id))
+    .orderBy(desc(releases.createdAt), desc(releases.id))
+    .all()
+    .map(releaseView);
+}
+
+export function createRelease({ db, clock, changes }: ServiceDeps, project: ProjectRow, userId: number | null, input: { name: string; tag: string }): ReleaseView {
+  const name = cleanField(input.name, "name", RELEASE_NAME_MAX_LENGTH);
+  const tag = cleanField(input.tag, "tag", RELEASE_TAG_MAX_LENGTH);
+  assertTagFree(db, project, tag);
+  return db.transaction((tx) => {
+    const row = tx
+      .insert(releases)
+      .values({ publicId: newId("rel"), projectId: project.id, name, tag, status: "draft", createdBy: userId, createdAt: clock.now() })
+      .returning()
+      .get();
+    changes.event(project, "release_created", { release_id: row.publicId, name, tag, status: "draft" });
+    return releaseView(row);
+  });
+}
+
+export function updateRelease(
+  { db, changes }: ServiceDeps,
+  project: ProjectRow,
+  publicId: string,
+  patch: { name?: string; tag?: string },
+): ReleaseRow {
+  const r = findRelease(db, project, publicId);
+  const name = patch.name === undefined ? r.name : cleanField(patch.name, "name", RELEASE_NAME_MAX_LENGTH);
+  const tag = patch.tag === undefined ? r.tag : cleanField(patch.tag, "tag", RELEASE_TAG_MAX_LENGTH);
+  if (tag !== r.tag) assertTagFree(db, project, tag, r.id);
+  if (name === r.name && tag === r.tag) return r;
+  const row = db.transaction((tx) => {
+    const updated = tx.update(releases).set({ name, tag }).where(eq(releases.id, r.id)).returning().get()!;
+    changes.event(project, "release_updated", { release_id: r.publicId, name, tag });
+    return updated;
+  });
+  changes.notify(project.id);
+  return row;
+}

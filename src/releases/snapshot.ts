@@ -1,0 +1,41 @@
+import { compareCodePoints } from "../common/text.ts";
+import type { BundleKeys, BundleLanguage } from "../formats/bundle.ts";
+import type { Db } from "../storage/db.ts";
+import { prepareSnapshotQueries } from "./queries.ts";
+
+/**
+ * Publishing snapshots, at that moment, every language of the project and every key's current
+ * translation (docs/product.md §3). Read in one synchronous pass, so no edit can land half-way (the
+ * server's JavaScript runs one request at a time between awaits).
+ */
+export interface SnapshotLanguage extends BundleLanguage {
+  name: string;
+  isBase: boolean;
+}
+
+/** Keys in code-point order; each language's values aligned with them. */
+export interface Snapshot extends BundleKeys {
+  languages: SnapshotLanguage[];
+}
+
+export function takeSnapshot(db: Db, projectId: number): Snapshot {
+  const q = prepareSnapshotQueries(db);
+  const project = q.baseLanguage.get(projectId);
+  if (!project) throw new Error(`project ${projectId} vanished`);
+  const keyRows = q.keys.all(projectId).sort((a, b) => compareCodePoints(a.key, b.key));
+  const position = new Map<number, number>();
+  keyRows.forEach((k, i) => position.set(k.id, i));
+  const languages = q.languages.all(projectId).map((l) => {
+    const values = new Array<string | undefined>(keyRows.length);
+    for (const [keyId, value] of q.values.values(l.id) as [number, string][]) {
+      const at = position.get(keyId);
+      if (at !== undefined) values[at] = value;
+    }
+    return { code: l.code, name: l.name, isBase: l.code === project.base, values };
+  });
+  return {
+    keys: keyRows.map((k) => k.key),
+    contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+    languages,
+  };
+}

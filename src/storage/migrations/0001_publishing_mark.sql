@@ -1,0 +1,2 @@
+DROP TABLE `meta`;--> statement-breakpoint
+ALTER TABLE `releases` ADD `publishing_since` integer;

@@ -1,0 +1,54 @@
+import { and, asc, eq } from "drizzle-orm";
+import { iso } from "../common/clock.ts";
+import { badRequest, notFound } from "../common/errors.ts";
+import { sha256Hex } from "../common/hash.ts";
+import { newId, randomString } from "../common/ids.ts";
+import type { ServiceDeps } from "../deps.ts";
+import type { Db } from "../storage/db.ts";
+import { apiTokens, type ProjectRow, type TokenRow } from "../storage/schema.ts";
+
+/**
+ * API tokens (docs/interface.md §5, docs/product.md §2): `pb_` + 43 base62 characters (256 bits),
+ * shown once, stored only as SHA-256. The prefix lets secret scanners recognise a leaked one.
+ */
+export const TOKEN_PREFIX = "pb_";
+export const TOKEN_RANDOM_LENGTH = 43;
+export const TOKEN_NAME_MAX_LENGTH = 100;
+
+export interface TokenView {
+  id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+const tokenView = (t: TokenRow): TokenView => ({ id: t.publicId, name: t.name, created_at: iso(t.createdAt), last_used_at: iso(t.lastUsedAt) });
+
+export function listTokens(db: Db, project: ProjectRow): TokenView[] {
+  return db.select().from(apiTokens).where(eq(apiTokens.projectId, project.id)).orderBy(asc(apiTokens.name), asc(apiTokens.id)).all().map(tokenView);
+}
+
+export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: { name: string }): TokenView & { token: string } {
+  const name = input.name.trim();
+  if (!name) throw badRequest('invalid field "name": must not be empty');
+  if (name.length > TOKEN_NAME_MAX_LENGTH) throw badRequest(`invalid field "name": at most ${TOKEN_NAME_MAX_LENGTH} characters`);
+  const token = TOKEN_PREFIX + randomString(TOKEN_RANDOM_LENGTH);
+  const row = db
+    .insert(apiTokens)
+    .values({ publicId: newId("tok"), projectId: project.id, name, tokenHash: sha256Hex(token), createdAt: clock.now() })
+    .returning()
+    .get();
+  const view = tokenView(row);
+  return { id: view.id, name: view.name, token, created_at: view.created_at, last_used_at: null };
+}
+
+/** Deleting a token purges the project's API answers, which that token could still have read. */
+export function deleteToken({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string): void {
+  const gone = db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.projectId, project.id), eq(apiTokens.publicId, publicId)))
+    .returning({ id: apiTokens.id })
+    .all();
+  if (gone.length === 0) throw notFound("token not found");
+  changes.notify(project.id);
+}

@@ -1,0 +1,110 @@
+/**
+ * The app in-process (docs/architecture.md "Tests"): `createApp` on a temporary data dir with a
+ * clock the test moves, answering `Request`s without a port. Real SQLite, real files, the real
+ * routes and services; only the network and the process are left out. Tests of rules use this;
+ * tests of the binary, signals, crashes, the CLI, the browser and nginx start a process instead
+ * (test/helpers/server.ts).
+ */
+import { cpSync, rmSync } from "node:fs";
+import type { App } from "../../src/app.ts";
+import type { Clock } from "../../src/common/clock.ts";
+import { loadSettings } from "../../src/config/settings.ts";
+import type { AppDeps } from "../../src/deps.ts";
+import { openApp } from "../../src/server.ts";
+import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.ts";
+import { DashboardClient } from "./dashboard-client.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, tempDir } from "./server.ts";
+
+/** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z. */
+export class ManualClock implements Clock {
+  constructor(public ms = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+  set(ms: number): void {
+    this.ms = ms;
+  }
+}
+
+/** The origin in-process requests are addressed to (the default public URL of the test settings). */
+export const ORIGIN = "http://localhost:8080";
+
+export interface TestAppOptions {
+  /** Settings as environment variables, on top of a temp data dir and the bootstrap admin. */
+  env?: Record<string, string>;
+  /** An existing data dir to open (it is not removed on close); default a new temp dir. */
+  dataDir?: string;
+  clock?: Clock;
+  /** Start the webhook sender and retention job, as the server does (off unless asked). */
+  webhooks?: boolean;
+  /** The TCP peer every request comes from (per-address limits, logs). */
+  peer?: string;
+}
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  dataDir: string;
+  clock: Clock;
+  /** The app's answer to a request for `path` (absolute URLs are answered too: download URLs). */
+  fetch(pathOrUrl: string, init?: RequestInit, peer?: string): Promise<Response>;
+  /** A dashboard API client talking to this app in-process. */
+  client(): DashboardClient;
+  /** A client signed in as the bootstrap admin, or as the given user. */
+  login(email?: string, password?: string): Promise<DashboardClient>;
+  /** Rows from the app's database. */
+  query<T = Record<string, unknown>>(sql: string, ...params: (string | number | null)[]): T[];
+  close(): Promise<void>;
+}
+
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? tempDir();
+  const clock = options.clock ?? new ManualClock();
+  const settings = loadSettings({
+    PHRASEBOOK_DATA_DIR: dataDir,
+    PHRASEBOOK_PUBLIC_URL: ORIGIN,
+    PHRASEBOOK_LOG_REQUESTS: "false",
+    PHRASEBOOK_ADMIN_EMAIL: ADMIN_EMAIL,
+    PHRASEBOOK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...options.env,
+  });
+  const { deps, app } = await openApp(settings, clock);
+  let webhooks: RunningWebhooks | undefined = options.webhooks ? startWebhooks(deps) : undefined;
+  const handle = async (request: Request, peer = options.peer ?? "127.0.0.1") => app.handle(request, () => peer);
+  const transport = (request: Request) => handle(request);
+  const t: TestApp = {
+    app,
+    deps,
+    dataDir,
+    clock,
+    fetch: (pathOrUrl, init, peer) => handle(new Request(pathOrUrl.startsWith("/") ? ORIGIN + pathOrUrl : pathOrUrl, init), peer),
+    client: () => new DashboardClient(ORIGIN, transport),
+    login: (email = ADMIN_EMAIL, password = ADMIN_PASSWORD) => DashboardClient.loggedIn(ORIGIN, email, password, transport),
+    query: <T>(sql: string, ...params: (string | number | null)[]) => deps.db.$client.query(sql).all(...params) as T[],
+    async close() {
+      await webhooks?.stop();
+      webhooks = undefined;
+      deps.observability.stop();
+      // Prepared statements keep the connection open past close(), so the write-ahead log is folded
+      // into the database file here: a copy of the data dir then holds everything.
+      deps.db.$client.run("PRAGMA wal_checkpoint(TRUNCATE)");
+      deps.db.$client.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/**
+ * A data dir prepared once and copied for each test that may change it: scenarios start from the
+ * same state without paying for password hashing and set-up again. Close the app that built it
+ * first (closing checkpoints the write-ahead log into the database file).
+ */
+export function copyDataDir(template: string): string {
+  const dir = tempDir("phrasebook-copy-");
+  cpSync(template, dir, { recursive: true });
+  return dir;
+}
