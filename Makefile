@@ -46,8 +46,9 @@ check-architecture: deps
 test-deps:
 	@bash scripts/install-test-deps.sh
 
+# Every test against the compiled executable; files named *.slow.test.ts run beside the rest (see the script).
 test: test-deps lint build
-	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook $(BUN) test --timeout 60000
+	PHRASEBOOK_BIN=$(CURDIR)/dist/phrasebook BUN=$(BUN) bash scripts/run-tests.sh --timeout 60000
 
 # Regenerates SQL migrations from src/storage/schema.ts and the embedded index beside them
 # (NAME=what_changed names the new migration file).

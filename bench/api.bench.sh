@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Issue 4 benchmark: requests/s and p99 of GET /v1/releases on a project with 10,000 published
-# releases, on a cache hit and on cache misses (default page, a search, sort=name, every page, a new
-# search each request), against a bare Bun.serve handler returning a fixed JSON body.
+# Public API benchmark (docs/public-api.md "Speed"): requests/s and p99 of GET /v1/releases on a
+# project with 10,000 published releases, on a cache hit and on cache misses (default page, a
+# search, sort=name, every page, a new search each request), against a bare Bun.serve handler
+# returning a fixed JSON body.
 #
 # Side by side in one run: the three servers run at once pinned to one core, wrk to the other;
 # rounds are interleaved (every scenario once per round) and each scenario's ratio is taken to the
@@ -10,6 +11,8 @@
 # throughput: the CPU ratio is what the throughput ratio would be on a quiet, dedicated core.
 #
 # Usage: bash bench/api.bench.sh          (ROUNDS=3 DURATION=5 CONNECTIONS=64 by default)
+#        BASELINE_REV=<commit> bash bench/api.bench.sh   adds that revision's executable, seeded by
+#        its own seed script with the same releases, to every round (bench/lib/baseline.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/node_modules/.bin:$PWD/node_modules/.bin:$PATH"
@@ -24,6 +27,7 @@ LOAD_CPU="${LOAD_CPU:-1}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 [ -x dist/phrasebook ] || make build >/dev/null
 BIN="$PWD/dist/phrasebook"
+BUN="$PWD/tools/node_modules/.bin/bun"
 
 WORK="$(mktemp -d)"
 PIDS=()
@@ -51,10 +55,10 @@ cpu_ticks() { # pid -> utime + stime in clock ticks
 }
 TICKS_PER_S="$(getconf CLK_TCK)"
 
-start_phrasebook() { # data-dir port cache-ttl
+start_phrasebook() { # data-dir port cache-ttl [executable]
   PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT="$2" PHRASEBOOK_DATA_DIR="$1" PHRASEBOOK_PUBLIC_URL="http://127.0.0.1:$2" \
     PHRASEBOOK_RATE_LIMIT=10000000 PHRASEBOOK_RATE_WINDOW=60 PHRASEBOOK_API_CACHE_TTL="$3" PHRASEBOOK_LOG_REQUESTS=false \
-    taskset -c "$SERVER_CPU" "$BIN" serve >"$WORK/server-$2.log" 2>&1 &
+    taskset -c "$SERVER_CPU" "${4:-$BIN}" serve >"$WORK/server-$2.log" 2>&1 &
   PIDS+=($!)
   wait_ready "http://127.0.0.1:$2/healthz"
 }
@@ -71,22 +75,36 @@ PIDS+=($!)
 PLAIN_PID=$!
 wait_ready "http://127.0.0.1:$PLAIN_PORT/"
 
-# name|server pid|url|extra wrk args
-SCENARIOS=(
-  "plain Bun.serve, fixed JSON|$PLAIN_PID|http://127.0.0.1:$PLAIN_PORT/|"
-  "hit: default page|$CACHED_PID|http://127.0.0.1:$CACHED_PORT/v1/releases|"
-  "miss: default page|$MISS_PID|http://127.0.0.1:$MISS_PORT/v1/releases|"
-  "miss: search=summer|$MISS_PID|http://127.0.0.1:$MISS_PORT/v1/releases?search=summer|"
-  "miss: sort=name|$MISS_PID|http://127.0.0.1:$MISS_PORT/v1/releases?sort=name|"
-  "miss: every page of sort=name|$MISS_PID|http://127.0.0.1:$MISS_PORT|-s bench/api/pages.lua"
-  "miss: a new search each request|$MISS_PID|http://127.0.0.1:$MISS_PORT|-s bench/api/searches.lua"
-)
+# name|server pid|url|extra wrk args|token (default: ours)
+api_scenarios() { # prefix cached-pid cached-port miss-pid miss-port token
+  SCENARIOS+=(
+    "$1hit: default page|$2|http://127.0.0.1:$3/v1/releases||$6"
+    "$1miss: default page|$4|http://127.0.0.1:$5/v1/releases||$6"
+    "$1miss: search=summer|$4|http://127.0.0.1:$5/v1/releases?search=summer||$6"
+    "$1miss: sort=name|$4|http://127.0.0.1:$5/v1/releases?sort=name||$6"
+    "$1miss: every page of sort=name|$4|http://127.0.0.1:$5|-s bench/api/pages.lua|$6"
+    "$1miss: a new search each request|$4|http://127.0.0.1:$5|-s bench/api/searches.lua|$6"
+  )
+}
+SCENARIOS=("plain Bun.serve, fixed JSON|$PLAIN_PID|http://127.0.0.1:$PLAIN_PORT/||")
+api_scenarios "" "$CACHED_PID" "$CACHED_PORT" "$MISS_PID" "$MISS_PORT" "$TOKEN"
+if [ -n "${BASELINE_REV:-}" ]; then
+  # shellcheck source=bench/lib/baseline.sh
+  source bench/lib/baseline.sh
+  build_baseline "$WORK"
+  mkdir -p "$WORK/baseline-data"
+  BASE_TOKEN="$(cd "$BASELINE_SRC" && "$BUN" bench/api/seed.ts "$WORK/baseline-data" "$RELEASES")"
+  cp -r "$WORK/baseline-data" "$WORK/baseline-data-nocache"
+  BASE_CACHED_PORT="$(free_port)"; start_phrasebook "$WORK/baseline-data" "$BASE_CACHED_PORT" 3600 "$BASELINE_BIN"; BASE_CACHED_PID="${PIDS[-1]}"
+  BASE_MISS_PORT="$(free_port)"; start_phrasebook "$WORK/baseline-data-nocache" "$BASE_MISS_PORT" 0 "$BASELINE_BIN"; BASE_MISS_PID="${PIDS[-1]}"
+  api_scenarios "baseline " "$BASE_CACHED_PID" "$BASE_CACHED_PORT" "$BASE_MISS_PID" "$BASE_MISS_PORT" "$BASE_TOKEN"
+fi
 
 # Warm up: the index is built on first use, the JIT settles.
 for s in "${SCENARIOS[@]}"; do
-  IFS='|' read -r _ _ url extra <<<"$s"
+  IFS='|' read -r _ _ url extra token <<<"$s"
   # shellcheck disable=SC2086
-  taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d2s -H "$AUTH" $extra "$url" >/dev/null
+  taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d2s -H "Authorization: Bearer ${token:-$TOKEN}" $extra "$url" >/dev/null
 done
 
 to_ms() { # wrk latency like 1.23ms / 950.00us / 1.02s
@@ -97,10 +115,10 @@ RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
 for round in $(seq 1 "$ROUNDS"); do
   for i in "${!SCENARIOS[@]}"; do
-    IFS='|' read -r name pid url extra <<<"${SCENARIOS[$i]}"
+    IFS='|' read -r name pid url extra token <<<"${SCENARIOS[$i]}"
     before="$(cpu_ticks "$pid")"
     # shellcheck disable=SC2086
-    out="$(taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "$AUTH" $extra "$url")"
+    out="$(taskset -c "$LOAD_CPU" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "Authorization: Bearer ${token:-$TOKEN}" $extra "$url")"
     after="$(cpu_ticks "$pid")"
     total="$(awk '/requests in/ { print $1 }' <<<"$out")"
     cpu_us="$(awk -v t=$((after - before)) -v hz="$TICKS_PER_S" -v n="$total" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')"
@@ -114,14 +132,14 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 echo
-echo "## Public API (issue 4): GET /v1/releases, $RELEASES published releases"
+echo "## Public API: GET /v1/releases, $RELEASES published releases"
 echo
-echo "\`bash bench/api.bench.sh\` (ROUNDS=$ROUNDS, DURATION=${DURATION}s, wrk -t1 -c$CONNECTIONS; servers on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU; $(date -u +%Y-%m-%d), $(nproc) cores)."
+echo "\`${BASELINE_REV:+BASELINE_REV=$BASELINE_REV }bash bench/api.bench.sh\` (ROUNDS=$ROUNDS, DURATION=${DURATION}s, wrk -t1 -c$CONNECTIONS; servers on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU; $(date -u +%Y-%m-%d), $(nproc) cores)."
 echo
 echo "| scenario | median req/s | median ratio to plain | median p99 ms | server CPU µs/request | CPU ratio to plain |"
 echo "|---|---:|---:|---:|---:|---:|"
 for i in "${!SCENARIOS[@]}"; do
-  IFS='|' read -r name _ _ _ <<<"${SCENARIOS[$i]}"
+  IFS='|' read -r name _ _ _ _ <<<"${SCENARIOS[$i]}"
   awk -F'\t' -v i="$i" -v name="$name" '
     function median(a, n,   j, k, t) { for (j = 1; j <= n; j++) for (k = j + 1; k <= n; k++) if (a[k] < a[j]) { t = a[j]; a[j] = a[k]; a[k] = t }
                                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
@@ -130,3 +148,25 @@ for i in "${!SCENARIOS[@]}"; do
     END { for (j = 1; j <= n; j++) { ratio[j] = rps[j] / base[round[j]]; cpuratio[j] = basecpu[round[j]] / cpu[j] }
           printf "| %s | %.0f | %.2fx | %.2f | %.1f | %.2fx |\n", name, median(rps, n), median(ratio, n), median(p99, n), median(cpu, n), median(cpuratio, n) }' "$RESULTS"
 done
+
+if [ -n "${BASELINE_REV:-}" ]; then
+  echo
+  echo "Ours against the baseline $(git rev-parse --short "$BASELINE_REV") in the same rounds (median of per-round ratios; above 1 is faster or cheaper):"
+  echo
+  echo "| scenario | req/s ours / baseline | CPU per request baseline / ours |"
+  echo "|---|---:|---:|"
+  for i in "${!SCENARIOS[@]}"; do
+    IFS='|' read -r name _ _ _ _ <<<"${SCENARIOS[$i]}"
+    for j in "${!SCENARIOS[@]}"; do
+      IFS='|' read -r other _ _ _ _ <<<"${SCENARIOS[$j]}"
+      [ "$other" = "baseline $name" ] || continue
+      awk -F'\t' -v i="$i" -v j="$j" -v name="$name" '
+        function median(a, n,   x, y, t) { for (x = 1; x <= n; x++) for (y = x + 1; y <= n; y++) if (a[y] < a[x]) { t = a[x]; a[x] = a[y]; a[y] = t }
+                                           return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        $2 == i { ours[$1] = $3; ourcpu[$1] = $5 }
+        $2 == j { theirs[$1] = $3; theircpu[$1] = $5 }
+        END { for (r in ours) if (r in theirs) { n++; ratio[n] = ours[r] / theirs[r]; cpu[n] = theircpu[r] / ourcpu[r] }
+              printf "| %s | %.2fx | %.2fx |\n", name, median(ratio, n), median(cpu, n) }' "$RESULTS"
+    done
+  done
+fi

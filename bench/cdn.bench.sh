@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CDN throughput and latency against Debian's nginx serving the same files from disk (issue 3).
+# CDN throughput and latency against Debian's nginx serving the same files from disk
+# (docs/cdn.md "Speed").
 #
 # Both servers run pinned to one core (BENCH_SERVER_CPU), wrk to another (BENCH_WRK_CPU); rounds
 # interleave the two servers (alternating which goes first) and the summary quotes medians of the
@@ -8,7 +9,9 @@
 # core, throughput is the inverse of that cost, and it is far less disturbed by other load.
 # nginx: one worker, sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive.
 # A third server, a bare Bun.serve handler with the bytes in memory, shows what Bun itself costs.
-# Knobs: BENCH_ROUNDS (5), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64).
+# Knobs: BENCH_ROUNDS (5), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64); BASELINE_REV=<commit>
+# adds a fourth server, that revision's executable on its own data dir with the same bundles, to
+# every round (bench/lib/baseline.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,8 +40,9 @@ WORK=$(mktemp -d /tmp/phrasebook-bench-cdn.XXXXXX)
 PB_PID=""
 NGINX_PID=""
 BARE_PID=""
+BASE_PID=""
 cleanup() {
-  for pid in $PB_PID $NGINX_PID $BARE_PID; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  for pid in $PB_PID $NGINX_PID $BARE_PID $BASE_PID; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -60,6 +64,21 @@ PB_PID=$!
 wait_for "http://127.0.0.1:$PB_PORT/healthz"
 SETUP=$("$BUN" bench/lib/cdn-setup.ts "http://127.0.0.1:$PB_PORT" "$WORK/data")
 field() { "$BUN" -e "console.log(($SETUP).files.$1.$2)"; }
+
+SERVERS=(phrasebook nginx bare)
+if [ -n "${BASELINE_REV:-}" ]; then
+  # shellcheck source=bench/lib/baseline.sh
+  source bench/lib/baseline.sh
+  build_baseline "$WORK"
+  BASE_PORT=$(free_port)
+  PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$BASE_PORT PHRASEBOOK_DATA_DIR=$WORK/baseline-data PHRASEBOOK_LOG_REQUESTS=false \
+    taskset -c "$SERVER_CPU" "$BASELINE_BIN" serve >"$WORK/baseline.log" 2>&1 &
+  BASE_PID=$!
+  wait_for "http://127.0.0.1:$BASE_PORT/healthz"
+  BASE_SETUP=$("$BUN" bench/lib/cdn-setup.ts "http://127.0.0.1:$BASE_PORT" "$WORK/baseline-data")
+  base_field() { "$BUN" -e "console.log(($BASE_SETUP).files.$1.$2)"; }
+  SERVERS+=(baseline)
+fi
 
 # nginx serves byte-identical copies under the same paths (the .gz files are ours, for gzip_static).
 mkdir -p "$WORK/nginx/root" "$WORK/nginx/tmp"
@@ -124,13 +143,24 @@ wait_for "http://127.0.0.1:$BARE_PORT$(field en pinned_path)"
     const b = new Uint8Array(await (await fetch('http://127.0.0.1:$NGINX_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
     if (Buffer.compare(a, b) !== 0) { console.error('servers differ on ' + p + ' ' + enc); process.exit(1); }
   }"
+if [ -n "$BASE_PID" ]; then
+  "$BUN" -e "
+    const pairs = [['$(field en pinned_path)', '$(base_field en pinned_path)'], ['$(field de pinned_path)', '$(base_field de pinned_path)']];
+    for (const [ours, theirs] of pairs) for (const enc of ['identity', 'gzip']) {
+      const a = new Uint8Array(await (await fetch('http://127.0.0.1:$PB_PORT' + ours, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
+      const b = new Uint8Array(await (await fetch('http://127.0.0.1:$BASE_PORT' + theirs, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
+      if (Buffer.compare(a, b) !== 0) { console.error('the baseline serves other bytes for ' + ours + ' ' + enc); process.exit(1); }
+    }"
+fi
 
+# name|path|header|the baseline's path to the same bytes
+base_path() { if [ -n "$BASE_PID" ]; then base_field "$1" "$2"; fi; }
 SCENARIOS=(
-  "small-pinned|$(field en pinned_path)|"
-  "small-latest|$(field en latest_path)|"
-  "large-pinned|$(field de pinned_path)|"
-  "large-latest|$(field de latest_path)|"
-  "large-gzip|$(field de pinned_path)|Accept-Encoding: gzip"
+  "small-pinned|$(field en pinned_path)||$(base_path en pinned_path)"
+  "small-latest|$(field en latest_path)||$(base_path en latest_path)"
+  "large-pinned|$(field de pinned_path)||$(base_path de pinned_path)"
+  "large-latest|$(field de latest_path)||$(base_path de latest_path)"
+  "large-gzip|$(field de pinned_path)|Accept-Encoding: gzip|$(base_path de pinned_path)"
 )
 RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
@@ -157,22 +187,25 @@ run_wrk() { # scenario server port path header round pid
 }
 for round in $(seq 1 "$ROUNDS"); do
   for s in "${SCENARIOS[@]}"; do
-    IFS='|' read -r name path header <<<"$s"
-    if [ $((round % 2)) -eq 1 ]; then order=(phrasebook nginx bare); else order=(bare nginx phrasebook); fi
+    IFS='|' read -r name path header basepath <<<"$s"
+    order=("${SERVERS[@]}")
+    if [ $((round % 2)) -eq 0 ]; then order=(); for ((i = ${#SERVERS[@]} - 1; i >= 0; i--)); do order+=("${SERVERS[$i]}"); done; fi
     for server in "${order[@]}"; do
+      target=$path
       case $server in
         phrasebook) port=$PB_PORT pid=$PB_PID ;;
         nginx) port=$NGINX_PORT pid=$NGINX_PID ;;
         bare) port=$BARE_PORT pid=$BARE_PID ;;
+        baseline) port=$BASE_PORT pid=$BASE_PID target=$basepath ;;
       esac
-      run_wrk "$name" "$server" "$port" "$path" "$header" "$round" "$pid"
+      run_wrk "$name" "$server" "$port" "$target" "$header" "$round" "$pid"
     done
   done
   echo "round $round/$ROUNDS done" >&2
 done
 
-echo "## CDN throughput against nginx (issue 3)"
+echo "## CDN throughput against nginx"
 echo
-echo "Command: \`BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU)"
+echo "Command: \`${BASELINE_REV:+BASELINE_REV=$BASELINE_REV }BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU)"
 echo
 "$BUN" bench/lib/cdn-summary.ts "$RESULTS" "$ROUNDS" "$DURATION" "$CONNECTIONS"

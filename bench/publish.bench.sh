@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Publish time and peak memory for 10,000 keys x 30 languages (issue 3 goal: under 5 s, under 400 MB).
+# Publish time and peak memory for 10,000 keys x 30 languages (goal: under 5 s, under 400 MB;
+# docs/publishing.md §7).
 #
 # The driver fills a project through the import API, then per round restarts the compiled binary,
 # resets its VmHWM (/proc/PID/clear_refs), publishes a new release and reads the peak RSS.
@@ -22,7 +23,7 @@ PHRASEBOOK_BIN=$(realpath "$BIN") BENCH_ROUNDS=$ROUNDS BENCH_SERVER_CPU=${BENCH_
   const med = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
   const t = med(rows.map((r) => r.publish_seconds)), floor = med(rows.map((r) => r.baseline_write_seconds));
   const peak = Math.max(...rows.map((r) => r.peak_rss_mb)), before = med(rows.map((r) => r.rss_before_mb)), peakBefore = Math.max(...rows.map((r) => r.peak_before_mb));
-  console.log('## Publish time and memory (issue 3)\n');
+  console.log('## Publish time and memory\n');
   console.log('Command: \`BENCH_ROUNDS=$ROUNDS bash bench/publish.bench.sh\` (' + new Date().toISOString().slice(0, 10) + ', $(nproc) cores, server on CPU ${BENCH_SERVER_CPU:-0})\n');
   console.log('| measure | value | goal |');
   console.log('|---|---:|---:|');

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5 benchmark: webhook deliveries per second from dist/phrasebook to a local HTTPS receiver
+# Webhook benchmark: deliveries per second from dist/phrasebook to a local HTTPS receiver
 # that answers at once, and the same with an endpoint that never answers beside it (the healthy
 # endpoint's rate and latency must not suffer). Server and load generator are pinned to separate
 # cores; scenarios are interleaved round by round and the table quotes medians.

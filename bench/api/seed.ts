@@ -5,13 +5,14 @@
  * authoring services. Prints the token on stdout.
  * Usage: bun bench/api/seed.ts DATA_DIR [RELEASES]
  */
-import { systemClock } from "../../src/common/clock.ts";
-import { newId, newSlug } from "../../src/common/ids.ts";
 import { addLanguage } from "../../src/authoring/languages.ts";
 import { createProject, findProject } from "../../src/authoring/projects.ts";
-import { createToken } from "../../src/authoring/tokens.ts";
+import { Changes } from "../../src/changes/changes.ts";
+import { systemClock } from "../../src/common/clock.ts";
+import { newId, newSlug } from "../../src/common/ids.ts";
 import { openDatabase } from "../../src/storage/db.ts";
 import { migrate } from "../../src/storage/migrate.ts";
+import { createToken } from "../../src/tokens/tokens.ts";
 
 const [dataDir, count = "10000"] = process.argv.slice(2);
 if (!dataDir) throw new Error("usage: seed.ts DATA_DIR [RELEASES]");
@@ -20,11 +21,12 @@ const WORDS = ["spring", "summer", "autumn", "winter", "launch", "hotfix", "chec
 
 const db = openDatabase(dataDir);
 migrate(db.$client);
-const view = createProject(db, systemClock, { name: "Bench", base_language_code: "en" });
+const deps = { db, clock: systemClock, changes: new Changes(db, systemClock) };
+const view = createProject(deps, { name: "Bench", base_language_code: "en" });
 const project = findProject(db, view.id);
-addLanguage(db, systemClock, project, { code: "de" });
-addLanguage(db, systemClock, project, { code: "pt-BR" });
-const { token } = createToken(db, systemClock, project, { name: "bench" });
+addLanguage(deps, project, { code: "de" });
+addLanguage(deps, project, { code: "pt-BR" });
+const { token } = createToken(deps, project, { name: "bench" });
 
 const sqlite = db.$client;
 const insertRelease = sqlite.prepare(

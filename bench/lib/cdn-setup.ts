@@ -1,7 +1,8 @@
 /**
- * CDN benchmark setup (issue 3): publishes a ~2 KB bundle (en) and a ~200 KB bundle (de) on a
- * running server, fetches every file once in each encoding (so the compressed variants exist and
- * the cache is warm), and prints the URLs and file locations the shell script needs, as JSON.
+ * CDN benchmark setup (docs/cdn.md "Speed"): publishes a ~2 KB bundle (en) and a ~200 KB bundle
+ * (de) on a running server, fetches every file once in each encoding (so the compressed variants
+ * exist and the cache is warm), and prints the URLs and file locations the shell script needs, as
+ * JSON.
  * Usage: bun bench/lib/cdn-setup.ts <server url> <data dir>
  */
 import { DashboardClient } from "../../test/helpers/dashboard-client.ts";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 const [file, rounds, duration, connections] = process.argv.slice(2);
 if (!file) throw new Error("usage: cdn-summary.ts <results.tsv> <rounds> <duration> <connections>");
 
-/** Goals from issue 3, as minimum throughput ratios against nginx. */
+/** The goals of docs/cdn.md "Speed", as minimum throughput ratios against nginx. */
 const GOALS: Record<string, number> = { "small-pinned": 1.2, "small-latest": 1.2, "large-pinned": 1.0, "large-latest": 1.0, "large-gzip": 1.0 };
 const LABELS: Record<string, string> = {
   "small-pinned": "~2 KB, pinned",
@@ -50,8 +50,11 @@ for (const line of readFileSync(file, "utf8").trim().split("\n")) {
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const out: string[] = [];
-out.push(`| bundle | phrasebook req/s | nginx req/s | ratio to nginx (median of rounds) | goal | p99 phrasebook / nginx | CPU µs/req phrasebook / nginx | CPU ratio (nginx / ours) | bare Bun.serve: ratio, CPU ratio |`);
-out.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|`);
+const hasBaseline = [...data.values()].some((byServer) => byServer.has("baseline"));
+out.push(
+  `| bundle | phrasebook req/s | nginx req/s | ratio to nginx (median of rounds) | goal | p99 phrasebook / nginx | CPU µs/req phrasebook / nginx | CPU ratio (nginx / ours) | bare Bun.serve: ratio, CPU ratio |${hasBaseline ? " ours / baseline: req/s, CPU, p99 ms |" : ""}`,
+);
+out.push(`|---|---:|---:|---:|---:|---:|---:|---:|---:|${hasBaseline ? "---:|" : ""}`);
 const medians = new Map<string, number>();
 for (const [scenario, byServer] of data) {
   const pb = byServer.get("phrasebook")!;
@@ -66,8 +69,14 @@ for (const [scenario, byServer] of data) {
   const goal = GOALS[scenario] ?? 1;
   const med = (s: Map<number, Row>, k: keyof Row) => median([...s.values()].map((x) => x[k]));
   const bareCell = bare ? `${fmt(ratioOf(bare, (a, b) => a.rps / b.rps), 2)}x, ${fmt(ratioOf(bare, (a, b) => b.cpuUs / a.cpuUs), 2)}x` : "";
+  // Ours against the baseline build, per round (same rounds as the rest), medians.
+  const base = byServer.get("baseline");
+  const vsBase = (f: (ours: Row, theirs: Row) => number) => median(rounds.filter((r) => base?.has(r)).map((r) => f(pb.get(r)!, base!.get(r)!)));
+  const baseCell = base
+    ? ` ${fmt(vsBase((a, b) => a.rps / b.rps), 2)}x, ${fmt(vsBase((a, b) => b.cpuUs / a.cpuUs), 2)}x, ${fmt(med(pb, "p99"), 1)} / ${fmt(med(base, "p99"), 1)} |`
+    : "";
   out.push(
-    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(med(ng, "rps"))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(med(pb, "p99"), 1)} / ${fmt(med(ng, "p99"), 1)} ms | ${fmt(med(pb, "cpuUs"), 1)} / ${fmt(med(ng, "cpuUs"), 1)} | ${fmt(cpuRatio, 2)}x | ${bareCell} |`,
+    `| ${LABELS[scenario] ?? scenario} | ${fmt(pbRps)} | ${fmt(med(ng, "rps"))} | **${fmt(ratio, 2)}x** ${ratio >= goal ? "(met)" : "(missed)"} | >= ${fmt(goal, 1)}x | ${fmt(med(pb, "p99"), 1)} / ${fmt(med(ng, "p99"), 1)} ms | ${fmt(med(pb, "cpuUs"), 1)} / ${fmt(med(ng, "cpuUs"), 1)} | ${fmt(cpuRatio, 2)}x | ${bareCell} |${baseCell}`,
   );
 }
 const latestVsPinned = (size: string) => (medians.get(`${size}-latest`) ?? 0) / (medians.get(`${size}-pinned`) ?? 1);
@@ -75,4 +84,5 @@ out.push("");
 out.push(`latest vs pinned (phrasebook median req/s): ~2 KB ${fmt(latestVsPinned("small"), 2)}x, ~200 KB ${fmt(latestVsPinned("large"), 2)}x.`);
 out.push(`${rounds} interleaved rounds of ${duration} s per server and bundle, wrk -t1 -c${connections}, keep-alive.`);
 out.push(`CPU ratio: nginx's CPU time per request over ours (median of rounds); above 1 means we spend less per request, i.e. the throughput ratio on an otherwise idle core.`);
+if (hasBaseline) out.push(`ours / baseline: this build against the baseline revision's build serving the same bytes in the same rounds; above 1 is faster (req/s) or cheaper (CPU).`);
 console.log(out.join("\n"));

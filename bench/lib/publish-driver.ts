@@ -1,9 +1,9 @@
 /**
- * Publish benchmark driver (issue 3): fills a project with KEYS keys x LANGS languages through the
- * import API, restarts the server per round, resets its peak-memory counter right before the
- * publish, publishes, and reports wall time and the server's peak RSS (VmHWM) during the publish,
- * as JSON lines. The baseline
- * in the same round is the disk floor: writing and flushing the same files again, uncompiled.
+ * Publish benchmark driver (docs/publishing.md §7): fills a project with KEYS keys x LANGS
+ * languages through the import API, restarts the server per round, resets its peak-memory counter
+ * right before the publish, publishes, and reports wall time and the server's peak RSS (VmHWM)
+ * during the publish, as JSON lines. The baseline in the same round is the disk floor: writing and
+ * flushing the same files again, uncompiled.
  */
 
 /** The same IO as a publish without the snapshot and the compilers: every file written and fsync'd. */
@@ -24,7 +24,7 @@ async function rewriteBaseline(releaseDir: string): Promise<number> {
 }
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeDurable } from "../../src/publish/files.ts";
+import { writeDurable } from "../../src/bundles/files.ts";
 import { DashboardClient } from "../../test/helpers/dashboard-client.ts";
 import { startServer, tempDir, type TestServer } from "../../test/helpers/server.ts";
 

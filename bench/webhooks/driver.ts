@@ -1,8 +1,9 @@
 /**
- * Issue 5 benchmark driver: deliveries per second from the real server to a local HTTPS receiver
- * that answers at once, alone and beside an endpoint that never answers, plus the healthy
- * endpoint's latency at a steady event rate. Runs pinned to its own core (the script sees to it);
- * the server it starts runs pinned to another. Prints a Markdown section for bench/RESULTS.md.
+ * Webhook benchmark driver (docs/webhooks.md): deliveries per second from the real server to a
+ * local HTTPS receiver that answers at once, alone and beside an endpoint that never answers, plus
+ * the healthy endpoint's latency at a steady event rate. Runs pinned to its own core (the script
+ * sees to it); the server it starts runs pinned to another. Prints a Markdown section for
+ * bench/RESULTS.md.
  *
  * Burst: BURST events are written straight into the outbox in one transaction (so the load
  * generator costs the server nothing) and the sender's rate is first to last receipt.
@@ -192,7 +193,7 @@ const row = (s: Scenario, i: number) => {
 };
 const ratio = (f: (r: RoundResult) => number) => median(results.map((p) => f(p[1]!) / f(p[0]!)));
 const cpus = (await Bun.$`nproc --all`.text()).trim();
-console.log(`## Webhook sending (issue 5)
+console.log(`## Webhook sending
 
 Command: \`bash bench/webhooks.bench.sh\` (ROUNDS=${ROUNDS} BURST=${BURST} RATE=${RATE}/s STEADY_SECONDS=${STEADY_SECONDS});
 server \`dist/phrasebook\` pinned to CPU ${SERVER_CPU}, receivers and load generator pinned to the other (${cpus} CPUs).

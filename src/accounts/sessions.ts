@@ -47,13 +47,29 @@ export class LoginThrottle {
     }
   }
 
-  fail(address: string, email: string): void {
+  /** Counts a failed attempt; returns the time it was counted at. */
+  fail(address: string, email: string): number {
     const now = this.clock.now();
     for (const key of [`${address}|${email}`, address]) this.failures.set(key, [...this.recent(key), now]);
+    return now;
   }
 
-  succeed(address: string, email: string): void {
+  /**
+   * Checks, then counts the attempt as failed before the (slow) password check: guesses sent in
+   * parallel all count, instead of all passing the check before the first one failed. Returns the
+   * time it was counted at, for `succeed`.
+   */
+  attempt(address: string, email: string): number {
+    this.check(address, email);
+    return this.fail(address, email);
+  }
+
+  /** A success clears the account's failures and takes back the address's count of this attempt. */
+  succeed(address: string, email: string, attemptedAt?: number): void {
     this.failures.delete(`${address}|${email}`);
+    const perAddress = this.failures.get(address);
+    const at = attemptedAt === undefined ? -1 : (perAddress?.lastIndexOf(attemptedAt) ?? -1);
+    if (at >= 0) perAddress!.splice(at, 1);
   }
 }
 
@@ -70,15 +86,12 @@ export async function login(
   } catch {
     throw unauthorized("wrong email or password");
   }
-  throttle.check(address, email);
+  const attemptedAt = throttle.attempt(address, email);
   const user = db.select().from(users).where(eq(users.email, email)).get();
   dummyHash ??= Bun.password.hash("phrasebook-timing-equaliser");
   const ok = await Bun.password.verify(input.password, user?.passwordHash ?? (await dummyHash));
-  if (!user || !ok) {
-    throttle.fail(address, email);
-    throw unauthorized("wrong email or password");
-  }
-  throttle.succeed(address, email);
+  if (!user || !ok) throw unauthorized("wrong email or password");
+  throttle.succeed(address, email, attemptedAt);
   const cookieValue = randomString(43);
   const csrfToken = randomString(32);
   const now = clock.now();

@@ -24,8 +24,8 @@ export interface KeyView {
 }
 
 export function cleanKey(raw: string): string {
-  // Keys are kept exactly as authored (docs/interface.md §2.6), but an empty one or one with control characters
-  // would make files no tool can read back.
+  // Keys are kept exactly as authored (docs/interface.md §2.6), but an empty one or one with control
+  // characters would make files no tool can read back.
   if (raw.length === 0) throw badRequest('invalid field "key": must not be empty');
   if (raw.length > KEY_MAX_LENGTH) throw badRequest(`invalid field "key": at most ${KEY_MAX_LENGTH} characters`);
   if (hasControlCharacters(raw)) throw badRequest('invalid field "key": must not contain control characters');

@@ -36,7 +36,10 @@ export function listProjects(db: Db): ProjectView[] {
   return db.select().from(projects).orderBy(asc(projects.name), asc(projects.id)).all().map(projectView);
 }
 
-/** Creates a project with its base language (docs/product.md §4) and a random CDN slug (docs/interface.md §2.7). */
+/**
+ * Creates a project with its base language (docs/product.md §4) and a random CDN slug
+ * (docs/interface.md §2.7).
+ */
 export function createProject({ db, clock }: ServiceDeps, input: { name: string; base_language_code: string }): ProjectView {
   const name = cleanName(input.name);
   const code = normaliseLanguageCode(input.base_language_code, "base_language_code");

@@ -8,7 +8,10 @@ import { releaseDir, releasesRoot, STAGING_PREFIX } from "./layout.ts";
 /** Prefix of a file being written in place of another; a crash can leave one, the start removes it. */
 export const TEMP_PREFIX = ".tmp-";
 
-/** Writes a file and flushes it to the disk before returning (docs/product.md §3: flushed before published). */
+/**
+ * Writes a file and flushes it to the disk before returning (docs/product.md §3: flushed before
+ * published).
+ */
 export async function writeDurable(path: string, data: string | Uint8Array): Promise<void> {
   const handle = await open(path, "wx");
   try {

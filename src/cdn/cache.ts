@@ -1,5 +1,5 @@
 /**
- * The in-process cache in front of the data dir (issue 3 item 4), bounded by
+ * The in-process cache in front of the data dir (docs/cdn.md "Speed"), bounded by
  * PHRASEBOOK_CDN_CACHE_MB. Two levels: a file is its bytes in every encoding (shared by its pinned
  * and `latest` URLs); a route maps a request path to a file with ready responses. A hit is one
  * Map lookup. Eviction is CLOCK (second chance): a hit only sets a flag, so the hot path never

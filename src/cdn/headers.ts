@@ -1,13 +1,13 @@
 import type { Encoding } from "../common/http.ts";
 import type { BundleFormat } from "../formats/bundle.ts";
 
-/** Spec 4.5 rule 3, verbatim. */
+/** docs/interface.md §4.5 rule 3, verbatim. */
 export const CACHE_CONTROL_PINNED = "public, max-age=31536000, immutable";
 export const CACHE_CONTROL_LATEST = "public, max-age=60, must-revalidate";
-/** CONTRACTS 3: a 404 must not be cached, so a publish or an undone rotation shows at once. */
+/** docs/product.md §3: a 404 must not be cached, so a publish or an undone rotation shows at once. */
 export const CACHE_CONTROL_NOT_FOUND = "no-store";
 
-/** CONTRACTS 3: JSON and ARB are JSON documents; YAML has its registered type (RFC 9512). */
+/** docs/product.md §3: JSON and ARB are JSON documents; YAML has its registered type (RFC 9512). */
 export const CONTENT_TYPES: Record<BundleFormat, string> = {
   json: "application/json; charset=utf-8",
   arb: "application/json; charset=utf-8",
@@ -15,7 +15,7 @@ export const CONTENT_TYPES: Record<BundleFormat, string> = {
 };
 
 /**
- * Browsers fetch bundles from other origins directly (CONTRACTS 3). The files are public by
+ * Browsers fetch bundles from other origins directly (docs/product.md §3). The files are public by
  * capability URL, so any origin may read them; ETag is exposed for scripts that revalidate.
  */
 const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" } as const;

@@ -6,7 +6,7 @@ import { sha256Base64Url } from "../common/hash.ts";
 import { log } from "../common/log.ts";
 import type { BundleFormat } from "../formats/bundle.ts";
 import { cachedSize, type CachedFile } from "./cache.ts";
-import { brotli, gzip } from "./compress.ts";
+import { brotli, gzip } from "../common/compress.ts";
 
 const COMPRESSED_SUFFIX = { gzip: ".gz", br: ".br" } as const;
 

@@ -1,5 +1,5 @@
 /**
- * The demo project `phrasebook demo` creates (CONTRACTS 1): a small shop app in English (base),
+ * The demo project `phrasebook demo` creates (docs/product.md §1): a small shop app in English (base),
  * German and Brazilian Portuguese, with ICU placeholders, plurals and a select message. A few
  * Portuguese strings are left untranslated on purpose, so the grid shows what a gap looks like.
  */

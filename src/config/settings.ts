@@ -139,7 +139,7 @@ export const SETTINGS: Spec<keyof Settings>[] = [
     parse: (r) => {
       const raw = r?.trim() || "1,16,81,256";
       const parts = raw.split(",");
-      // spec 6.4 rule 3: 5 attempts in total, so exactly 4 gaps.
+      // docs/interface.md §6.4 rule 3: 5 attempts in total, so exactly 4 gaps.
       if (parts.length !== 4) fail("PHRASEBOOK_WEBHOOK_RETRY_DELAYS", "must be 4 comma-separated gaps in seconds", r);
       return parts.map((p) => positiveSeconds("PHRASEBOOK_WEBHOOK_RETRY_DELAYS", p, r));
     },

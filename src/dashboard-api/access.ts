@@ -19,7 +19,7 @@ export interface Caller {
  * rest needs an admin.
  */
 export type Access =
-  /** GETs of project content: keys, languages, releases, progress */
+  /** GETs of projects and their content (keys, languages, releases, progress); who am I; signing out */
   | "read"
   /** GETs of users, tokens, webhooks and deliveries */
   | "read-private"

@@ -10,7 +10,7 @@ const Events = t.Array(t.String({ maxLength: 100 }), { maxItems: 50 });
 const Secret = t.Union([t.String({ maxLength: SECRET_MAX_LENGTH }), t.Null()]);
 
 /**
- * Webhook endpoints, test events and the delivery log of the dashboard JSON API (CONTRACTS 4).
+ * Webhook endpoints, test events and the delivery log of the dashboard JSON API (docs/product.md §4).
  * Anyone signed in may read; changing endpoints or sending needs the admin role.
  */
 export function webhookRoutes(deps: AppDeps, context: DashboardContext) {

@@ -5,7 +5,6 @@
  * network at run time. Bun.build cannot run inside a macro (the bundler would wait on itself), so the
  * bundler's CLI runs as a child process of the same bun.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -26,7 +25,3 @@ export function bundleStyle(entry: string): string {
   return bunBuild(entry, []);
 }
 
-/** A small text asset (an SVG), read as is. */
-export function readText(path: string): string {
-  return readFileSync(join(ROOT, path), "utf8");
-}

@@ -3,7 +3,8 @@ import pkg from "../../package.json" with { type: "json" };
 import { notFound } from "../common/errors.ts";
 import { pathOf } from "../common/http.ts";
 import type { Settings } from "../config/settings.ts";
-import { ASSET_PREFIX, assetResponse, assets } from "./assets.ts";
+import { staticAssetResponse } from "../common/static-asset.ts";
+import { ASSET_PREFIX, assets } from "./assets.ts";
 import { CONTENT_SECURITY_POLICY, renderShell } from "./shell.ts";
 
 const DASHBOARD_API_PATH = "/dashboard/api/";
@@ -34,6 +35,6 @@ export function dashboardPages(settings: Settings) {
     .get(`${ASSET_PREFIX}:name`, ({ params, request }) => {
       const asset = assets().get(params.name);
       if (!asset) throw notFound("no such asset");
-      return assetResponse(asset, request);
+      return staticAssetResponse(asset, request);
     });
 }

@@ -2,7 +2,7 @@ import { ASSET_PREFIX, assetNamed } from "./assets.ts";
 
 /** What the pages need to know about this deployment, read once from the settings. */
 export interface ClientConfig {
-  /** `{base_url}` of the public API (spec: public URL + /v1), for the ready `curl` lines. */
+  /** `{base_url}` of the public API (docs/product.md §1: public URL + /v1), for `curl` lines. */
   api_url: string;
   /** `{cdn_url}`, for the `latest` URLs (built the same way as download_urls, see src/bundles/urls.ts). */
   cdn_url: string;
@@ -11,7 +11,8 @@ export interface ClientConfig {
 
 /**
  * Scripts, styles, images and data only from this origin: the pages load nothing from the internet
- * (issue 6: air-gapped sites), and an injected script could not run even if escaping failed.
+ * (air-gapped sites, docs/dashboard.md), and an injected script could not run even if escaping
+ * failed.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

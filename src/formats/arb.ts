@@ -7,8 +7,8 @@ export function arbLocale(code: string): string {
 
 /**
  * One message and, when there is any, its `@name` metadata: the key's context as `description` and
- * every ICU placeholder (docs/interface.md §2.6 rule 4, docs/product.md §3). Written by hand (it is on the publish hot
- * path) from the already-quoted name and value.
+ * every ICU placeholder (docs/interface.md §2.6 rule 4, docs/product.md §3). Written by hand (it is
+ * on the publish hot path) from the already-quoted name and value.
  */
 export function arbLines(lines: string[], nameJson: string, value: string, valueJson: string, description: string | null | undefined): void {
   lines.push(`  ${nameJson}: ${valueJson}`);

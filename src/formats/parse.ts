@@ -2,8 +2,9 @@ import { parseDocument } from "yaml";
 import { badRequest } from "../common/errors.ts";
 
 /**
- * Reading existing translation files for `POST /projects/:pid/import` (CONTRACTS 4). Each parser
- * returns flat (key, value) pairs in file order or throws a 400 that says what is wrong and where.
+ * Reading existing translation files for `POST /projects/:pid/import` (docs/product.md §4). Each
+ * parser returns flat (key, value) pairs in file order or throws a 400 that says what is wrong and
+ * where.
  * Nested objects are flattened with "." (`{"a": {"b": "x"}}` is the key `a.b`), the convention of
  * i18next and Rails files; every value must be a string.
  */

@@ -2,8 +2,8 @@ import { PUBLIC_ID_PATTERN } from "../common/ids.ts";
 
 /**
  * The route a request matched, as a pattern: what logs and metric labels carry instead of the
- * raw path. CDN slugs are capability secrets (docs/interface.md §5 rule 6), so they must never reach a log line, and
- * ids would give metrics unbounded cardinality.
+ * raw path. CDN slugs are capability secrets (docs/interface.md §5 rule 6), so they must never reach
+ * a log line, and ids would give metrics unbounded cardinality.
  */
 
 export function routeLabel(pathname: string, cdnPrefix: string): string {

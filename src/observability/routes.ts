@@ -2,7 +2,10 @@ import { Elysia } from "elysia";
 import { HttpError } from "../common/errors.ts";
 import type { Observability } from "./index.ts";
 
-/** `GET /metrics` in the Prometheus text format (docs/deploy.md "Monitoring"); 404 when PHRASEBOOK_METRICS is off. */
+/**
+ * `GET /metrics` in the Prometheus text format (docs/deploy.md "Monitoring"); 404 when
+ * PHRASEBOOK_METRICS is off.
+ */
 export function metricsRoutes(enabled: boolean, observability: Observability) {
   return new Elysia().get("/metrics", ({ set }) => {
     if (!enabled) throw new HttpError(404, "metrics are turned off (PHRASEBOOK_METRICS=false)");

@@ -8,7 +8,8 @@ import { migrate } from "../storage/migrate.ts";
 import { TarWriter } from "./tar.ts";
 
 /**
- * `phrasebook backup FILE` (docs/product.md §1, docs/deploy.md "Backups"): a consistent copy taken while the server runs.
+ * `phrasebook backup FILE` (docs/product.md §1, docs/deploy.md "Backups"): a consistent copy taken
+ * while the server runs.
  *
  * 1. `VACUUM INTO` writes a transactionally consistent copy of the database (a WAL reader, so the
  *    server keeps writing meanwhile).

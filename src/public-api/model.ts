@@ -1,24 +1,26 @@
+import { Type } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
 
 /**
- * The public API's models (spec 2, CONTRACTS 2): the one source of the field sets and parameters.
- * The services build values typed by these schemas, `query.ts` reads the parameters they document,
- * and `openapi.ts` publishes them as they are (TypeBox schemas are JSON Schema 2020-12, the dialect
- * of OpenAPI 3.1), so the document cannot drift from the answers; the e2e tests check every answer
- * against it. This file is part of the routing layer (STYLE: models are `t.Object`), which is why it
- * may import Elysia's `t`.
+ * The public API's models (docs/interface.md §2, docs/product.md §2): the one source of the field
+ * sets and parameters. The services build values typed by these schemas, `query.ts` reads the
+ * parameters they document, and the routes declare them as their inputs and answers, from which
+ * Elysia's OpenAPI plugin generates the document (openapi.ts), so it cannot drift from the answers;
+ * the tests check every answer against it. This file is part of the routing layer (models are
+ * `t.Object`, docs/architecture.md "Folders"), which is why it may import Elysia's `t`.
  */
 
-// spec 2: every timestamp is an ISO 8601 UTC string; we always render milliseconds and `Z`.
+// docs/interface.md §2: every timestamp is an ISO 8601 UTC string; we always render milliseconds
+// and `Z`.
 const Timestamp = (description: string) =>
   t.String({ format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$", description });
 
 const OpaqueId = (description: string) => t.String({ minLength: 1, description });
 
 // Elysia's t.Integer accepts numeric strings too (a union meant for coercing query values), which
-// would document every count as "string or integer"; the API answers plain JSON integers.
-const Int = (options: { minimum?: number; maximum?: number; default?: number; description?: string }) =>
-  t.Unsafe<number>({ type: "integer", ...options });
+// would document every count as "string or integer"; the API answers plain JSON integers, which is
+// TypeBox's own Integer.
+export const Int = (options: { minimum?: number; maximum?: number; default?: number; description?: string }) => Type.Integer(options);
 
 const closed = { additionalProperties: false } as const;
 
@@ -29,7 +31,7 @@ export const Project = t.Object(
     base_language_code: t.String({ description: "language code of the base language" }),
     created_at: Timestamp("creation time"),
   },
-  { ...closed, description: "The project a token belongs to (spec 2.1)." },
+  { ...closed, description: "The project a token belongs to." },
 );
 
 export const ReleaseSummary = t.Object(
@@ -41,7 +43,7 @@ export const ReleaseSummary = t.Object(
     published_at: Timestamp("when the release went live"),
     created_at: Timestamp("when the release was cut"),
   },
-  { ...closed, description: "A published release as listed (spec 2.2)." },
+  { ...closed, description: "A published release as listed." },
 );
 
 const CdnUrl = (ext: string) => t.String({ format: "uri", description: `absolute CDN URL of the .${ext} file` });
@@ -52,7 +54,7 @@ export const ReleaseLanguage = t.Object(
     is_base_language: t.Boolean({ description: "whether it was the project's base language when the release was published" }),
     download_urls: t.Object({ json: CdnUrl("json"), yaml: CdnUrl("yaml"), arb: CdnUrl("arb") }, closed),
   },
-  { ...closed, description: "A language the release shipped, with its files on the CDN (spec 2.3)." },
+  { ...closed, description: "A language the release shipped, with its files on the CDN." },
 );
 
 export const ReleaseDetail = t.Object(
@@ -60,7 +62,7 @@ export const ReleaseDetail = t.Object(
     ...ReleaseSummary.properties,
     languages: t.Array(ReleaseLanguage, { description: "exactly the languages the release contained when it was published" }),
   },
-  { ...closed, description: "A published release with its languages and download URLs (spec 2.3)." },
+  { ...closed, description: "A published release with its languages and download URLs." },
 );
 
 export const PageInfo = t.Object(
@@ -70,7 +72,7 @@ export const PageInfo = t.Object(
     page_size: Int({ minimum: 1, maximum: 100, description: "page size actually used (after clamping)" }),
     total_pages: Int({ minimum: 0, description: "total_count / page_size rounded up; 0 when total_count is 0" }),
   },
-  { ...closed, description: "Where a page sits in the whole list (spec 2.5)." },
+  { ...closed, description: "Where a page sits in the whole list." },
 );
 
 export const ProjectLanguage = t.Object(
@@ -80,15 +82,19 @@ export const ProjectLanguage = t.Object(
     is_base_language: t.Boolean({ description: "whether it is the project's base language now" }),
     created_at: Timestamp("when the language was added to the project"),
   },
-  { ...closed, description: "A language of the project (spec 2.4)." },
+  { ...closed, description: "A language of the project." },
 );
 
-export const ProjectList = t.Object({ items: t.Array(Project, { minItems: 1, maxItems: 1 }) }, { ...closed, description: "Answer of GET /projects (spec 4.1)." });
-export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: 100 }), page_info: PageInfo }, { ...closed, description: "Answer of GET /releases (spec 4.2)." });
-export const ProjectLanguageList = t.Object({ items: t.Array(ProjectLanguage) }, { ...closed, description: "Answer of GET /project-languages: every language, never paginated (spec 4.4)." });
+export const ProjectList = t.Object({ items: t.Array(Project, { minItems: 1, maxItems: 1 }) }, { ...closed, description: "Answer of GET /projects." });
+export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: 100 }), page_info: PageInfo }, { ...closed, description: "Answer of GET /releases." });
+export const ProjectLanguageList = t.Object({ items: t.Array(ProjectLanguage) }, { ...closed, description: "Answer of GET /project-languages: every language, never paginated." });
 
-export const ErrorBody = t.Object({ error: t.String() }, { ...closed, description: "Every error answer (spec 7 rule 1). Branch on the status code, not the message." });
-export const RateLimitErrorBody = t.Object({ error: t.Literal("rate limit exceeded") }, { ...closed, description: "The 429 answer, exactly (spec 7)." });
+export const ErrorBody = t.Object({ error: t.String() }, { ...closed, description: "Every error answer. Branch on the status code, not the message." });
+
+/** The error answers of one status, described and exemplified for the document. */
+export const errorBodyFor = (description: string, example: string) =>
+  t.Object({ error: t.String() }, { ...closed, description, examples: [{ error: example }] });
+export const RateLimitErrorBody = t.Object({ error: t.Literal("rate limit exceeded") }, { ...closed, description: "The 429 answer, exactly." });
 
 export type ProjectT = Static<typeof Project>;
 export type ReleaseSummaryT = Static<typeof ReleaseSummary>;
@@ -113,17 +119,18 @@ export const NAMED_SCHEMAS = {
 } as const;
 
 export const PAGE_DEFAULT = 1;
-export const PAGE_SIZE_DEFAULT = 20; // spec 8
-export const PAGE_SIZE_MAX = 100; // spec 8: larger values are clamped, not rejected
+export const PAGE_SIZE_DEFAULT = 20; // docs/interface.md §8
+export const PAGE_SIZE_MAX = 100; // docs/interface.md §8: larger values are clamped, not rejected
 export const SORT_KEYS = ["name", "tag", "status", "published_at", "created_at"] as const;
-export const SORT_DEFAULT = "created_at"; // spec 4.2 rule 1
+export const SORT_DEFAULT = "created_at"; // docs/interface.md §4.2 rule 1
 export const ORDERS = ["asc", "desc"] as const;
 export const ORDER_DEFAULT = "desc";
 
 /**
- * The query parameters of `GET /releases` (spec 4.2) with their documented types. On the wire every
- * one is a string, read by `query.ts` as an optional string and normalised there (STYLE habit 1),
- * because sort and order must fall back silently and page_size must clamp.
+ * The query parameters of `GET /releases` (docs/interface.md §4.2) with their documented types. On
+ * the wire every one is a string, read by `query.ts` as an optional string and normalised there
+ * (docs/architecture.md "Folders"), because sort and order must fall back silently and page_size
+ * must clamp.
  */
 export const RELEASES_QUERY = {
   page: {
@@ -150,16 +157,17 @@ export const RELEASES_QUERY = {
 
 export type ReleasesQueryName = keyof typeof RELEASES_QUERY;
 
-/** The path parameter of `GET /releases/{release_id}` (spec 4.3). */
+/** The path parameter of `GET /releases/{release_id}` (docs/interface.md §4.3). */
 export const RELEASE_ID_PARAM = {
   schema: t.String(),
   description: "The id of a release from GET /releases. A draft's id or an unknown one: 404.",
 } as const;
 
 /**
- * What the routes validate on the wire (STYLE habit 1): every parameter an optional string, so a
- * bad sort or order falls back and a huge page_size clamps instead of failing validation; the
- * documented types above are enforced by `query.ts` with the 400s CONTRACTS 2 asks for.
+ * What the routes validate on the wire (docs/architecture.md "Folders"): every parameter an
+ * optional string, so a bad sort or order falls back and a huge page_size clamps instead of failing
+ * validation; the documented types above are enforced by `query.ts` with the 400s of
+ * docs/product.md §2.
  */
 export const ReleasesQueryWire = t.Object({
   page: t.Optional(t.String()),
@@ -170,6 +178,6 @@ export const ReleasesQueryWire = t.Object({
 });
 
 // Elysia gives null for a segment it cannot percent-decode (`%ZZ`); such an id names no release
-// and must get the same 404 as any unknown id (spec 4.3), not a validation error. The service
-// reads the id from the literal path either way.
+// and must get the same 404 as any unknown id (docs/interface.md §4.3), not a validation error.
+// The service reads the id from the literal path either way.
 export const ReleaseIdParams = t.Object({ release_id: t.Union([RELEASE_ID_PARAM.schema, t.Null()]) });

@@ -31,7 +31,10 @@ export class ProjectState {
     return (this.projectsBody ??= JSON.stringify({ items: [item] }));
   }
 
-  /** Every language of the project, never paginated, by code (docs/interface.md §4.4, docs/product.md §2). */
+  /**
+   * Every language of the project, never paginated, by code (docs/interface.md §4.4,
+   * docs/product.md §2).
+   */
   languages(): string {
     return (this.languagesBody ??= JSON.stringify({
       items: this.queries.languages.all(this.project.id).map(

@@ -17,7 +17,7 @@ export type Order = (typeof ORDERS)[number];
 export interface ListQuery {
   /** The page as a number (may be imprecise or Infinity when huge; only compared). */
   page: number;
-  /** The page exactly as asked, canonical digits, echoed in page_info (docs/product.md §2: the true page). */
+  /** The page exactly as asked, canonical digits, echoed in page_info (docs/product.md §2). */
   pageDigits: string;
   pageSize: number;
   /** Empty string: no filter. */
@@ -27,15 +27,17 @@ export interface ListQuery {
 }
 
 /**
- * Reads the query of `GET /releases` from the raw query string (docs/interface.md §4.2, docs/product.md §2). We parse
- * the literal string ourselves rather than trust a framework's last-one-wins merge (Elysia keeps
- * the last of a repeated parameter), so that a repeated parameter is noticed:
+ * Reads the query of `GET /releases` from the raw query string (docs/interface.md §4.2,
+ * docs/product.md §2). We parse the literal string ourselves rather than trust a framework's
+ * last-one-wins merge (Elysia keeps the last of a repeated parameter), so that a repeated parameter
+ * is noticed:
  * - page, page_size: a positive whole number in plain decimal digits; anything else is a 400 naming
  *   the parameter (negative, zero, 1.5, 1e3, 0x10, " 5"); given twice is a 400 too. An empty value
  *   counts as missing. page_size above 100 clamps to 100, however many digits it has.
  * - search: given twice is a 400 (which one would we match?).
- * - sort, order: an unrecognised value, or one given twice, falls back to the default (docs/interface.md §7 rule 3:
- *   they never produce errors). Matched case-insensitively, so `ASC` means asc.
+ * - sort, order: an unrecognised value, or one given twice, falls back to the default
+ *   (docs/interface.md §7 rule 3: they never produce errors). Matched case-insensitively, so `ASC`
+ *   means asc.
  */
 export function parseListQuery(rawQuery: string): ListQuery {
   const params = readParams(rawQuery);

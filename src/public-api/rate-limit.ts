@@ -1,7 +1,8 @@
 /**
- * Fixed-window counters (spec 8 "Rate limiting", CONTRACTS 2). Windows are aligned to multiples of
- * the window length since the epoch, so every counter resets at the same instant and `Retry-After`
- * is exact: the whole seconds until the window ends, at least 1 (spec 8 rule 2).
+ * Fixed-window counters (docs/interface.md §8 "Rate limiting", docs/product.md §2). Windows are
+ * aligned to multiples of the window length since the epoch, so every counter resets at the same
+ * instant and `Retry-After` is exact: the whole seconds until the window ends, at least 1
+ * (docs/interface.md §8 rule 2).
  */
 export interface Quota {
   limit: number;

@@ -27,8 +27,8 @@ const FEW_MATCHES_DIVISOR = 16;
 
 type Ordering = "created_at" | "published_at" | "name" | "tag";
 
-// spec 4.2 rule 4: status is constant among published releases, so sort=status is the tie-break
-// order alone, which is the created_at order.
+// docs/interface.md §4.2 rule 4: status is constant among published releases, so sort=status is
+// the tie-break order alone, which is the created_at order.
 const ORDERING_OF: Record<SortKey, Ordering> = { created_at: "created_at", status: "created_at", published_at: "published_at", name: "name", tag: "tag" };
 
 interface SearchResult {
@@ -39,10 +39,11 @@ interface SearchResult {
 
 /**
  * Every published release of one project, held in memory and rebuilt after any change to the
- * project (CONTRACTS 2: the caches are dropped on change). Each ordering is a precomputed
- * permutation, so any page of any sort is a slice: no OFFSET scan, whatever the page (the issue's
- * deep-page goal). Orders are total (ties break by created_at, then by creation order), so
- * `desc` is exactly `asc` reversed and pages never overlap or skip an item.
+ * project (docs/product.md §2: the caches are dropped on change). Each ordering is a precomputed
+ * permutation, so any page of any sort is a slice: no OFFSET scan, whatever the page (a deep page
+ * costs what the first one does, docs/public-api.md "Speed"). Orders are total (ties break by
+ * created_at, then by creation order), so `desc` is exactly `asc` reversed and pages never overlap
+ * or skip an item.
  */
 export class ReleaseIndex {
   readonly size: number;
@@ -71,7 +72,10 @@ export class ReleaseIndex {
     return i === undefined ? undefined : this.rows[i];
   }
 
-  /** The page asked for, as pre-rendered summaries, and the count of all matches (spec 2.5). */
+  /**
+   * The page asked for, as pre-rendered summaries, and the count of all matches
+   * (docs/interface.md §2.5).
+   */
   page(q: ListQuery): { items: Uint8Array[]; total: number } {
     const ordering = ORDERING_OF[q.sort];
     let order: Int32Array;
@@ -84,7 +88,7 @@ export class ReleaseIndex {
     const total = order.length;
     const totalPages = Math.ceil(total / q.pageSize);
     const items: Uint8Array[] = [];
-    if (q.page > totalPages) return { items, total }; // CONTRACTS 2: past the end, empty items
+    if (q.page > totalPages) return { items, total }; // docs/product.md §2: past the end, empty items
     const offset = (q.page - 1) * q.pageSize;
     const end = Math.min(offset + q.pageSize, total);
     for (let k = offset; k < end; k++) {
@@ -122,7 +126,7 @@ export class ReleaseIndex {
     }
   }
 
-  /** spec 4.2: case-insensitive substring of name or tag; remembered per folded search. */
+  /** docs/interface.md §4.2: case-insensitive substring of name or tag; remembered per folded search. */
   private search(needle: string): SearchResult {
     const known = this.searches.get(needle);
     if (known) {
@@ -177,12 +181,14 @@ function summary(r: PublishedRow): ReleaseSummaryT {
 }
 
 /**
- * `{"items": [...], "page_info": {...}}` from pre-rendered items (spec 4.2, 2.5), as UTF-8 bytes:
- * copying encoded items into one buffer costs less than joining strings that Bun then re-encodes.
+ * `{"items": [...], "page_info": {...}}` from pre-rendered items (docs/interface.md §4.2, §2.5), as
+ * UTF-8 bytes: copying encoded items into one buffer costs less than joining strings that Bun then
+ * re-encodes.
  */
 export function renderReleaseList(items: Uint8Array[], total: number, q: ListQuery): Uint8Array<ArrayBuffer> {
   const totalPages = Math.ceil(total / q.pageSize);
-  // pageDigits are canonical decimal digits, a valid JSON integer however long (CONTRACTS 2: the true page).
+  // pageDigits are canonical decimal digits, a valid JSON integer however long (docs/product.md §2:
+  // the true page).
   const tail = UTF8.encode(`],"page_info":{"total_count":${total},"page":${q.pageDigits},"page_size":${q.pageSize},"total_pages":${totalPages}}}`);
   let length = LIST_HEAD.length + tail.length + Math.max(0, items.length - 1);
   for (const item of items) length += item.length;

@@ -1,7 +1,8 @@
 /**
- * The API response cache (spec 4.2 rule 7, spec 8, CONTRACTS 2): one entry per project and literal
- * path plus query string, so `?a=1&b=2` and `?b=2&a=1` are separate entries. Entries live
- * `ttlMs`, and all of a project's entries go at once when anything in the project changes.
+ * The API response cache (docs/interface.md §4.2 rule 7 and §8, docs/product.md §2): one entry per
+ * project and literal path plus query string, so `?a=1&b=2` and `?b=2&a=1` are separate entries.
+ * Entries live `ttlMs`, and all of a project's entries go at once when anything in the project
+ * changes.
  */
 export interface CachedResponse {
   status: number;
@@ -51,7 +52,10 @@ export class ResponseCache {
     }
   }
 
-  /** CONTRACTS 2: any change to a project drops its entries, so the API is never older than the CDN. */
+  /**
+   * docs/product.md §2: any change to a project drops its entries, so the API is never older than
+   * the CDN.
+   */
   dropProject(projectId: number): void {
     for (const [key, entry] of this.entries) if (entry.projectId === projectId) this.remove(key, entry);
   }

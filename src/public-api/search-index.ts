@@ -1,6 +1,7 @@
 /**
- * Substring search over one project's release names and tags (spec 4.2 `search`), fast enough to
- * answer a new search on 10,000 releases without scanning them all (the issue's cache-miss goal).
+ * Substring search over one project's release names and tags (docs/interface.md §4.2 `search`),
+ * fast enough to answer a new search on 10,000 releases without scanning them all (a cache miss has
+ * a goal too, docs/public-api.md "Speed").
  *
  * An n-gram index: for every release, every 1-, 2- and 3-character piece of its folded
  * "name<NUL>tag" lists that release. A needle of up to 3 characters is answered by its own list

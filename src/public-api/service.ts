@@ -14,7 +14,8 @@ export const PUBLIC_API_PREFIX = "/v1/";
 const JSON_TYPE = "application/json; charset=utf-8";
 // The 429 body, byte for byte as docs/interface.md §7 writes it.
 export const RATE_LIMITED_BODY = '{"error": "rate limit exceeded"}';
-const NOT_FOUND_RELEASE = "release not found"; // docs/interface.md §4.3: the same for a draft and a missing id
+// docs/interface.md §4.3: the same for a draft and a missing id.
+const NOT_FOUND_RELEASE = "release not found";
 
 export interface Admitted {
   caller: Caller;
@@ -110,6 +111,11 @@ export class PublicApi {
     const key = this.keyOf(request) ?? "";
     const endpoint = endpointOf(key);
     if (endpoint === undefined) return new HttpError(404, "not found", this.addressHeaders(client)).toResponse();
+    // The router answers HEAD with the GET route; the API is GET only (docs/interface.md §7 rule 5),
+    // so a HEAD must neither spend quota nor fill the cache.
+    if (request.method !== "GET") {
+      return new HttpError(405, "method not allowed: the API is read-only", { ...this.addressHeaders(client), allow: "GET" }).toResponse();
+    }
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind === "ok") {

@@ -105,7 +105,10 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
   });
 }
 
-/** A new release slug revokes the release's old URLs at once (docs/interface.md §5 rule 7, docs/product.md §3). */
+/**
+ * A new release slug revokes the release's old URLs at once (docs/interface.md §5 rule 7,
+ * docs/product.md §3).
+ */
 export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string): { slug: string } {
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "published") throw conflict("only a published release has a slug to rotate");

@@ -35,9 +35,10 @@ interface Known extends Caller {
 }
 
 /**
- * Bearer token authentication (docs/interface.md §5, docs/product.md §2). Tokens are stored only as SHA-256 hex; we
- * find the row by the hash of what was presented (so lookup timing can only ever tell something
- * about a hash, never about a token) and then compare the stored hash in constant time. A token issued by another deployment is simply not in this database. Verified tokens are
+ * Bearer token authentication (docs/interface.md §5, docs/product.md §2). Tokens are stored only as
+ * SHA-256 hex; we find the row by the hash of what was presented (so lookup timing can only ever
+ * tell something about a hash, never about a token) and then compare the stored hash in constant
+ * time. A token issued by another deployment is simply not in this database. Verified tokens are
  * remembered for TOKEN_RECHECK_MS, and forgotten at once when their project changes (deleting a
  * token notifies the project's change listeners).
  */

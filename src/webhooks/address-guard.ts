@@ -1,10 +1,11 @@
 import ipaddr from "ipaddr.js";
 
 /**
- * Spec 6.1 rule 2 and CONTRACTS 5: the address a receiver's name resolves to is checked when the
- * sender connects, and only public unicast addresses pass. The range tables are ipaddr.js's; this
- * module only decides which of its named ranges are public and unwraps the IPv6 forms that carry
- * an IPv4 address inside them (a checker that looks only at the outer form is fooled by them).
+ * docs/interface.md §6.1 rule 2 and docs/product.md §5: the address a receiver's name resolves to
+ * is checked when the sender connects, and only public unicast addresses pass. The range tables
+ * are ipaddr.js's; this module only decides which of its named ranges are public and unwraps the
+ * IPv6 forms that carry an IPv4 address inside them (a checker that looks only at the outer form
+ * is fooled by them).
  */
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;

@@ -4,7 +4,7 @@ import { describeFetchError } from "./failure.ts";
 import { signatureHeaders } from "./signing.ts";
 import { pinnedUrl, vetTarget, type HostResolver } from "./target.ts";
 
-/** Spec 6.3: the literal User-Agent every delivery carries. */
+/** docs/interface.md §6.3: the literal User-Agent every delivery carries. */
 export const USER_AGENT = "Service-Webhooks/1.0";
 
 export interface AttemptInput {
@@ -39,9 +39,10 @@ export interface AttemptOutcome {
 }
 
 /**
- * The exact headers of one attempt (spec 6.3). Every header the client would otherwise add on
- * its own is set here, so the log shows what the receiver got. `Accept-Encoding: identity`
- * keeps the logged body the receiver's own bytes and rules out decompression bombs.
+ * The exact headers of one attempt (docs/interface.md §6.3). Every header the client would
+ * otherwise add on its own is set here, so the log shows what the receiver got.
+ * `Accept-Encoding: identity` keeps the logged body the receiver's own bytes and rules out
+ * decompression bombs.
  */
 export function requestHeaders(input: AttemptInput, url: URL, timestampSeconds: number): Record<string, string> {
   return {
@@ -60,9 +61,10 @@ export function requestHeaders(input: AttemptInput, url: URL, timestampSeconds: 
 }
 
 /**
- * One POST to a receiver: vet the address (spec 6.1 rule 2), connect to exactly that address
- * with TLS verified for the original host name, follow no redirect, never use a proxy (a proxy
- * would resolve the name again, past the check), and give up after the timeout (spec 6.4).
+ * One POST to a receiver: vet the address (docs/interface.md §6.1 rule 2), connect to exactly that
+ * address with TLS verified for the original host name, follow no redirect, never use a proxy (a
+ * proxy would resolve the name again, past the check), and give up after the timeout
+ * (docs/interface.md §6.4).
  */
 export async function sendAttempt(input: AttemptInput, env: AttemptEnv): Promise<AttemptOutcome> {
   const startedAt = env.now();

@@ -1,4 +1,4 @@
-/** Spec 6.5: response bodies are logged up to 8 KB; longer ones are cut and flagged. */
+/** docs/interface.md §6.5: response bodies are logged up to 8 KB; longer ones are cut and flagged. */
 export const LOGGED_BODY_LIMIT_BYTES = 8192;
 
 export interface CappedBody {

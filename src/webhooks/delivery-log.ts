@@ -76,7 +76,10 @@ function findDelivery(db: Db, project: ProjectRow, publicId: string): { d: Deliv
   return row;
 }
 
-/** The exact payload and every attempt with its headers, response and failure reason (docs/interface.md §6.5). */
+/**
+ * The exact payload and every attempt with its headers, response and failure reason
+ * (docs/interface.md §6.5).
+ */
 export function deliveryDetail(db: Db, project: ProjectRow, publicId: string): DeliveryView & { payload: string; attempts: AttemptView[] } {
   const { d, endpoint } = findDelivery(db, project, publicId);
   const originalId = d.redeliveryOf === null ? null : (db.select({ id: deliveries.publicId }).from(deliveries).where(eq(deliveries.id, d.redeliveryOf)).get()?.id ?? null);
@@ -120,7 +123,10 @@ export function redeliver(deps: ServiceDeps, project: ProjectRow, publicId: stri
   return { delivery_id: insertDelivery(deps, endpoint, d.event, d.payload, d.id) };
 }
 
-/** A sample of one subscribed event, through the same path: envelope, signing, log (docs/interface.md §6.5). */
+/**
+ * A sample of one subscribed event, through the same path: envelope, signing, log
+ * (docs/interface.md §6.5).
+ */
 export function sendTestEvent(deps: ServiceDeps, project: ProjectRow, endpointPublicId: string, event: string | undefined): { delivery_id: string } {
   const endpoint = findEndpoint(deps.db, project, endpointPublicId);
   const chosen = event ?? endpoint.events[0];

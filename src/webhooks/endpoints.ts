@@ -62,7 +62,7 @@ export function cleanEvents(raw: string[]): string[] {
     throw badRequest(`invalid field "events": unknown event ${JSON.stringify(unknown[0])} (known: ${EVENT_TYPES.join(", ")})`);
   }
   if (raw.length === 0) throw badRequest('invalid field "events": choose at least one event');
-  // Keep the spec's order, whatever order they were sent in.
+  // Keep the order of docs/interface.md §6.2, whatever order they were sent in.
   return EVENT_TYPES.filter((e) => raw.includes(e));
 }
 

@@ -1,6 +1,7 @@
 /**
- * Turns a fetch error into the one-line reason the delivery log shows (spec 6.5). TLS failures
- * name what was wrong with the certificate; everything else keeps the client's error code.
+ * Turns a fetch error into the one-line reason the delivery log shows (docs/interface.md §6.5).
+ * TLS failures name what was wrong with the certificate; everything else keeps the client's error
+ * code.
  */
 const TLS_REASONS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed certificate",

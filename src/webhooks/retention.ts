@@ -5,7 +5,7 @@ import { log } from "../common/log.ts";
 import type { Db } from "../storage/db.ts";
 import { deliveries, outboxEvents } from "../storage/schema.ts";
 
-/** Spec 6.5 and 8: deliveries (with their attempts) are kept 30 days. */
+/** docs/interface.md §6.5 and §8: deliveries (with their attempts) are kept 30 days. */
 export const DELIVERY_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Hourly, at an odd minute so it does not line up with other hourly work. */

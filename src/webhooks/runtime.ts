@@ -15,13 +15,17 @@ export function attemptOutcomeLabel(outcome: AttemptOutcome): "success" | "http_
   return outcome.responseStatus === null ? "transport_error" : "http_error";
 }
 
-/** The webhook background work of the server process: the sender and the log retention job. */
-export function startWebhooks(deps: AppDeps): RunningWebhooks {
+/**
+ * The webhook background work of the server process: the sender and the log retention job.
+ * `ca` is an extra trusted CA (PEM) for in-process tests; the server relies on NODE_EXTRA_CA_CERTS.
+ */
+export function startWebhooks(deps: AppDeps, options: { ca?: string } = {}): RunningWebhooks {
   const { settings } = deps;
   const sender = new WebhookSender({
     db: deps.db,
     clock: deps.clock,
     changes: deps.changes,
+    ca: options.ca,
     config: {
       retryDelaysSeconds: settings.webhookRetryDelaysSeconds,
       timeoutSeconds: settings.webhookTimeoutSeconds,

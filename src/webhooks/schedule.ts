@@ -1,6 +1,7 @@
 /**
- * Spec 6.4 rule 3: 5 attempts in total, separated by the gaps of PHRASEBOOK_WEBHOOK_RETRY_DELAYS
- * (default 1, 16, 81, 256 s), after which a delivery that never succeeded is `failed`.
+ * docs/interface.md §6.4 rule 3: 5 attempts in total, separated by the gaps of
+ * PHRASEBOOK_WEBHOOK_RETRY_DELAYS (default 1, 16, 81, 256 s), after which a delivery that never
+ * succeeded is `failed`.
  */
 export const MAX_ATTEMPTS = 5;
 

@@ -1,9 +1,10 @@
 import { createHmac } from "node:crypto";
 
 /**
- * Spec 6.3: `X-Service-Signature` is `sha256=` + hex HMAC-SHA256(secret, "<timestamp>.<raw body>"),
- * where the timestamp is the `X-Service-Timestamp` value in Unix seconds. Both headers are sent
- * only when the endpoint has a secret, and both are regenerated for every attempt.
+ * docs/interface.md §6.3: `X-Service-Signature` is `sha256=` + hex
+ * HMAC-SHA256(secret, "<timestamp>.<raw body>"), where the timestamp is the `X-Service-Timestamp`
+ * value in Unix seconds. Both headers are sent only when the endpoint has a secret, and both are
+ * regenerated for every attempt.
  */
 export const SIGNATURE_PREFIX = "sha256=";
 

@@ -2,27 +2,13 @@ import type { Database } from "bun:sqlite";
 import { newId } from "../common/ids.ts";
 import type { Db } from "../storage/db.ts";
 import type { AttemptOutcome } from "./attempt.ts";
-import { prepareDeliveryQueries, type DeliveryQueries, type PendingRow } from "./queries.ts";
+import { prepareDeliveryQueries, type CandidateRow, type DeliveryQueries, type PendingRow } from "./queries.ts";
 import { nextStep, type NextStep } from "./schedule.ts";
 
 export type { PendingRow };
 
-/**
- * The sender's queue lives in the database (docs/webhooks.md "Queue"), so a restart or a kill loses nothing:
- * an event stays in the outbox until its deliveries exist, a delivery stays `pending` with its
- * `next_attempt_at` until an attempt's outcome is written, and `lease_until` marks an attempt in
- * flight so nobody starts it twice.
- */
-export interface ClaimedDelivery {
-  id: number;
-  publicId: string;
-  endpointId: number;
-  event: string;
-  payload: string;
-  attemptCount: number;
-  url: string;
-  secret: string | null;
-}
+/** A delivery leased for one attempt, with its endpoint's URL and secret. */
+export type ClaimedDelivery = Omit<CandidateRow, "nextAttemptAt" | "leaseUntil" | "enabled">;
 
 export interface Claim {
   claimed: ClaimedDelivery[];
@@ -31,6 +17,12 @@ export interface Claim {
   gone: number[];
 }
 
+/**
+ * The sender's queue lives in the database (docs/webhooks.md "Queue"), so a restart or a kill
+ * loses nothing: an event stays in the outbox until its deliveries exist, a delivery stays
+ * `pending` with its `next_attempt_at` until an attempt's outcome is written, and `lease_until`
+ * marks an attempt in flight so nobody starts it twice.
+ */
 export class DeliveryStore {
   private readonly sql: Database;
   private readonly q: DeliveryQueries;

@@ -1,6 +1,7 @@
+/** The CDN's pure parts: the bounded memory cache, and content negotiation (src/common/http.ts). */
 import { describe, expect, test } from "bun:test";
 import { cachedSize, CdnCache, FILE_OVERHEAD_BYTES, type CachedFile, type Route } from "../../src/cdn/cache.ts";
-import { etagMatches, preferredEncoding } from "../../src/cdn/negotiate.ts";
+import { etagMatches, preferredEncoding } from "../../src/common/http.ts";
 
 function blob(key: string, projectId: number, bytes: number): CachedFile {
   const identity = new Blob([new Uint8Array(bytes)]);
@@ -14,8 +15,8 @@ function route(f: CachedFile): Route {
 
 const KB = 1024;
 
-describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () => {
-  test("issue 3 item 4: the cache never holds more bytes than its budget and evicts the coldest file first", () => {
+describe("CDN cache (bounded by PHRASEBOOK_CDN_CACHE_MB)", () => {
+  test("the cache never holds more bytes than its budget and evicts the coldest file first", () => {
     const budget = 100 * KB;
     const cache = new CdnCache(budget);
     const files = Array.from({ length: 10 }, (_, i) => blob(`f${i}`, 1, 30 * KB - FILE_OVERHEAD_BYTES));
@@ -35,7 +36,7 @@ describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () =>
     expect(cache.fileCount).toBe(3);
   });
 
-  test("issue 3 item 4: a file larger than the whole budget, or a budget of 0, is served but not kept", () => {
+  test("a file larger than the whole budget, or a budget of 0, is served but not kept", () => {
     const cache = new CdnCache(10 * KB);
     expect(cache.add("/big", route(blob("big", 1, 20 * KB)), 0)).toBe(false);
     expect(cache.route("/big")).toBeUndefined();
@@ -44,7 +45,7 @@ describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () =>
     expect(none.usedBytes).toBe(0);
   });
 
-  test("issue 3 item 4: purging a project drops its routes and files at once and refuses fills started before the purge", () => {
+  test("purging a project drops its routes and files at once and refuses fills started before the purge", () => {
     const cache = new CdnCache(1024 * KB);
     const shared = blob("r1/en.json", 1, 100);
     cache.add("/pinned", route(shared), 0);
@@ -62,8 +63,8 @@ describe("CDN cache (issue 3 item 4: bounded by PHRASEBOOK_CDN_CACHE_MB)", () =>
   });
 });
 
-describe("content negotiation (CONTRACTS 3)", () => {
-  test("CONTRACTS 3: Accept-Encoding picks br, then gzip, honours q-values, q=0 and *", () => {
+describe("content negotiation (product §3)", () => {
+  test("product §3: Accept-Encoding picks br, then gzip, honours q-values, q=0 and *", () => {
     expect(preferredEncoding(null)).toBe("identity");
     expect(preferredEncoding("")).toBe("identity");
     expect(preferredEncoding("gzip, deflate, br")).toBe("br");
@@ -78,7 +79,7 @@ describe("content negotiation (CONTRACTS 3)", () => {
     expect(preferredEncoding("GZIP ; Q=1")).toBe("gzip");
   });
 
-  test("CONTRACTS 3: If-None-Match matches by weak comparison, in lists and with *", () => {
+  test("product §3: If-None-Match matches by weak comparison, in lists and with *", () => {
     expect(etagMatches('"abc"', '"abc"')).toBe(true);
     expect(etagMatches('W/"abc"', '"abc"')).toBe(true);
     expect(etagMatches('"x", "abc"', '"abc"')).toBe(true);

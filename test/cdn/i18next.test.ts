@@ -1,34 +1,48 @@
+/**
+ * interface §1, §4.5: a real client library loads bundles from the `latest` path. i18next-http-backend
+ * runs its own request code (URL building, headers, status handling, parsing); only the transport
+ * is swapped through its `alternateFetch` option, so its requests reach the app in-process.
+ */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import i18next from "i18next";
 import HttpBackend from "i18next-http-backend";
-import { harness, importJson, projectSlug, publish, type Harness } from "../publish/fixtures.ts";
+import { ORIGIN } from "../helpers/app.ts";
+import { cdnFixture, importJson, projectSlug, publish, type CdnFixture } from "./fixtures.ts";
 
-let h: Harness;
+let h: CdnFixture;
 beforeAll(async () => {
-  h = await harness();
+  h = await cdnFixture();
 });
 afterAll(async () => {
-  await h.server.stop();
+  await h.t.close();
 });
 
-test("spec 1 / spec 4.5: a real client (i18next + i18next-http-backend) loads two languages from the latest path and translates", async () => {
+test("interface §1 / interface §4.5: a real client (i18next + i18next-http-backend) loads two languages from the latest path and translates", async () => {
   const c = h.admin;
   const pid = await c.project("i18next app", "en", ["de"]);
-  // Flat keys with dots, as the JSON bundle ships them (spec 2.6); i18next is told not to nest.
+  // Flat keys with dots, as the JSON bundle ships them (interface §2.6); i18next is told not to nest.
   await importJson(c, pid, "en", { "home.title": "Welcome, {{name}}!", "cart.count_one": "{{count}} item", "cart.count_other": "{{count}} items" });
   await importJson(c, pid, "de", { "home.title": "Willkommen, {{name}}!", "cart.count_one": "{{count}} Artikel", "cart.count_other": "{{count}} Artikel" });
   await publish(c, pid, "v1");
   const slug = await projectSlug(c, pid);
 
+  const requested: string[] = [];
   const i18n = i18next.createInstance();
-  // The backend's own HTTP code (it uses the global fetch), exactly as an app would run it.
   await i18n.use(HttpBackend).init({
     lng: "de",
     fallbackLng: "en",
     preload: ["en", "de"],
     keySeparator: false,
-    backend: { loadPath: `${h.server.url}/cdn/p/${slug}/r/latest/{{lng}}.json` },
+    backend: {
+      loadPath: `${ORIGIN}/cdn/p/${slug}/r/latest/{{lng}}.json`,
+      reloadInterval: false,
+      alternateFetch: (url: string, options: RequestInit) => {
+        requested.push(url);
+        return h.t.fetch(url, options);
+      },
+    },
   });
+  expect(requested.sort()).toEqual([`${ORIGIN}/cdn/p/${slug}/r/latest/de.json`, `${ORIGIN}/cdn/p/${slug}/r/latest/en.json`]);
   expect(i18n.hasResourceBundle("de", "translation")).toBe(true);
   expect(i18n.hasResourceBundle("en", "translation")).toBe(true);
   expect(i18n.t("home.title", { name: "Ada" })).toBe("Willkommen, Ada!");

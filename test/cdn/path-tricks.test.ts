@@ -1,34 +1,44 @@
+/**
+ * Path tricks against the CDN (product §1, interface §4.5). The request lines must reach the server
+ * exactly as written, which `fetch` and `Request` never do (they resolve `..` and some escapes
+ * first), so they go over a socket (test/cdn/raw-http.ts) to the in-process app listening on
+ * loopback (test/helpers/listen.ts): Bun's HTTP parser is part of what is checked.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseCdnPath } from "../../src/cdn/paths.ts";
-import { harness, importJson, projectSlug, publish, type Harness } from "../publish/fixtures.ts";
+import { listen, type Listening } from "../helpers/listen.ts";
+import { cdnFixture, importJson, projectSlug, publish, type CdnFixture } from "./fixtures.ts";
 import { rawRequest } from "./raw-http.ts";
 
 const SECRET = "TOP-SECRET-NEVER-SERVED";
-let h: Harness;
+let h: CdnFixture;
+let server: Listening;
 let slug: string;
 let release: any;
 
 beforeAll(async () => {
-  h = await harness();
+  h = await cdnFixture();
+  server = listen(h.t);
   const pid = await h.admin.project("Tricks", "en");
   await importJson(h.admin, pid, "en", { a: "A" });
   release = await publish(h.admin, pid, "v1");
   slug = await projectSlug(h.admin, pid);
-  // CONTRACTS 1: the data dir may hold unrelated files, which are never served. Plant some,
+  // product §1: the data dir may hold unrelated files, which are never served. Plant some,
   // including ones named like bundles inside and beside the release folder.
-  writeFileSync(join(h.server.dataDir, "secret.json"), SECRET);
-  writeFileSync(join(h.server.dataDir, "releases", release.id, "xx.json"), SECRET);
-  mkdirSync(join(h.server.dataDir, "releases", "latest"), { recursive: true });
-  writeFileSync(join(h.server.dataDir, "releases", "latest", "en.json"), SECRET);
+  writeFileSync(join(h.t.dataDir, "secret.json"), SECRET);
+  writeFileSync(join(h.t.dataDir, "releases", release.id, "xx.json"), SECRET);
+  mkdirSync(join(h.t.dataDir, "releases", "latest"), { recursive: true });
+  writeFileSync(join(h.t.dataDir, "releases", "latest", "en.json"), SECRET);
 });
 afterAll(async () => {
-  await h.server.stop();
+  await server?.stop();
+  await h.t.close();
 });
 
-describe("path tricks (issue 3 item 3, CONTRACTS 1)", () => {
-  test("CONTRACTS 1 / spec 4.5: traversal, encodings, NUL, odd lengths and unknown extensions never reach outside the release files or answer 5xx", async () => {
+describe("path tricks (product §1)", () => {
+  test("product §1 / interface §4.5: traversal, encodings, NUL, odd lengths and unknown extensions never reach outside the release files or answer 5xx", async () => {
     const p = `/cdn/p/${slug}/r/${release.slug}`;
     const targets = [
       `${p}/en.json`, // the control: served
@@ -72,7 +82,7 @@ describe("path tricks (issue 3 item 3, CONTRACTS 1)", () => {
     ];
     const served: string[] = [];
     for (const target of targets) {
-      const res = await rawRequest(h.server.port, target);
+      const res = await rawRequest(server.port, target);
       expect(res.status, target).toBeGreaterThanOrEqual(200);
       expect(res.status, target).toBeLessThan(500);
       expect(res.text, target).not.toContain(SECRET);
@@ -85,7 +95,7 @@ describe("path tricks (issue 3 item 3, CONTRACTS 1)", () => {
     expect(served).toContain(`${p}/en.json`);
   });
 
-  test("spec 4.5: the path pattern accepts exactly slugs of 16 letters or digits, latest, a language code and json|yaml|arb", () => {
+  test("interface §4.5: the path pattern accepts exactly slugs of 16 letters or digits, latest, a language code and json|yaml|arb", () => {
     const s = "AbCdEfGh12345678";
     expect(parseCdnPath(`/p/${s}/r/${s}/pt-BR.yaml`)).toEqual({ projectSlug: s, releaseSlug: s, code: "pt-BR", ext: "yaml" });
     expect(parseCdnPath(`/p/${s}/r/latest/zh-Hant-TW.arb`)).toEqual({ projectSlug: s, releaseSlug: "latest", code: "zh-Hant-TW", ext: "arb" });

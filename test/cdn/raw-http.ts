@@ -1,6 +1,7 @@
 /**
  * Sends a request line exactly as written (fetch would normalise `..` and percent-escapes away),
- * and returns the status code and the whole response text.
+ * and returns the status code and the whole response text. It needs a listening server: the
+ * in-process app on loopback (test/helpers/listen.ts) or a server process.
  */
 export async function rawRequest(port: number, target: string, method = "GET"): Promise<{ status: number; text: string }> {
   const chunks: Uint8Array[] = [];

@@ -1,6 +1,7 @@
 /**
- * Issue 6 (no browser needed): the pages are served under /dashboard with every asset embedded,
- * cached by content hash, compressed, small, and nothing in them points at another origin.
+ * The dashboard (docs/dashboard.md), no browser needed: the pages are served under /dashboard with
+ * every asset embedded, cached by content hash, compressed, small, and nothing in them points at
+ * another origin.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -24,7 +25,7 @@ async function shellAssets(): Promise<string[]> {
 const SCRIPT_BUDGET_BROTLI_BYTES = 25 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
-describe("issue 6: the dashboard's pages and assets", () => {
+describe("dashboard: the dashboard's pages and assets", () => {
   test("every path under /dashboard answers the same HTML shell, so deep links and reloads work", async () => {
     for (const path of ["/dashboard", "/dashboard/", "/dashboard/login", "/dashboard/projects/prj_x/keys", "/dashboard/users?x=1"]) {
       const res = await fetch(server.url + path);
@@ -102,7 +103,7 @@ describe("issue 6: the dashboard's pages and assets", () => {
   });
 });
 
-describe("issue 6 item 4: per-language progress for the grid (GET /dashboard/api/projects/:pid/progress)", () => {
+describe("dashboard: per-language progress for the grid (GET /dashboard/api/projects/:pid/progress)", () => {
   test("counts keys with a value and approved ones per language, base language marked", async () => {
     const api = await DashboardClient.loggedIn(server.url);
     const pid = await api.project("Progress", "en", ["de", "fr"]);

@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 1: login and logout, and the first-run screen that creates the admin when no user
+ * The dashboard (docs/dashboard.md): login and logout, and the first-run screen that creates the admin when no user
  * exists (unless the bootstrap settings already did).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -25,7 +25,7 @@ async function withServer(env: Record<string, string>, body: (server: TestServer
   }
 }
 
-describe("issue 6 item 1: login, logout, first run", () => {
+describe("dashboard: login, logout, first run", () => {
   test("with no user and no bootstrap settings, the dashboard asks for the first admin, creates it and logs in", async () => {
     await withServer({ PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" }, async (server) => {
       const { page, context, problems } = await openPage(browser, server);

@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Tests": the whole flow a new user takes, in a real browser against the real server:
+ * The dashboard (docs/dashboard.md): the whole flow a new user takes, in a real browser against the real server:
  * log in, create a project, add a language, add keys, translate, approve, create and publish a
  * release, open a download URL, create a token and call the public API with it, add a webhook
  * endpoint and see a delivery in the log.
@@ -31,7 +31,7 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
-test("issue 6 flow: log in, project, language, keys, translate, approve, publish, download, token + API, webhook delivery log", async () => {
+test("dashboard flow: log in, project, language, keys, translate, approve, publish, download, token + API, webhook delivery log", async () => {
   const { page, problems } = tab;
 
   // Log in and create a project.

@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 7 (spec 6.5): webhook endpoints (URL, events, secret), the failing badge with the
+ * The integrations page (interface §6.5): webhook endpoints (URL, events, secret), the failing badge with the
  * count of consecutive failures, the delivery log with each attempt's request headers, payload,
  * response status and body (marked when truncated), duration and reason; redeliver; test event.
  */
@@ -9,7 +9,7 @@ import { BROWSER_TEST_TIMEOUT_MS, eventually, useDashboard } from "./browser.ts"
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
-/** Longer than the 8 KB the log keeps of a response body (spec 6.5). */
+/** Longer than the 8 KB the log keeps of a response body (interface §6.5). */
 const LONG_BODY = "x".repeat(9000);
 
 let receiver: Receiver;
@@ -24,7 +24,7 @@ const f = useDashboard({
   env: { PHRASEBOOK_WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", NODE_EXTRA_CA_CERTS: testCa().caFile, PHRASEBOOK_WEBHOOK_RETRY_DELAYS: "0.1,0.1,0.1,0.1" },
 });
 
-describe("issue 6 item 7: integrations", () => {
+describe("dashboard: integrations", () => {
   test("saving checks the URL where it was typed: plain http is refused", async () => {
     const pid = await f.api.project("Http", "en");
     const { page } = await f.page();
@@ -86,7 +86,7 @@ describe("issue 6 item 7: integrations", () => {
 
   test("a refused address is a failed attempt with its reason in the log", async () => {
     const pid = await f.api.project("Refused", "en");
-    // Private and not in PHRASEBOOK_WEBHOOK_ALLOW_CIDRS: saved (CONTRACTS 5), refused on connect.
+    // Private and not in PHRASEBOOK_WEBHOOK_ALLOW_CIDRS: saved (product §5), refused on connect.
     const hook = (await f.api.post(`/projects/${pid}/webhooks`, { url: "https://10.1.2.3/hook", events: ["release_published"] })).body;
     const { page } = await f.page();
     await page.goto(`/dashboard/projects/${pid}/integrations/${hook.id}`);

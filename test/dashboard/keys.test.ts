@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 4: the grid of keys by languages: inline editing, status and approve, untranslated
+ * The dashboard (docs/dashboard.md): the grid of keys by languages: inline editing, status and approve, untranslated
  * cells at a glance, per-language progress, search, paging, key edits, and import.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -13,7 +13,7 @@ async function project(name: string, extra: string[] = ["de"]): Promise<string> 
   return f.api.project(name, "en", extra);
 }
 
-describe("issue 6 item 4: keys and translations", () => {
+describe("dashboard: keys and translations", () => {
   test("a cell saves when left, Escape restores the saved value, Ctrl+Enter moves down a row; status and approve follow", async () => {
     const pid = await project("Grid");
     await f.api.key(pid, "a.first", { en: "First" });
@@ -41,7 +41,7 @@ describe("issue 6 item 4: keys and translations", () => {
     await deCell.getByText("approved", { exact: true }).waitFor();
     expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de.status).toBe("approved");
 
-    // CONTRACTS 4: an edit resets approved to translated, and the cell says so.
+    // product §4: an edit resets approved to translated, and the cell says so.
     await deFirst.fill("Die Erste");
     await gridCell(page, "en", "a.first").focus();
     await deCell.getByText("translated", { exact: true }).waitFor();

@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 9, "feels like a product": every page works at 1280 px and at 390 px wide with no
+ * The dashboard (docs/dashboard.md): every page works at 1280 px and at 390 px wide with no
  * sideways scrolling, console errors or requests to another origin; forms work from the keyboard
  * alone; empty states say what to do; a failed load says what failed where it happened.
  */
@@ -24,7 +24,7 @@ beforeAll(async () => {
   paths = ["/dashboard", "/dashboard/users", `${p}/keys`, `${p}/import`, `${p}/languages`, `${p}/releases`, `${p}/releases/${rid}`, `${p}/tokens`, `${p}/integrations`, `${p}/integrations/${wid}`, `${p}/deliveries/${did}`, `${p}/settings`];
 });
 
-describe("issue 6 item 9: every page at 1280 px and 390 px", () => {
+describe("dashboard: every page at 1280 px and 390 px", () => {
   for (const [name, viewport] of [["1280 px", DESKTOP], ["390 px", PHONE]] as const) {
     test(`at ${name}: no sideways scrolling, no console errors, nothing fetched from another origin`, async () => {
       const { page, problems } = await f.page(viewport);
@@ -40,7 +40,7 @@ describe("issue 6 item 9: every page at 1280 px and 390 px", () => {
   }
 });
 
-describe("issue 6 item 9: keyboard, empty states, errors in place", () => {
+describe("dashboard: keyboard, empty states, errors in place", () => {
   test("log in, create a project and translate a key with the keyboard alone", async () => {
     const { page, context } = await openPage(f.browser, f.server);
     await page.goto("/dashboard/login");

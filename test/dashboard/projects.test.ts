@@ -1,5 +1,5 @@
 /**
- * Issue 6 items 2 and 3: projects (list, create, settings: rename, base language, rotate the slug
+ * The dashboard (docs/dashboard.md): projects (list, create, settings: rename, base language, rotate the slug
  * with a clear warning) and languages (add any BCP 47 code, remove, see the base).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -9,7 +9,7 @@ setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const f = useDashboard();
 
-describe("issue 6 item 2: projects", () => {
+describe("dashboard: projects", () => {
   test("the list shows every project; create validates the base language where it was typed", async () => {
     await f.api.project("Alpha", "en");
     const { page, problems } = await f.page();
@@ -65,7 +65,7 @@ describe("issue 6 item 2: projects", () => {
   });
 });
 
-describe("issue 6 item 3: languages", () => {
+describe("dashboard: languages", () => {
   test("add any BCP 47 code, see the base, remove one after confirming; a duplicate is refused in place", async () => {
     const pid = await f.api.project("Langs", "en");
     const { page, problems } = await f.page();
@@ -95,7 +95,7 @@ describe("issue 6 item 3: languages", () => {
   });
 });
 
-describe("issue 6: a member sees the content but none of the admin controls", () => {
+describe("dashboard: a member sees the content but none of the admin controls", () => {
   test("no create, settings or language forms for a member; a note says why", async () => {
     const pid = await f.api.project("Members", "en", ["de"]);
     await f.api.post("/users", { email: "mia@example.test", name: "Mia", password: "member password", role: "member" });

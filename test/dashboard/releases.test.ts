@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 5: releases: drafts and published ones listed, create, rename, publish with a
+ * The dashboard (docs/dashboard.md): releases: drafts and published ones listed, create, rename, publish with a
  * confirmation that says what will ship, delete, rotate a release slug, every download URL
  * (copyable) and the `latest` URLs.
  */
@@ -17,7 +17,7 @@ async function projectWithStrings(name: string): Promise<string> {
   return pid;
 }
 
-describe("issue 6 item 5: releases", () => {
+describe("dashboard: releases", () => {
   test("publishing asks first, saying which languages ship and what is left out; then every URL is listed and works", async () => {
     const pid = await projectWithStrings("Ship");
     const { page, context, problems } = await f.page();

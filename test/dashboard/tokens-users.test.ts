@@ -1,5 +1,5 @@
 /**
- * Issue 6 items 6 and 8: API tokens (created with the value shown once, a copy button and a ready
+ * The dashboard (docs/dashboard.md): API tokens (created with the value shown once, a copy button and a ready
  * curl line; listed by name with created/last-used; deleted) and users (add, change role, delete).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -9,7 +9,7 @@ setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
 const f = useDashboard();
 
-describe("issue 6 item 6: API tokens", () => {
+describe("dashboard: API tokens", () => {
   test("the value is shown once with copy and curl; the list shows name, created and last used; delete revokes it", async () => {
     const pid = await f.api.project("Tokens", "en");
     const { page, context, problems } = await f.page();
@@ -43,7 +43,7 @@ describe("issue 6 item 6: API tokens", () => {
   });
 });
 
-describe("issue 6 item 8: users", () => {
+describe("dashboard: users", () => {
   test("an admin adds a user, changes the role, sees a duplicate refused in place, and deletes the user", async () => {
     const { page, problems } = await f.page();
     await page.getByRole("link", { name: "Users" }).click();

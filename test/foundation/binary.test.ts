@@ -13,7 +13,7 @@ function binary(): string {
   return out;
 }
 
-describe("issue 2: the single executable", () => {
+describe("the single executable", () => {
   test("runs alone from any directory: embedded migrations, serves the dashboard API", async () => {
     // Copy the executable into an empty directory so nothing of the repository is near it.
     const lonely = tempDir("phrasebook-lonely-");

@@ -1,6 +1,12 @@
+/**
+ * The command line (product §1), run as the executable is: exit codes, one-line errors, settings
+ * checked before the start, `user create`. What the app then does with the data dir is checked
+ * in-process.
+ */
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { serverCommand, startServer, tempDir } from "../helpers/server.ts";
+import { testApp } from "../helpers/app.ts";
+import { serverCommand, tempDir } from "../helpers/server.ts";
 
 /** Runs the CLI to completion and returns its exit code and output. */
 async function cli(args: string[], env: Record<string, string> = {}, stdin?: string) {
@@ -15,7 +21,7 @@ async function cli(args: string[], env: Record<string, string> = {}, stdin?: str
   return { code, stdout, stderr, dataDir };
 }
 
-describe("CONTRACTS 1: CLI", () => {
+describe("product §1: the command line", () => {
   test("version prints the version", async () => {
     const r = await cli(["version"]);
     expect(r.code).toBe(0);
@@ -57,7 +63,7 @@ describe("CONTRACTS 1: CLI", () => {
     ["PHRASEBOOK_ADMIN_PASSWORD", "short", "PHRASEBOOK_ADMIN_PASSWORD: must be at least 8 characters"],
   ];
   for (const [name, value, message] of badSettings) {
-    test(`CONTRACTS 1: ${name}=${JSON.stringify(value)} stops the start with one line naming it`, async () => {
+    test(`${name}=${JSON.stringify(value)} stops the start with one line naming it`, async () => {
       const r = await cli(["serve"], { [name]: value, PHRASEBOOK_PORT: name === "PHRASEBOOK_PORT" ? value : "0" });
       expect(r.code).toBe(2);
       expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
@@ -99,40 +105,18 @@ describe("CONTRACTS 1: CLI", () => {
       expect(piped.code).toBe(0);
       expect(piped.stdout).toContain("created member c@example.test");
 
-      const server = await startServer({ dataDir, env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" } });
+      // The users it wrote sign in to the app on that data dir.
+      const app = await testApp({ dataDir, env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" } });
       try {
-        const login = await fetch(`${server.url}/dashboard/api/login`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: "ana@example.test", password: "s3cret-password" }),
-        });
+        const login = await app.client().login("ana@example.test", "s3cret-password");
         expect(login.status).toBe(200);
-        expect((await login.json()).user.role).toBe("admin");
-        const member = await fetch(`${server.url}/dashboard/api/login`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: "c@example.test", password: "piped-password" }),
-        });
-        expect(member.status).toBe(200);
+        expect(login.body.user.role).toBe("admin");
+        expect((await app.client().login("c@example.test", "piped-password")).status).toBe(200);
       } finally {
-        await server.stop();
+        await app.close();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  test("CONTRACTS 1: GET /healthz answers 200 {status: ok}", async () => {
-    const server = await startServer();
-    try {
-      const res = await fetch(`${server.url}/healthz`);
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: "ok" });
-      const root = await fetch(`${server.url}/`, { redirect: "manual" });
-      expect(root.status).toBe(302);
-      expect(root.headers.get("location")).toBe("/dashboard");
-    } finally {
-      await server.stop();
     }
   });
 });

@@ -5,7 +5,9 @@
  * tests of the binary, signals, crashes, the CLI, the browser and nginx start a process instead
  * (test/helpers/server.ts).
  */
-import { cpSync, rmSync } from "node:fs";
+import { accessSync, constants, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import type { Clock } from "../../src/common/clock.ts";
 import { loadSettings } from "../../src/config/settings.ts";
@@ -13,7 +15,7 @@ import type { AppDeps } from "../../src/deps.ts";
 import { openApp } from "../../src/server.ts";
 import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.ts";
 import { DashboardClient } from "./dashboard-client.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, tempDir } from "./server.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./server.ts";
 
 /** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z. */
 export class ManualClock implements Clock {
@@ -27,6 +29,25 @@ export class ManualClock implements Clock {
   set(ms: number): void {
     this.ms = ms;
   }
+}
+
+/**
+ * Where in-process tests keep their data dirs: a memory file system when the machine has one
+ * (/dev/shm), else the temp dir. Real files either way; creating, copying and flushing the many
+ * small data dirs of scenario tables just costs far less in memory.
+ */
+export const TEST_DIR_ROOT = (() => {
+  try {
+    accessSync("/dev/shm", constants.W_OK);
+    return "/dev/shm";
+  } catch {
+    return tmpdir();
+  }
+})();
+
+/** A new empty directory under TEST_DIR_ROOT. */
+export function testDir(prefix = "phrasebook-test-"): string {
+  return mkdtempSync(join(TEST_DIR_ROOT, prefix));
 }
 
 /** The origin in-process requests are addressed to (the default public URL of the test settings). */
@@ -51,8 +72,8 @@ export interface TestApp {
   clock: Clock;
   /** The app's answer to a request for `path` (absolute URLs are answered too: download URLs). */
   fetch(pathOrUrl: string, init?: RequestInit, peer?: string): Promise<Response>;
-  /** A dashboard API client talking to this app in-process. */
-  client(): DashboardClient;
+  /** A dashboard API client talking to this app in-process, from `peer` (default the app's peer). */
+  client(peer?: string): DashboardClient;
   /** A client signed in as the bootstrap admin, or as the given user. */
   login(email?: string, password?: string): Promise<DashboardClient>;
   /** Rows from the app's database. */
@@ -61,7 +82,7 @@ export interface TestApp {
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = options.dataDir ?? tempDir();
+  const dataDir = options.dataDir ?? testDir();
   const clock = options.clock ?? new ManualClock();
   const settings = loadSettings({
     PHRASEBOOK_DATA_DIR: dataDir,
@@ -74,15 +95,15 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { deps, app } = await openApp(settings, clock);
   let webhooks: RunningWebhooks | undefined = options.webhooks ? startWebhooks(deps) : undefined;
   const handle = async (request: Request, peer = options.peer ?? "127.0.0.1") => app.handle(request, () => peer);
-  const transport = (request: Request) => handle(request);
+  const transport = (request: Request, peer?: string) => handle(request, peer);
   const t: TestApp = {
     app,
     deps,
     dataDir,
     clock,
     fetch: (pathOrUrl, init, peer) => handle(new Request(pathOrUrl.startsWith("/") ? ORIGIN + pathOrUrl : pathOrUrl, init), peer),
-    client: () => new DashboardClient(ORIGIN, transport),
-    login: (email = ADMIN_EMAIL, password = ADMIN_PASSWORD) => DashboardClient.loggedIn(ORIGIN, email, password, transport),
+    client: (peer) => new DashboardClient(ORIGIN, (request) => transport(request, peer)),
+    login: (email = ADMIN_EMAIL, password = ADMIN_PASSWORD) => DashboardClient.loggedIn(ORIGIN, email, password, (request) => transport(request)),
     query: <T>(sql: string, ...params: (string | number | null)[]) => deps.db.$client.query(sql).all(...params) as T[],
     async close() {
       await webhooks?.stop();
@@ -104,7 +125,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
  * first (closing checkpoints the write-ahead log into the database file).
  */
 export function copyDataDir(template: string): string {
-  const dir = tempDir("phrasebook-copy-");
+  const dir = testDir("phrasebook-copy-");
   cpSync(template, dir, { recursive: true });
   return dir;
 }

@@ -3,12 +3,17 @@
  * ApiScenario: each row names a request, who sends it and what must come back (status, content,
  * and the webhook events the request wrote). Every row runs on its own copy of one prepared data
  * dir, in-process, so a row that deletes or publishes never disturbs the next.
+ *
+ * A world is prepared once per process and `prepare` function (and options), however many tables
+ * and files use it: preparing hashes passwords, copying a data dir does not. The rows of a table
+ * run concurrently (each has its own data dir, app, clock and in-memory state), so a row must touch
+ * nothing but its own context.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { DashboardClient } from "./dashboard-client.ts";
-import { copyDataDir, ORIGIN, testApp, type TestApp, type TestAppOptions } from "./app.ts";
-import { tempDir } from "./server.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { DashboardClient, type Reply } from "./dashboard-client.ts";
+import { copyDataDir, ORIGIN, TEST_DIR_ROOT, testApp, testDir, type TestApp, type TestAppOptions } from "./app.ts";
 
 /** The people a scenario can send its request as. */
 export type Who = "admin" | "member" | "anonymous" | "admin-without-csrf";
@@ -23,7 +28,8 @@ export interface World {
 export interface ScenarioContext {
   t: TestApp;
   ids: Record<string, string>;
-  as(who: Who): DashboardClient;
+  /** A client signed in as `who` (from `peer` when given, else the app's default peer). */
+  as(who: Who, peer?: string): DashboardClient;
 }
 
 export interface Scenario {
@@ -33,16 +39,19 @@ export interface Scenario {
   url: string;
   body?: unknown;
   as?: Who;
+  /** Extra request headers; `:name` parts of their values are replaced by the world's ids too. */
   headers?: Record<string, string>;
+  /** The client address the request comes from (per-address limits). */
+  peer?: string;
   status: number;
-  /** Substrings the response body must contain. */
+  /** Substrings the response body (or its error message, unescaped) must contain. */
   contains?: string[];
   /** Substrings it must not contain. */
   notContains?: string[];
   /** Webhook events the request must write to the outbox, in order (default: checked only if given). */
   events?: string[];
   before?: (ctx: ScenarioContext) => unknown | Promise<unknown>;
-  after?: (ctx: ScenarioContext, body: any) => unknown | Promise<unknown>;
+  after?: (ctx: ScenarioContext, body: any, reply: Reply) => unknown | Promise<unknown>;
 }
 
 /** Replaces `:name` parts of a path with the world's ids (unknown names stay as written). */
@@ -50,8 +59,8 @@ export function fillIds(template: string, ids: Record<string, string>): string {
   return template.replace(/:([A-Za-z]+)/g, (whole, name: string) => ids[name] ?? whole);
 }
 
-function clientFor(t: TestApp, world: World, who: Who): DashboardClient {
-  const client = t.client();
+function clientFor(t: TestApp, world: World, who: Who, peer?: string): DashboardClient {
+  const client = t.client(peer);
   if (who === "anonymous") return client;
   const session = world.sessions[who === "admin-without-csrf" ? "admin" : who];
   if (!session) throw new Error(`the world has no ${who} session`);
@@ -60,32 +69,118 @@ function clientFor(t: TestApp, world: World, who: Who): DashboardClient {
   return client;
 }
 
+interface Template {
+  dir: string;
+  world: World;
+}
+
+// One template per prepare function and options, shared by every file of the run (bun runs all
+// test files in one process with one module registry). `bun test` has no hook at the end of a run,
+// so a template's name carries the pid of its run, and the next run removes those of runs that
+// have ended.
+const templates = new Map<string, Promise<Template>>();
+const prepareIds = new Map<Function, number>();
+const TEMPLATE_PREFIX = "phrasebook-template-";
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+for (const name of readdirSync(TEST_DIR_ROOT)) {
+  const pid = Number(/^phrasebook-template-(\d+)-/.exec(name)?.[1]);
+  if (pid && pid !== process.pid && !isRunning(pid)) rmSync(join(TEST_DIR_ROOT, name), { recursive: true, force: true });
+}
+
+function templateKey(prepare: Function, options: TestAppOptions): string {
+  if (options.dataDir) throw new Error("a world is prepared in a data dir of its own");
+  if (!prepareIds.has(prepare)) prepareIds.set(prepare, prepareIds.size);
+  return JSON.stringify([prepareIds.get(prepare), options.env ?? {}, options.webhooks ?? false, options.peer ?? ""]);
+}
+
+/** The data dir `prepare` builds (once per process), and the world it describes. */
+export function prepared(prepare: (t: TestApp) => Promise<World>, options: TestAppOptions = {}): Promise<Template> {
+  const key = templateKey(prepare, options);
+  let template = templates.get(key);
+  if (!template) {
+    template = (async () => {
+      const dir = testDir(`${TEMPLATE_PREFIX}${process.pid}-`);
+      const t = await testApp({ ...options, dataDir: dir });
+      try {
+        return { dir, world: await prepare(t) };
+      } finally {
+        await t.close(); // checkpoints the write-ahead log into the database file the copies take
+      }
+    })();
+    templates.set(key, template);
+  }
+  return template;
+}
+
+export interface WorldApp extends ScenarioContext {
+  world: World;
+  close(): Promise<void>;
+}
+
+/**
+ * The app on a fresh copy of a prepared world, for tests that are no row: a sequence of requests,
+ * concurrency, a sweep over every route. Close it when done.
+ */
+export async function openWorld(
+  prepare: (t: TestApp) => Promise<World>,
+  options: TestAppOptions & { /** Settings of the opened copy only, on top of `env` (the world is prepared without them). */ appEnv?: Record<string, string> } = {},
+): Promise<WorldApp> {
+  const { clock, appEnv, ...worldOptions } = options;
+  const { dir: template, world } = await prepared(prepare, worldOptions);
+  const dataDir = copyDataDir(template);
+  const t = await testApp({ ...worldOptions, env: { ...worldOptions.env, ...appEnv }, clock, dataDir });
+  return {
+    t,
+    world,
+    ids: world.ids,
+    as: (who, peer) => clientFor(t, world, who, peer),
+    async close() {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Rows written by this connection so far: equal before and after means the request wrote nothing. */
+function totalChanges(t: TestApp): number {
+  return t.query<{ n: number }>("SELECT total_changes() AS n")[0]!.n;
+}
+
 /**
  * Runs a table. `prepare` builds the world once in an app of its own (whose data dir becomes the
- * template); each scenario then runs on a copy.
+ * template); each scenario then runs on a copy. Besides what a row asks, every refused request
+ * (status 400 and up) must have written nothing at all: no row, no event.
  */
 export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>, table: Scenario[], options: TestAppOptions = {}): void {
-  let template: string;
   let world: World;
+  let template: string;
   beforeAll(async () => {
-    template = tempDir("phrasebook-template-");
-    const t = await testApp({ ...options, dataDir: template });
-    world = await prepare(t);
-    await t.close(); // checkpoints the write-ahead log into the database file the copies take
+    ({ dir: template, world } = await prepared(prepare, options));
   });
-  afterAll(() => rmSync(template, { recursive: true, force: true }));
 
   describe(title, () => {
     for (const s of table) {
-      test(`${s.method} ${s.url}: ${s.name}`, async () => {
+      test.concurrent(`${s.method} ${s.url}: ${s.name}`, async () => {
         const dataDir = copyDataDir(template);
         const t = await testApp({ ...options, dataDir });
         try {
-          const ctx: ScenarioContext = { t, ids: world.ids, as: (who) => clientFor(t, world, who) };
+          const ctx: ScenarioContext = { t, ids: world.ids, as: (who, peer) => clientFor(t, world, who, peer) };
           await s.before?.(ctx);
           const eventsBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM outbox_events")[0]!.n;
-          const reply = await ctx.as(s.as ?? "admin").request(s.method, fillIds(s.url, world.ids), s.body, s.headers);
-          const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+          const changesBefore = totalChanges(t);
+          const headers = Object.fromEntries(Object.entries(s.headers ?? {}).map(([name, value]) => [name, fillIds(value, world.ids)]));
+          const reply = await ctx.as(s.as ?? "admin", s.peer).request(s.method, fillIds(s.url, world.ids), s.body, headers);
+          // The body as sent, and an error's message unescaped, so a row can say `'"name"'` for the field named.
+          const text = (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body)) + (typeof reply.body?.error === "string" ? "\n" + reply.body.error : "");
           expect({ status: reply.status, body: reply.body }).toMatchObject({ status: s.status });
           for (const part of s.contains ?? []) expect(text).toContain(fillIds(part, world.ids));
           for (const part of s.notContains ?? []) expect(text).not.toContain(fillIds(part, world.ids));
@@ -93,7 +188,11 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
             const written = t.query<{ event: string }>("SELECT event FROM outbox_events WHERE id > ? ORDER BY id", eventsBefore).map((r) => r.event);
             expect(written).toEqual(s.events);
           }
-          await s.after?.(ctx, reply.body);
+          if (s.status >= 400) {
+            expect(typeof reply.body?.error, "a refused request answers {\"error\"}").toBe("string");
+            expect(totalChanges(t), "a refused request writes nothing").toBe(changesBefore);
+          }
+          await s.after?.(ctx, reply.body, reply);
         } finally {
           await t.close();
           rmSync(dataDir, { recursive: true, force: true });

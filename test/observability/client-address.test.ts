@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { TrustedProxies } from "../../src/common/client-address.ts";
+import { testApp } from "../helpers/app.ts";
 
-describe("issue 7: client addresses from a trusted proxy only", () => {
+describe("client addresses from a trusted proxy only", () => {
   const proxies = new TrustedProxies(["127.0.0.1/32", "10.0.0.0/8", "::1/128"]);
 
   test("without a trusted peer, X-Forwarded-For is ignored", () => {
@@ -19,5 +20,22 @@ describe("issue 7: client addresses from a trusted proxy only", () => {
   test("garbage in the header means the peer is the client", () => {
     expect(proxies.resolve("127.0.0.1", "not-an-ip")).toBe("127.0.0.1");
     expect(proxies.resolve("127.0.0.1", "")).toBe("127.0.0.1");
+  });
+
+  test("through the app: per-address limits count the client the trusted proxy names, and only a trusted proxy may name one", async () => {
+    const t = await testApp({ env: { PHRASEBOOK_TRUSTED_PROXIES: "127.0.0.1", PHRASEBOOK_RATE_LIMIT: "2" } });
+    try {
+      // Failed API tokens are limited per client address (product §2).
+      const guess = (peer: string, forwardedFor: string) =>
+        t.fetch("/v1/releases", { headers: { authorization: `Bearer pb_${"x".repeat(43)}`, "x-forwarded-for": forwardedFor } }, peer).then((r) => r.status);
+      expect([await guess("127.0.0.1", "203.0.113.1"), await guess("127.0.0.1", "203.0.113.1"), await guess("127.0.0.1", "203.0.113.1")]).toEqual([401, 401, 429]);
+      // Another client behind the same proxy has its own quota; a forged left part changes nothing.
+      expect(await guess("127.0.0.1", "203.0.113.2")).toBe(401);
+      expect(await guess("127.0.0.1", "203.0.113.9, 203.0.113.1")).toBe(429);
+      // A peer that is not a trusted proxy is the client, whatever its header says.
+      expect([await guess("198.51.100.9", "203.0.113.3"), await guess("198.51.100.9", "203.0.113.4"), await guess("198.51.100.9", "203.0.113.5")]).toEqual([401, 401, 429]);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Counter, Histogram, Registry } from "../../src/observability/metrics.ts";
 import { routeLabel } from "../../src/observability/route-label.ts";
 
-describe("issue 7: metrics registry", () => {
+describe("metrics registry", () => {
   test("counters and histograms render in Prometheus text format", () => {
     const registry = new Registry();
     const c = registry.register(new Counter("x_total", "things", ["route", "status"]));

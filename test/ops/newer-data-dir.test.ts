@@ -1,10 +1,14 @@
+/**
+ * A data dir written by a newer version (docs/deploy.md "Upgrades") is refused by the real binary
+ * at start with one clear line, and left untouched.
+ */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { serverCommand, startServer, tempDir } from "../helpers/server.ts";
 
-describe("issue 7: a data dir written by a newer version", () => {
+describe("a data dir written by a newer version", () => {
   test("is refused at start with one clear line, and left untouched", async () => {
     const dataDir = tempDir();
     const server = await startServer({ dataDir });

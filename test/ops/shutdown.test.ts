@@ -1,8 +1,12 @@
+/**
+ * Graceful shutdown of the real server process on SIGTERM (docs/deploy.md "Install and run"):
+ * requests in flight finish, then it exits 0.
+ */
 import { describe, expect, test } from "bun:test";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer } from "../helpers/server.ts";
 
-describe("issue 7: graceful shutdown on SIGTERM", () => {
+describe("graceful shutdown on SIGTERM", () => {
   test("requests in flight finish, then the process exits 0 and refuses new connections", async () => {
     const server = await startServer();
     const admin = await DashboardClient.loggedIn(server.url);

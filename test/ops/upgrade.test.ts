@@ -6,14 +6,14 @@ import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer, tempDir } from "../helpers/server.ts";
 
 /**
- * Issue 7: a data dir made by an older build (test/fixtures/upgrade, written by
+ * Upgrades (docs/deploy.md "Upgrades"): a data dir made by an older build (test/fixtures/upgrade, written by
  * scripts/make-upgrade-fixture.ts and restored the documented way) opens in this build: pending
  * migrations apply, and every user, project, release file, token and pending delivery is intact.
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "upgrade");
 const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith(".json"));
 
-describe("issue 7: upgrades from older builds' data dirs", () => {
+describe("upgrades from older builds' data dirs", () => {
   test("there is at least one older data dir to upgrade from", () => {
     expect(fixtures.length).toBeGreaterThan(0);
   });

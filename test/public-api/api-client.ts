@@ -1,13 +1,17 @@
 /**
  * A client for the public API as an app would use it, which checks every answer it gets against
- * the server's own OpenAPI document (issue 4: "every live response checked against the document's
- * schemas") and that every answer carries the X-RateLimit-* headers (CONTRACTS 2).
+ * the server's own OpenAPI document (every live response checked against the document's schemas)
+ * and that every answer carries the X-RateLimit-* headers (product §2).
+ *
+ * It talks to the app in-process (`appFixture`, test/helpers/app.ts) or over HTTP to a server
+ * process (`startFixture`, for the tests that need a browser or a socket).
  */
 import { expect } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { DashboardClient } from "../helpers/dashboard-client.ts";
+import { ORIGIN, testApp, type TestApp, type TestAppOptions } from "../helpers/app.ts";
+import { DashboardClient, type Transport } from "../helpers/dashboard-client.ts";
 import { startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
 
 export interface ApiReply<T = any> {
@@ -31,11 +35,14 @@ export class ApiClient {
   /** How many answers were checked against the document (a test asserts this is not zero). */
   checked = 0;
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly transport: Transport = (request) => fetch(request, { redirect: "manual" }),
+  ) {}
 
   async document(): Promise<any> {
     if (!this.doc) {
-      const res = await fetch(`${this.baseUrl}/v1/openapi.json`);
+      const res = await this.transport(new Request(`${this.baseUrl}/v1/openapi.json`));
       this.doc = await res.json();
       // Strict about schema keywords and formats (an unknown one is an error, not a warning), lenient
       // only about the OpenAPI wrapper around the schemas.
@@ -56,7 +63,10 @@ export class ApiClient {
     const response = doc.paths[template].get.responses[String(status)];
     if (!response) throw new Error(`the document lists no ${status} for GET ${template}`);
     const resolved = response.$ref ? doc.components.responses[response.$ref.split("/").pop()] : response;
-    const ref: string = resolved.content["application/json"].schema.$ref;
+    // A named schema is a $ref into the components; an inline one (an error body described for its
+    // status) is reached by its JSON pointer in the document.
+    const pointer = (...parts: string[]) => "#/" + parts.map((p) => encodeURIComponent(p.replace(/~/g, "~0").replace(/\//g, "~1"))).join("/");
+    const ref: string = resolved.content["application/json"].schema.$ref ?? pointer("paths", template, "get", "responses", String(status), "content", "application/json", "schema");
     let v = this.validators.get(ref);
     if (!v) {
       v = this.ajv!.getSchema(`phrasebook-openapi${ref}`)!;
@@ -65,10 +75,16 @@ export class ApiClient {
     return v;
   }
 
-  async get<T = any>(pathAndQuery: string, token?: string | null, extraHeaders: Record<string, string> = {}): Promise<ApiReply<T>> {
+  /** A GET, checked: never a 5xx, the quota headers, JSON, and the body the document promises. */
+  get<T = any>(pathAndQuery: string, token?: string | null, extraHeaders: Record<string, string> = {}): Promise<ApiReply<T>> {
+    return this.request<T>("GET", pathAndQuery, token, extraHeaders);
+  }
+
+  /** Any method; answers to other methods than GET are checked for everything but a body schema. */
+  async request<T = any>(method: string, pathAndQuery: string, token?: string | null, extraHeaders: Record<string, string> = {}): Promise<ApiReply<T>> {
     const headers: Record<string, string> = { ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${this.baseUrl}${pathAndQuery}`, { headers });
+    const res = await this.transport(new Request(`${this.baseUrl}${pathAndQuery}`, { method, headers }));
     const text = await res.text();
     let body: any = text;
     try {
@@ -78,11 +94,11 @@ export class ApiClient {
     }
     expect(res.status).toBeLessThan(500);
     for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
-      expect(res.headers.get(h), `${h} on ${res.status} ${pathAndQuery}`).toMatch(/^\d+$/);
+      expect(res.headers.get(h), `${h} on ${res.status} ${method} ${pathAndQuery}`).toMatch(/^\d+$/);
     }
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const path = pathAndQuery.split("?")[0]!;
-    const validate = await this.validatorFor(path, res.status);
+    const validate = method === "GET" ? await this.validatorFor(path, res.status) : undefined;
     if (validate) {
       const ok = validate(body);
       expect(ok ? [] : validate.errors, `${res.status} ${pathAndQuery} against the OpenAPI document`).toEqual([]);
@@ -92,6 +108,26 @@ export class ApiClient {
   }
 }
 
+/** The app in-process with a signed-in admin and an API client on the same transport. */
+export interface AppFixture {
+  t: TestApp;
+  dash: DashboardClient;
+  api: ApiClient;
+}
+
+/** The app in-process (a ManualClock unless one is given); request logging stays off. */
+export async function appFixture(options: TestAppOptions = {}): Promise<AppFixture> {
+  const t = await testApp(options);
+  const dash = await t.login();
+  return { t, dash, api: apiClient(t, options.peer) };
+}
+
+/** An API client calling the app in-process, as a caller at `peer` (the TCP address the app sees). */
+export function apiClient(t: TestApp, peer = "127.0.0.1"): ApiClient {
+  return new ApiClient(ORIGIN, async (request) => t.app.handle(request, () => peer));
+}
+
+/** A server process, for the tests that need one (a browser on the docs page). */
 export interface Fixture {
   server: TestServer;
   dash: DashboardClient;

@@ -1,8 +1,14 @@
-/** spec 2.2, 2.5, 4.2: GET /v1/releases over HTTP against the real server and real publishing. */
+/**
+ * interface §2.2, §2.5, §4.2: GET /v1/releases against the app in-process with real publishing.
+ * The clock moves a second between every creation and every publish, so the created_at and
+ * published_at orders are exactly the ones the tests expect.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { draft, newToken, publish, startFixture, type Fixture } from "./api-client.ts";
+import { ManualClock } from "../helpers/app.ts";
+import { appFixture, draft, newToken, publish, type AppFixture } from "./api-client.ts";
 
-let f: Fixture;
+const clock = new ManualClock();
+let f: AppFixture;
 let token: string;
 let pid: string;
 let secretDraft: string;
@@ -29,21 +35,25 @@ const SPECIAL: [string, string][] = [
 const FILLERS = 20;
 
 beforeAll(async () => {
-  f = await startFixture();
+  f = await appFixture({ clock });
   pid = await f.dash.project("Shop", "en", ["de", "pt-BR"]);
   await f.dash.key(pid, "greeting", { en: "Hello", de: "Hallo" });
   token = await newToken(f.dash, pid);
   const all: [string, string][] = [...SPECIAL, ...Array.from({ length: FILLERS }, (_, i): [string, string] => [`Filler ${String(i + 1).padStart(2, "0")}`, `f-${i + 1}`])];
   for (const [name, tag] of all) {
+    clock.advance(1_000);
     made.push({ id: await draft(f.dash, pid, name, tag), name, tag, created: made.length });
     if (made.length === 4) secretDraft = await draft(f.dash, pid, "Secret draft", "v9.9.9");
   }
   // Publish in another order than creation, so published_at and created_at orders differ (rule 5).
-  for (const m of [...made].reverse()) await publish(f.dash, pid, m.id);
-}, 60_000);
+  for (const m of [...made].reverse()) {
+    clock.advance(1_000);
+    await publish(f.dash, pid, m.id);
+  }
+});
 
 afterAll(async () => {
-  await f?.server.stop(); // first, so a failed check below never leaves the server running
+  await f?.t.close();
   expect(f.api.checked).toBeGreaterThan(0);
 });
 
@@ -57,8 +67,8 @@ async function everything(query: string): Promise<any[]> {
   return r.body.items;
 }
 
-describe("spec 2.2: release summary fields", () => {
-  test("spec 2.2: exactly id, name, tag, status published, published_at and created_at as ISO 8601 UTC", async () => {
+describe("interface §2.2: release summary fields", () => {
+  test("interface §2.2: exactly id, name, tag, status published, published_at and created_at as ISO 8601 UTC", async () => {
     const r = await list();
     expect(r.status).toBe(200);
     for (const item of r.body.items) {
@@ -73,14 +83,14 @@ describe("spec 2.2: release summary fields", () => {
   });
 });
 
-describe("spec 4.2 rules", () => {
-  test("spec 4.2 rule 1: default order is newest first by created_at, 20 per page", async () => {
+describe("interface §4.2 rules", () => {
+  test("interface §4.2 rule 1: default order is newest first by created_at, 20 per page", async () => {
     const r = await list();
     expect(r.body.page_info).toEqual({ total_count: made.length, page: 1, page_size: 20, total_pages: 2 });
     expect(idsOf(r.body)).toEqual([...made].reverse().slice(0, 20).map((m) => m.id));
   });
 
-  test("spec 4.2 rule 2: drafts are excluded by the query itself: full pages, and total_count counts only published", async () => {
+  test("interface §4.2 rule 2: drafts are excluded by the query itself: full pages, and total_count counts only published", async () => {
     const p1 = await list("?page_size=10");
     const p2 = await list("?page_size=10&page=2");
     const p3 = await list("?page_size=10&page=3");
@@ -91,12 +101,11 @@ describe("spec 4.2 rules", () => {
     expect(seen).not.toContain(secretDraft);
   });
 
-  test("spec 4.2 rule 3: a release whose creating user was deleted is still listed", async () => {
+  test("interface §4.2 rule 3: a release whose creating user was deleted is still listed", async () => {
     const email = "temp-admin@example.test";
     const u = await f.dash.post("/users", { email, name: "Temp", password: "temporary password", role: "admin" });
     expect(u.status).toBe(201);
-    const { DashboardClient } = await import("../helpers/dashboard-client.ts");
-    const other = await DashboardClient.loggedIn(f.server.url, email, "temporary password");
+    const other = await f.t.login(email, "temporary password");
     const rid = await draft(other, pid, "By a departed user", "departed-1");
     await publish(other, pid, rid);
     expect((await f.dash.delete(`/users/${u.body.id}`)).status).toBe(204);
@@ -107,14 +116,14 @@ describe("spec 4.2 rules", () => {
     expect((await f.dash.delete(`/projects/${pid}/releases/${rid}`)).status).toBe(204);
   });
 
-  test("spec 4.2 rule 4: sort=status is accepted and orders by the tie-break alone (creation)", async () => {
+  test("interface §4.2 rule 4: sort=status is accepted and orders by the tie-break alone (creation)", async () => {
     const asc = await everything("sort=status&order=asc");
     expect(asc.map((i) => i.id)).toEqual(made.map((m) => m.id));
     const desc = await everything("sort=status");
     expect(desc.map((i) => i.id)).toEqual([...made].reverse().map((m) => m.id));
   });
 
-  test("spec 4.2 rule 5: published_at and created_at orders differ; sort=published_at is most recently live first", async () => {
+  test("interface §4.2 rule 5: published_at and created_at orders differ; sort=published_at is most recently live first", async () => {
     const byPublished = (await everything("sort=published_at")).map((i) => i.id);
     const byCreated = (await everything("sort=created_at")).map((i) => i.id);
     expect(byPublished).not.toEqual(byCreated);
@@ -123,7 +132,7 @@ describe("spec 4.2 rules", () => {
     for (let i = 1; i < items.length; i++) expect(items[i - 1].published_at <= items[i].published_at).toBe(true);
   });
 
-  test("spec 4.2 rule 6: paging until page reaches total_pages visits every release once, in every sort and order", async () => {
+  test("interface §4.2 rule 6: paging until page reaches total_pages visits every release once, in every sort and order", async () => {
     for (const sort of ["name", "tag", "status", "published_at", "created_at"]) {
       for (const order of ["asc", "desc"]) {
         const whole = (await everything(`sort=${sort}&order=${order}`)).map((i) => i.id);
@@ -142,7 +151,7 @@ describe("spec 4.2 rules", () => {
     }
   });
 
-  test("spec 4.2 sort: name and tag sort case-insensitively, ties by created_at; desc is asc reversed", async () => {
+  test("interface §4.2 sort: name and tag sort case-insensitively, ties by created_at; desc is asc reversed", async () => {
     const caseless = (s: string) => s.normalize("NFC").toLowerCase();
     for (const field of ["name", "tag"] as const) {
       const asc = await everything(`sort=${field}&order=asc`);
@@ -158,7 +167,7 @@ describe("spec 4.2 rules", () => {
     expect(names[0]).toBe("100% done");
   });
 
-  test("spec 4.2: an unrecognised sort or order falls back to the default without an error", async () => {
+  test("interface §4.2: an unrecognised sort or order falls back to the default without an error", async () => {
     const dflt = idsOf((await list()).body);
     for (const q of ["?sort=bogus", "?order=sideways", "?sort=bogus&order=bogus", "?sort=", "?sort=name&sort=tag", "?order=asc&order=desc", "?sort=%00"]) {
       const r = await list(q);
@@ -169,49 +178,49 @@ describe("spec 4.2 rules", () => {
   });
 });
 
-describe("spec 4.2 search", () => {
+describe("interface §4.2 search", () => {
   const search = async (s: string) => {
     const r = await list(`?page_size=100&search=${encodeURIComponent(s)}`);
     expect(r.status).toBe(200);
     return r.body.items.map((i: any) => i.name as string).sort();
   };
 
-  test("spec 4.2 search: case-insensitive substring of the name", async () => {
+  test("interface §4.2 search: case-insensitive substring of the name", async () => {
     expect(await search("ZEBRA")).toEqual(["Zebra", "zebra"]);
     expect(await search("winter SALE")).toEqual(["Winter sale"]);
   });
 
-  test("spec 4.2 search: matches the tag too, and total_count respects search", async () => {
+  test("interface §4.2 search: matches the tag too, and total_count respects search", async () => {
     expect(await search("V2.0")).toEqual(["Straße", "Zebra", "zebra"]);
     const r = await list("?search=filler&page_size=5&page=2");
     expect(r.body.page_info).toEqual({ total_count: 20, page: 2, page_size: 5, total_pages: 4 });
   });
 
-  test("spec 4.2 search: non-ASCII letters fold too (SQLite LIKE would not): Ä, ß as SS, decomposed forms", async () => {
+  test("interface §4.2 search: non-ASCII letters fold too (SQLite LIKE would not): Ä, ß as SS, decomposed forms", async () => {
     expect(await search("äPFEL")).toEqual(["Äpfel Ernte"]);
     expect(await search("STRASSE")).toEqual(["Straße"]);
     expect(await search("ÜNÏCODE")).toEqual(["U\u0308ni\u0308code decomposed"]);
     expect(await search("🚀")).toEqual(["Rocket 🚀"]);
   });
 
-  test("spec 4.2 search: % and _ are literal characters, not wildcards", async () => {
+  test("interface §4.2 search: % and _ are literal characters, not wildcards", async () => {
     expect(await search("%")).toEqual(["100% done"]);
     expect(await search("_")).toEqual(["Straße"]);
   });
 
-  test("spec 4.2 rule 2: search never finds a draft", async () => {
+  test("interface §4.2 rule 2: search never finds a draft", async () => {
     expect(await search("secret")).toEqual([]);
     expect(await search("v9.9.9")).toEqual([]);
   });
 
-  test("spec 4.2 rule 6: no match is total_count 0, total_pages 0 and empty items", async () => {
+  test("interface §4.2 rule 6: no match is total_count 0, total_pages 0 and empty items", async () => {
     const r = await list("?search=nothing-like-this");
     expect(r.body).toEqual({ items: [], page_info: { total_count: 0, page: 1, page_size: 20, total_pages: 0 } });
   });
 });
 
-describe("CONTRACTS 2: page and page_size values", () => {
-  test("spec 4.2: page_size above 100 is clamped to 100, however large", async () => {
+describe("product §2: page and page_size values", () => {
+  test("interface §4.2: page_size above 100 is clamped to 100, however large", async () => {
     for (const size of ["101", "1000", "99999999999999999999999999999"]) {
       const r = await list(`?page_size=${size}`);
       expect(r.status).toBe(200);
@@ -219,7 +228,7 @@ describe("CONTRACTS 2: page and page_size values", () => {
     }
   });
 
-  test("CONTRACTS 2: page past total_pages is 200 with empty items and the true page_info", async () => {
+  test("product §2: page past total_pages is 200 with empty items and the true page_info", async () => {
     const r = await list("?page=3");
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ items: [], page_info: { total_count: 29, page: 3, page_size: 20, total_pages: 2 } });
@@ -229,7 +238,7 @@ describe("CONTRACTS 2: page and page_size values", () => {
     expect(huge.text).toContain('"page":123456789012345678901234567890,');
   });
 
-  test("CONTRACTS 2: a page or page_size that is not a positive whole number is a 400 naming it", async () => {
+  test("product §2: a page or page_size that is not a positive whole number is a 400 naming it", async () => {
     for (const name of ["page", "page_size"]) {
       for (const bad of ["0", "-1", "abc", "1.5", "1e3", "0x10", "%205", "+1", "%E2%85%A0", "1%00"]) {
         const r = await list(`?${name}=${bad}`);
@@ -240,7 +249,7 @@ describe("CONTRACTS 2: page and page_size values", () => {
     }
   });
 
-  test("CONTRACTS 2: a repeated page, page_size or search is a 400 naming it; a missing or empty one takes the default", async () => {
+  test("product §2: a repeated page, page_size or search is a 400 naming it; a missing or empty one takes the default", async () => {
     for (const [q, name] of [["page=1&page=2", "page"], ["page_size=5&page_size=5", "page_size"], ["search=a&search=b", "search"]]) {
       const r = await list(`?${q}`);
       expect(r.status).toBe(400);
@@ -251,7 +260,7 @@ describe("CONTRACTS 2: page and page_size values", () => {
     expect((await list("?page=002")).body.page_info.page).toBe(2);
   });
 
-  test("issue 4: odd search values never cause a 5xx", async () => {
+  test("odd search values never cause a 5xx", async () => {
     for (const s of ["%ZZ", "%C3%28", "%00", "%FF%FE", "x".repeat(4000), "%F0%9F%98%80", "'%20OR%201=1--", "%E2%80%AE", "%5C"]) {
       const r = await list(`?search=${s}`);
       expect(r.status, s).toBe(200);
@@ -260,7 +269,7 @@ describe("CONTRACTS 2: page and page_size values", () => {
     expect(r.status).toBe(200);
   });
 
-  test("issue 4: 300 random query strings: every answer is a 200 or a 400 naming a parameter, never a 5xx", async () => {
+  test("300 random query strings: every answer is a 200 or a 400 naming a parameter, never a 5xx", async () => {
     const pieces = ["page", "page_size", "search", "sort", "order", "x", "", "=", "&", "%", "%2", "%ZZ", "%00", "+", "-1", "0", "1", "07", "1e3",
       "99999999999999999999", "name", "DESC", "asc", "ß", "😀", "%C3%9F", "%F0%9F%98%80", "[]", "page[]", "\\", ";", "#"];
     let seed = 4;
@@ -271,5 +280,5 @@ describe("CONTRACTS 2: page and page_size values", () => {
       expect([200, 400], raw).toContain(r.status);
       if (r.status === 400) expect(r.body.error).toMatch(/"(page|page_size|search)"/);
     }
-  }, 30_000);
+  });
 });

@@ -1,30 +1,34 @@
-/** spec 2.1, 2.3, 2.4, 3, 4.1, 4.3, 4.4: projects, release detail and project languages over HTTP. */
+/**
+ * interface §2.1, §2.3, §2.4, §3, §4.1, §4.3, §4.4: projects, release detail and project languages,
+ * against the app in-process; download URLs are fetched from the same app (they name its CDN).
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { draft, newToken, published, startFixture, type Fixture } from "./api-client.ts";
+import { ORIGIN } from "../helpers/app.ts";
+import { appFixture, draft, newToken, published, type AppFixture } from "./api-client.ts";
 
-let f: Fixture;
+let f: AppFixture;
 let pid: string;
 let token: string;
 let otherPid: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  f = await startFixture();
+  f = await appFixture();
   pid = await f.dash.project("Shop", "en", ["de", "pt-BR"]);
   await f.dash.key(pid, "greeting", { en: "Hello", de: "Hallo", "pt-BR": "Olá" });
   token = await newToken(f.dash, pid);
   otherPid = await f.dash.project("Other", "fr");
   await f.dash.key(otherPid, "greeting", { fr: "Bonjour" });
   otherToken = await newToken(f.dash, otherPid);
-}, 30_000);
+});
 
 afterAll(async () => {
-  await f?.server.stop(); // first, so a failed check below never leaves the server running
+  await f?.t.close();
   expect(f.api.checked).toBeGreaterThan(0);
 });
 
-describe("spec 4.1: GET /v1/projects", () => {
-  test("spec 4.1: items holds exactly the token's project, with the fields of spec 2.1", async () => {
+describe("interface §4.1: GET /v1/projects", () => {
+  test("interface §4.1: items holds exactly the token's project, with the fields of interface §2.1", async () => {
     const r = await f.api.get("/v1/projects", token);
     expect(r.status).toBe(200);
     expect(r.body.items).toHaveLength(1);
@@ -32,15 +36,15 @@ describe("spec 4.1: GET /v1/projects", () => {
     const dashboard = (await f.dash.get(`/projects/${pid}`)).body;
     expect(p).toEqual({ id: pid, name: "Shop", base_language_code: "en", created_at: dashboard.created_at });
     expect(p.created_at).toMatch(/Z$/);
-    // CONTRACTS 2: the id is the dashboard's id; the CDN slug is not exposed (spec 2.7).
+    // product §2: the id is the dashboard's id; the CDN slug is not exposed (interface §2.7).
     expect(JSON.stringify(r.body)).not.toContain(dashboard.cdn_slug);
     const other = await f.api.get("/v1/projects", otherToken);
     expect(other.body.items.map((x: any) => x.id)).toEqual([otherPid]);
   });
 });
 
-describe("spec 4.4: GET /v1/project-languages", () => {
-  test("CONTRACTS 2: every language as {code, name, is_base_language, created_at}, never paginated", async () => {
+describe("interface §4.4: GET /v1/project-languages", () => {
+  test("product §2: every language as {code, name, is_base_language, created_at}, never paginated", async () => {
     const pid2 = await f.dash.project("Many", "en");
     const codes = ["af", "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "es", "et", "fa", "fi", "fr", "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "lv", "nb", "nl", "pl", "pt-BR", "ro", "ru"];
     for (const code of codes) expect((await f.dash.post(`/projects/${pid2}/languages`, { code })).status).toBe(201);
@@ -56,7 +60,7 @@ describe("spec 4.4: GET /v1/project-languages", () => {
     expect(de.name).toBe("German");
   });
 
-  test("spec 4.4: is_base_language follows the project's current base language", async () => {
+  test("interface §4.4: is_base_language follows the project's current base language", async () => {
     const pid3 = await f.dash.project("Switch", "en", ["de"]);
     const t3 = await newToken(f.dash, pid3);
     expect((await f.dash.patch(`/projects/${pid3}`, { base_language_code: "de" })).status).toBe(200);
@@ -65,8 +69,8 @@ describe("spec 4.4: GET /v1/project-languages", () => {
   });
 });
 
-describe("spec 4.3: GET /v1/releases/{release_id}", () => {
-  test("spec 2.3: the summary fields plus the shipped languages with absolute download_urls that resolve", async () => {
+describe("interface §4.3: GET /v1/releases/{release_id}", () => {
+  test("interface §2.3: the summary fields plus the shipped languages with absolute download_urls that resolve", async () => {
     const rid = await published(f.dash, pid, "Spring", "v1");
     const r = await f.api.get(`/v1/releases/${rid}`, token);
     expect(r.status).toBe(200);
@@ -81,15 +85,15 @@ describe("spec 4.3: GET /v1/releases/{release_id}", () => {
       expect(Object.keys(l.download_urls).sort()).toEqual(["arb", "json", "yaml"]);
       for (const ext of ["json", "yaml", "arb"]) {
         const url = l.download_urls[ext];
-        expect(url).toBe(`${f.server.url}/cdn/p/${project.cdn_slug}/r/${dash.slug}/${l.code}.${ext}`);
-        const file = await fetch(url); // spec 4.5 rule 1: a URL read from a release always resolves
+        expect(url).toBe(`${ORIGIN}/cdn/p/${project.cdn_slug}/r/${dash.slug}/${l.code}.${ext}`);
+        const file = await f.t.fetch(url); // interface §4.5 rule 1: a URL read from a release always resolves
         expect(file.status, url).toBe(200);
         expect(await file.text()).toContain(l.code === "de" ? "Hallo" : l.code === "en" ? "Hello" : "Olá");
       }
     }
   });
 
-  test("spec 4.3: a draft answers exactly like a release that does not exist", async () => {
+  test("interface §4.3: a draft answers exactly like a release that does not exist", async () => {
     const did = await draft(f.dash, pid, "Not yet", "v-draft");
     const forDraft = await f.api.get(`/v1/releases/${did}`, token);
     const forNothing = await f.api.get("/v1/releases/rel_AAAAAAAAAAAAAAAAAAAA", token);
@@ -104,7 +108,7 @@ describe("spec 4.3: GET /v1/releases/{release_id}", () => {
     }
   });
 
-  test("spec 5 rule 3: a token sees only its own project's releases", async () => {
+  test("interface §5 rule 3: a token sees only its own project's releases", async () => {
     const rid = await published(f.dash, otherPid, "Other's", "o1");
     expect((await f.api.get(`/v1/releases/${rid}`, token)).status).toBe(404);
     expect((await f.api.get(`/v1/releases/${rid}`, otherToken)).status).toBe(200);
@@ -112,7 +116,7 @@ describe("spec 4.3: GET /v1/releases/{release_id}", () => {
     expect(mine).not.toContain(rid);
   });
 
-  test("spec 3: a published release keeps its languages; is_base_language is as of publish", async () => {
+  test("interface §3: a published release keeps its languages; is_base_language is as of publish", async () => {
     const pid4 = await f.dash.project("Frozen", "en", ["de", "it"]);
     await f.dash.key(pid4, "k", { en: "one", de: "eins", it: "uno" });
     const t4 = await newToken(f.dash, pid4);
@@ -128,10 +132,10 @@ describe("spec 4.3: GET /v1/releases/{release_id}", () => {
     const two = (await f.api.get(`/v1/releases/${second}`, t4)).body;
     expect(two.languages.map((l: any) => [l.code, l.is_base_language])).toEqual([["de", true], ["en", false], ["fr", false]]);
     // The removed language's files of the first release still resolve.
-    expect((await fetch(one.languages.find((l: any) => l.code === "it").download_urls.json)).status).toBe(200);
+    expect((await f.t.fetch(one.languages.find((l: any) => l.code === "it").download_urls.json)).status).toBe(200);
   });
 
-  test("spec 5 rule 7: after a project slug rotation the detail shows the new URLs and the old ones 404", async () => {
+  test("interface §5 rule 7: after a project slug rotation the detail shows the new URLs and the old ones 404", async () => {
     const pid5 = await f.dash.project("Rotate", "en");
     await f.dash.key(pid5, "k", { en: "v" });
     const t5 = await newToken(f.dash, pid5);
@@ -142,7 +146,7 @@ describe("spec 4.3: GET /v1/releases/{release_id}", () => {
     const after = (await f.api.get(`/v1/releases/${rid}`, t5)).body.languages[0].download_urls.json;
     expect(after).not.toBe(before);
     expect(after).toContain(`/p/${rotated.body.cdn_slug}/`);
-    expect((await fetch(after)).status).toBe(200);
-    expect((await fetch(before)).status).toBe(404);
+    expect((await f.t.fetch(after)).status).toBe(200);
+    expect((await f.t.fetch(before)).status).toBe(404);
   });
 });

@@ -5,9 +5,10 @@ import { parseListQuery, readParams, type ListQuery } from "../../src/public-api
 import { FixedWindowLimiter } from "../../src/public-api/rate-limit.ts";
 import { ReleaseIndex, renderReleaseList, type PublishedRow } from "../../src/public-api/release-index.ts";
 import { CACHE_MAX_ENTRIES, ResponseCache } from "../../src/public-api/response-cache.ts";
-import { compareCodePoints, fold } from "../../src/public-api/text.ts";
+import { compareCodePoints } from "../../src/common/text.ts";
+import { fold } from "../../src/public-api/text.ts";
 import { SearchIndex } from "../../src/public-api/search-index.ts";
-import { bearerToken } from "../../src/public-api/token-auth.ts";
+import { bearerToken } from "../../src/tokens/token-auth.ts";
 import { endpointOf } from "../../src/public-api/service.ts";
 import { RELEASES_QUERY, SORT_KEYS } from "../../src/public-api/model.ts";
 
@@ -22,8 +23,8 @@ function rejects(raw: string): string {
   throw new Error(`${raw} was accepted`);
 }
 
-describe("CONTRACTS 2: page and page_size", () => {
-  test("defaults are page 1 and page_size 20, sort created_at, order desc (spec 4.2)", () => {
+describe("product §2: page and page_size", () => {
+  test("defaults are page 1 and page_size 20, sort created_at, order desc (interface §4.2)", () => {
     expect(parseListQuery("")).toEqual({ page: 1, pageDigits: "1", pageSize: 20, search: "", sort: "created_at", order: "desc" });
   });
 
@@ -39,7 +40,7 @@ describe("CONTRACTS 2: page and page_size", () => {
     expect(parseListQuery("?page=007").pageDigits).toBe("7");
   });
 
-  test("spec 4.2: page_size above 100 is clamped, however large", () => {
+  test("interface §4.2: page_size above 100 is clamped, however large", () => {
     expect(parseListQuery("?page_size=101").pageSize).toBe(100);
     expect(parseListQuery("?page_size=99999999999999999999999999").pageSize).toBe(100);
     expect(parseListQuery("?page_size=100").pageSize).toBe(100);
@@ -58,7 +59,7 @@ describe("CONTRACTS 2: page and page_size", () => {
   });
 });
 
-describe("spec 4.2 and 7 rule 3: sort and order fall back silently", () => {
+describe("interface §4.2 and §7 rule 3: sort and order fall back silently", () => {
   test("every listed sort and order is taken, in any letter case", () => {
     for (const s of ["name", "tag", "status", "published_at", "created_at"] as const) expect(parseListQuery(`?sort=${s.toUpperCase()}`).sort).toBe(s);
     expect(parseListQuery("?order=ASC").order).toBe("asc");
@@ -71,7 +72,7 @@ describe("spec 4.2 and 7 rule 3: sort and order fall back silently", () => {
   });
 });
 
-describe("spec 4.2: case-insensitive search beyond ASCII", () => {
+describe("interface §4.2: case-insensitive search beyond ASCII", () => {
   test("fold maps the cases SQLite's LIKE would miss", () => {
     expect(fold("ÄPFEL")).toBe(fold("äpfel"));
     expect(fold("STRASSE")).toBe(fold("straße"));
@@ -93,7 +94,7 @@ describe("spec 4.2: case-insensitive search beyond ASCII", () => {
   });
 });
 
-describe("spec 8: the fixed window", () => {
+describe("interface §8: the fixed window", () => {
   test("windows align to multiples of their length and Retry-After is the whole seconds left, at least 1", () => {
     const limiter = new FixedWindowLimiter<string>(2, 60_000);
     const t0 = 1_700_000_080_000; // 40 s into the window [1_700_000_040_000, 1_700_000_100_000)
@@ -114,7 +115,7 @@ describe("spec 8: the fixed window", () => {
   });
 });
 
-describe("spec 4.2 rule 7: the response cache", () => {
+describe("interface §4.2 rule 7: the response cache", () => {
   test("entries are per project and literal key, expire after the TTL, and go with their project", () => {
     const cache = new ResponseCache(60_000);
     cache.set(1, "/v1/releases?a=1&b=2", 200, "one", 0);
@@ -153,7 +154,7 @@ const q = (over: Partial<ListQuery> = {}): ListQuery => ({ page: 1, pageDigits: 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const ids = (items: Uint8Array[]) => items.map((s) => JSON.parse(text(s)).id as string);
 
-describe("spec 4.2: the in-memory index", () => {
+describe("interface §4.2: the in-memory index", () => {
   const index = new ReleaseIndex(rows(45));
 
   test("pages are slices of one total order; desc is asc reversed", () => {
@@ -181,7 +182,7 @@ describe("spec 4.2: the in-memory index", () => {
     expect(index.page(q({ search: "nothing" })).total).toBe(0);
   });
 
-  test("the list body carries the page_info of spec 2.5", () => {
+  test("the list body carries the page_info of interface §2.5", () => {
     const query = q({ page: 3, pageDigits: "3", pageSize: 20 });
     const { items, total } = index.page(query);
     expect(JSON.parse(text(renderReleaseList(items, total, query))).page_info).toEqual({ total_count: 45, page: 3, page_size: 20, total_pages: 3 });
@@ -191,7 +192,7 @@ describe("spec 4.2: the in-memory index", () => {
   });
 });
 
-describe("spec 5 rule 1: the bearer header", () => {
+describe("interface §5 rule 1: the bearer header", () => {
   test("only `Bearer <pb_ token>` yields a token; the scheme in any case, surrounding spaces ignored", () => {
     const token = "pb_" + "A1b2".repeat(10) + "xyz";
     expect(bearerToken(`Bearer ${token}`)).toBe(token);
@@ -203,7 +204,7 @@ describe("spec 5 rule 1: the bearer header", () => {
   });
 });
 
-describe("spec 4.2 search: the n-gram index", () => {
+describe("interface §4.2 search: the n-gram index", () => {
   test("finds exactly what a plain scan finds, for needles of every length", () => {
     const alphabet = ["a", "b", "A", "ß", "é", "1", ".", " ", "😀", "-"];
     let seed = 7;
@@ -225,7 +226,7 @@ describe("spec 4.2 search: the n-gram index", () => {
   });
 });
 
-describe("CONTRACTS 2: reading the literal query string", () => {
+describe("product §2: reading the literal query string", () => {
   test("readParams decodes exactly like URLSearchParams, keeping every repeat", () => {
     const cases = ["", "?", "?a=1&a=2&b", "?search=%C3%9F+x&x=%ZZ&y=%C3%28&z=%E2%82", "?=v&&k==v", "?a%20b=c%2Bd", "?s=%F0%9F%98%80+%2B", "?p=1&p", "?%"];
     for (const raw of cases) {
@@ -236,7 +237,7 @@ describe("CONTRACTS 2: reading the literal query string", () => {
   });
 });
 
-describe("spec 4: which endpoint a literal path names", () => {
+describe("interface §4: which endpoint a literal path names", () => {
   test("the four endpoints, with or without a query; a release id decoded like a path segment", () => {
     expect(endpointOf("/v1/releases")).toEqual({ kind: "releases" });
     expect(endpointOf("/v1/releases?page=2")).toEqual({ kind: "releases" });

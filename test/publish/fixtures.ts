@@ -1,17 +1,5 @@
-/** Shared steps of the publishing and CDN tests: a real server, a logged-in admin, releases. */
-import { DashboardClient } from "../helpers/dashboard-client.ts";
-import { startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
-
-export interface Harness {
-  server: TestServer;
-  admin: DashboardClient;
-}
-
-export async function harness(options: StartOptions = {}): Promise<Harness> {
-  const server = await startServer(options);
-  const admin = await DashboardClient.loggedIn(server.url);
-  return { server, admin };
-}
+/** Shared steps of the publishing tests: releases, slugs, imports, download URLs. */
+import type { DashboardClient } from "../helpers/dashboard-client.ts";
 
 /** Creates a draft and publishes it; returns the published release detail. */
 export async function publish(c: DashboardClient, pid: string, tag: string, name = `Release ${tag}`): Promise<any> {
@@ -31,11 +19,6 @@ export async function importJson(c: DashboardClient, pid: string, code: string, 
   if (r.status !== 200) throw new Error(`import failed: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
-/** `{cdn_url}/p/{projectSlug}/r/latest/{code}.{ext}` for the server's default CDN URL. */
-export function latestUrl(server: TestServer, slug: string, code: string, ext = "json"): string {
-  return `${server.url}/cdn/p/${slug}/r/latest/${code}.${ext}`;
-}
-
 export function url(file: { download_urls: Record<string, string> }, ext: "json" | "yaml" | "arb" = "json"): string {
   return file.download_urls[ext]!;
 }
@@ -44,12 +27,6 @@ export function lang(release: any, code: string): any {
   const found = release.languages.find((l: any) => l.code === code);
   if (!found) throw new Error(`release has no ${code}`);
   return found;
-}
-
-/** Raw bytes as sent, without fetch's automatic decompression. */
-export async function fetchRaw(target: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
-  const res = await fetch(target, { method, headers, decompress: false } as RequestInit);
-  return { status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) };
 }
 
 export const SLUG = /^[0-9A-Za-z]{16}$/;

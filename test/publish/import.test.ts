@@ -1,68 +1,39 @@
+/**
+ * POST /projects/:pid/import through the dashboard API, in-process (product §4): what an import
+ * creates and changes, the events it writes, and that it is all or nothing. The parsers alone are
+ * tested in test/formats/parse.test.ts.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseArb, parseJson, parseYaml } from "../../src/publish/import-formats.ts";
-import { harness, lang, publish, url, type Harness } from "./fixtures.ts";
+import { testApp, type TestApp } from "../helpers/app.ts";
+import type { DashboardClient } from "../helpers/dashboard-client.ts";
+import { lang, publish, url } from "./fixtures.ts";
 
-let h: Harness;
+let t: TestApp;
+let admin: DashboardClient;
 beforeAll(async () => {
-  h = await harness();
+  t = await testApp();
+  admin = await t.login();
 });
 afterAll(async () => {
-  await h.server.stop();
+  await t.close();
 });
 
 function events(pid: string): { event: string; data: any }[] {
-  const project = h.server.query<{ id: number }>("SELECT id FROM projects WHERE public_id = ?", pid)[0]!;
-  return h.server
+  const project = t.query<{ id: number }>("SELECT id FROM projects WHERE public_id = ?", pid)[0]!;
+  return t
     .query<{ payload: string }>("SELECT payload FROM outbox_events WHERE project_id = ? ORDER BY id", project.id)
     .map((r) => JSON.parse(r.payload))
     .map((e) => ({ event: e.event, data: e.data }));
 }
 
 async function keysOf(pid: string): Promise<Record<string, { context: string | null; translations: Record<string, { value: string; status: string }> }>> {
-  const list = await h.admin.get(`/projects/${pid}/keys?page_size=500`);
+  const list = await admin.get(`/projects/${pid}/keys?page_size=500`);
   return Object.fromEntries(list.body.items.map((k: any) => [k.key, { context: k.context, translations: k.translations }]));
 }
 
-describe("import parsers (CONTRACTS 4)", () => {
-  test("CONTRACTS 4 import: nested JSON and YAML objects flatten with dots; YAML scalars stay the text written", () => {
-    expect(parseJson('{"a": {"b": "x", "c": {"d": "y"}}, "e": "z"}').entries).toEqual([
-      { key: "a.b", value: "x" },
-      { key: "a.c.d", value: "y" },
-      { key: "e", value: "z" },
-    ]);
-    expect(parseYaml("on: yes\nn: 1.0\nnull: ~\nq: 'quoted'\nnest:\n  x: 2001-01-01\n").entries).toEqual([
-      { key: "on", value: "yes" },
-      { key: "n", value: "1.0" },
-      { key: "null", value: "~" },
-      { key: "q", value: "quoted" },
-      { key: "nest.x", value: "2001-01-01" },
-    ]);
-  });
-
-  test("CONTRACTS 4 import: malformed files are 400s that say what is wrong", () => {
-    const message = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (err) {
-        return `${(err as { status: number }).status} ${(err as Error).message}`;
-      }
-      return "no error";
-    };
-    expect(message(() => parseJson("{"))).toMatch(/^400 invalid field "content": not valid JSON/);
-    expect(message(() => parseJson("[1]"))).toBe('400 invalid field "content": JSON must hold an object at the top, not a list');
-    expect(message(() => parseJson('{"a": 1}'))).toBe('400 invalid field "content": the value of "a" must be a string, not a number');
-    expect(message(() => parseJson('{"a.b": "x", "a": {"b": "y"}}'))).toContain('key "a.b" appears twice');
-    expect(message(() => parseYaml("a: [1, 2]"))).toBe('400 invalid field "content": the value of "a" must be a string, not a list');
-    expect(message(() => parseYaml("a: b\na: c\n"))).toMatch(/^400 invalid field "content": not valid YAML: Map keys must be unique/);
-    expect(message(() => parseYaml("- a\n- b\n"))).toContain("YAML must hold a mapping at the top");
-    expect(message(() => parseArb('{"a": {"x": 1}}'))).toBe('400 invalid field "content": the message "a" must be a string, not an object');
-    expect(message(() => parseArb('{"a": "x", "@a": "desc"}'))).toBe('400 invalid field "content": the metadata "@a" must be an object, not a string');
-  });
-});
-
-describe("POST /projects/:pid/import (CONTRACTS 4)", () => {
-  test("CONTRACTS 4 import: JSON creates missing keys, sets translations and emits the authoring events", async () => {
-    const c = h.admin;
+describe("POST /projects/:pid/import (product §4)", () => {
+  test("product §4 import: JSON creates missing keys, sets translations and emits the authoring events", async () => {
+    const c = admin;
     const pid = await c.project("Import JSON", "en", ["de"]);
     const keyId = await c.key(pid, "existing", { de: "Alt" });
     await c.post(`/projects/${pid}/keys/${keyId}/translations/de/approve`);
@@ -89,8 +60,8 @@ describe("POST /projects/:pid/import (CONTRACTS 4)", () => {
     expect(again.body).toEqual({ created_keys: 0, updated_translations: 0 });
   });
 
-  test("CONTRACTS 4 import: YAML values such as yes, ~ and 1.0 arrive as those strings", async () => {
-    const c = h.admin;
+  test("product §4 import: YAML values such as yes, ~ and 1.0 arrive as those strings", async () => {
+    const c = admin;
     const pid = await c.project("Import YAML", "en");
     const r = await c.post(`/projects/${pid}/import`, { language_code: "en", format: "yaml", content: "answer: yes\nnothing: ~\nversion: 1.0\nquoted: \"line\\nbreak\"\n" });
     expect(r.status).toBe(200);
@@ -98,8 +69,8 @@ describe("POST /projects/:pid/import (CONTRACTS 4)", () => {
     expect(Object.fromEntries(Object.entries(keys).map(([k, v]) => [k, v.translations.en!.value]))).toEqual({ answer: "yes", nothing: "~", version: "1.0", quoted: "line\nbreak" });
   });
 
-  test("CONTRACTS 4 import: an ARB description becomes the key's context, and a published ARB imports back onto the same keys", async () => {
-    const c = h.admin;
+  test("product §4 import: an ARB description becomes the key's context, and a published ARB imports back onto the same keys", async () => {
+    const c = admin;
     const pid = await c.project("Import ARB", "en", ["fr"]);
     const arb = { "@@locale": "en", greeting: "Hello {name}", "@greeting": { description: "On the home page", placeholders: { name: {} } }, bye: "Bye" };
     const r = await c.post(`/projects/${pid}/import`, { language_code: "en", format: "arb", content: JSON.stringify(arb) });
@@ -110,7 +81,7 @@ describe("POST /projects/:pid/import (CONTRACTS 4)", () => {
     await c.key(pid, "checkout.total", { fr: "Total" });
     await c.key(pid, "class", { fr: "Classe" });
     const release = await publish(c, pid, "v1");
-    const frArb = await (await fetch(url(lang(release, "fr"), "arb"))).json();
+    const frArb = await (await t.fetch(url(lang(release, "fr"), "arb"))).json();
     frArb.checkoutTotal = "Montant total";
     frArb.kClass = "Catégorie";
     const back = await c.post(`/projects/${pid}/import`, { language_code: "fr", format: "arb", content: JSON.stringify(frArb) });
@@ -124,8 +95,8 @@ describe("POST /projects/:pid/import (CONTRACTS 4)", () => {
     expect(wrongLocale.body.error).toContain("@@locale");
   });
 
-  test("CONTRACTS 4 import: all or nothing, a bad entry anywhere changes nothing and names the entry", async () => {
-    const c = h.admin;
+  test("product §4 import: all or nothing, a bad entry anywhere changes nothing and names the entry", async () => {
+    const c = admin;
     const pid = await c.project("Import atomic", "en");
     const before = events(pid).length;
     const content = JSON.stringify({ good: "fine", also: "fine", " padded ": "bad key" });
@@ -140,8 +111,8 @@ describe("POST /projects/:pid/import (CONTRACTS 4)", () => {
     expect(Object.keys(await keysOf(pid))).toEqual([]);
   });
 
-  test("CONTRACTS 4 import: an unknown language, format or malformed body is a 400 naming the field", async () => {
-    const c = h.admin;
+  test("product §4 import: an unknown language, format or malformed body is a 400 naming the field", async () => {
+    const c = admin;
     const pid = await c.project("Import errors", "en");
     const lang = await c.post(`/projects/${pid}/import`, { language_code: "xx", format: "json", content: "{}" });
     expect(lang.status).toBe(400);

@@ -1,33 +1,47 @@
+/**
+ * Publishing through the dashboard API, in-process (interface §3, product §3 and §4): the release
+ * lifecycle, the files the CDN serves for it, and the events it writes. Real SQLite and real files
+ * in a temporary data dir; the CDN is asked through the same app.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { DashboardClient } from "../helpers/dashboard-client.ts";
-import { harness, lang, latestUrl, projectSlug, publish, SLUG, url, type Harness } from "./fixtures.ts";
+import { ORIGIN, testApp, type TestApp } from "../helpers/app.ts";
+import type { DashboardClient } from "../helpers/dashboard-client.ts";
+import { lang, projectSlug, publish, SLUG, url } from "./fixtures.ts";
 
-let h: Harness;
+let t: TestApp;
+let admin: DashboardClient;
 beforeAll(async () => {
-  h = await harness();
+  t = await testApp();
+  admin = await t.login();
 });
 afterAll(async () => {
-  await h.server.stop();
+  await t.close();
 });
 
+/** The app's answer for a download URL (absolute, under the default CDN URL). */
+const fetch = (target: string) => t.fetch(target);
+
+/** `{cdn_url}/p/{projectSlug}/r/latest/{code}.{ext}` for the default CDN URL. */
+const latestUrl = (slug: string, code: string, ext = "json") => `${ORIGIN}/cdn/p/${slug}/r/latest/${code}.${ext}`;
+
 function outbox(event: string, releaseId: string) {
-  return h.server
+  return t
     .query<{ payload: string }>("SELECT payload FROM outbox_events WHERE event = ?", event)
     .map((r) => JSON.parse(r.payload))
     .filter((p) => p.data.release_id === releaseId);
 }
 
-describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
-  test("spec 3: publishing a draft gives it a 16-character slug, ships every language with is_base_language and emits release_published", async () => {
-    const c = h.admin;
+describe("publish (interface §3, product §3 and §4)", () => {
+  test("interface §3: publishing a draft gives it a 16-character slug, ships every language with is_base_language and emits release_published", async () => {
+    const c = admin;
     const pid = await c.project("Publish basics", "en", ["de", "pt-BR"]);
     await c.key(pid, "hello", { en: "Hello", de: "Hallo" });
     const draft = await c.post(`/projects/${pid}/releases`, { name: "First", tag: "v1" });
     expect(draft.body.status).toBe("draft");
-    expect(draft.body.slug).toBeUndefined(); // spec 2.7: a draft has none
+    expect(draft.body.slug).toBeUndefined(); // interface §2.7: a draft has none
     const published = await c.post(`/projects/${pid}/releases/${draft.body.id}/publish`);
     expect(published.status).toBe(200);
     const r = published.body;
@@ -37,14 +51,14 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(Date.parse(r.published_at)).toBeGreaterThan(0);
     expect(r.languages.map((l: any) => [l.code, l.is_base_language])).toEqual([["de", false], ["en", true], ["pt-BR", false]]);
     const slug = await projectSlug(c, pid);
-    expect(url(lang(r, "pt-BR"), "arb")).toBe(`${h.server.url}/cdn/p/${slug}/r/${r.slug}/pt-BR.arb`);
+    expect(url(lang(r, "pt-BR"), "arb")).toBe(`${ORIGIN}/cdn/p/${slug}/r/${r.slug}/pt-BR.arb`);
     const events = outbox("release_published", r.id);
     expect(events.length).toBe(1);
     expect(events[0]).toMatchObject({ event: "release_published", event_version: 1, data: { release_id: r.id, name: "First", tag: "v1", status: "published" } });
   });
 
-  test("spec 2.7: every release gets its own random slug, unrelated to the project slug", async () => {
-    const c = h.admin;
+  test("interface §2.7: every release gets its own random slug, unrelated to the project slug", async () => {
+    const c = admin;
     const pid = await c.project("Slugs", "en");
     const slugs = new Set<string>();
     for (let i = 0; i < 5; i++) slugs.add((await publish(c, pid, `v${i}`)).slug);
@@ -52,8 +66,8 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(slugs.has(await projectSlug(c, pid))).toBe(false);
   });
 
-  test("CONTRACTS 4: publishing a published release answers 409; an unknown one 404", async () => {
-    const c = h.admin;
+  test("product §4: publishing a published release answers 409; an unknown one 404", async () => {
+    const c = admin;
     const pid = await c.project("Twice", "en");
     const r = await publish(c, pid, "v1");
     const again = await c.post(`/projects/${pid}/releases/${r.id}/publish`);
@@ -64,25 +78,25 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(missing.status).toBe(404);
   });
 
-  test("CONTRACTS 4: publishing, rotating and deleting releases need the admin role; import is open to members", async () => {
-    const c = h.admin;
+  test("product §4: publishing, rotating and deleting releases need the admin role; import is open to members", async () => {
+    const c = admin;
     const pid = await c.project("Roles", "en");
     const draft = await c.post(`/projects/${pid}/releases`, { name: "R", tag: "v1" });
     const created = await c.post("/users", { email: "member-publish@example.test", name: "M", password: "member password", role: "member" });
     expect(created.status).toBe(201);
-    const member = await DashboardClient.loggedIn(h.server.url, "member-publish@example.test", "member password");
+    const member = await t.login("member-publish@example.test", "member password");
     expect((await member.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).status).toBe(403);
     const r = await publish(c, pid, "v2");
     expect((await member.post(`/projects/${pid}/releases/${r.id}/rotate-slug`)).status).toBe(403);
     expect((await member.delete(`/projects/${pid}/releases/${r.id}`)).status).toBe(403);
     const imported = await member.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: '{"a": "A"}' });
     expect(imported.status).toBe(200);
-    const anonymous = new DashboardClient(h.server.url);
+    const anonymous = t.client();
     expect((await anonymous.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).status).toBe(401);
   });
 
-  test("CONTRACTS 3: the snapshot leaves out untranslated keys and ships a language with no translations as an empty file", async () => {
-    const c = h.admin;
+  test("product §3: the snapshot leaves out untranslated keys and ships a language with no translations as an empty file", async () => {
+    const c = admin;
     const pid = await c.project("Gaps", "en", ["fr"]);
     await c.key(pid, "only.en", { en: "English only" });
     await c.key(pid, "both", { en: "Both", fr: "Les deux" });
@@ -98,8 +112,8 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(await (await fetch(url(lang(r2, "ja"), "arb"))).json()).toEqual({ "@@locale": "ja" });
   });
 
-  test("spec 3: a published release is immutable: later edits and language changes do not touch it", async () => {
-    const c = h.admin;
+  test("interface §3: a published release is immutable: later edits and language changes do not touch it", async () => {
+    const c = admin;
     const pid = await c.project("Immutable", "en", ["de"]);
     const keyId = await c.key(pid, "title", { en: "Old", de: "Alt" });
     const r = await publish(c, pid, "v1");
@@ -116,8 +130,8 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(await (await fetch(url(lang(r2, "en")))).json()).toEqual({ title: "New" });
   });
 
-  test("spec 2.6: the three formats of a language carry identical content, keys exactly as authored", async () => {
-    const c = h.admin;
+  test("interface §2.6: the three formats of a language carry identical content, keys exactly as authored", async () => {
+    const c = admin;
     const pid = await c.project("Formats", "en");
     const values: Record<string, string> = {
       "checkout.total": "Total: {amount}",
@@ -146,8 +160,25 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(messages.length).toBe(Object.keys(values).length);
   });
 
-  test("spec 2.6 ARB rule 3: names are identical in every language file of a release, even where a language lacks keys", async () => {
-    const c = h.admin;
+  test("product §3: every file lists its keys in code-point order, whatever order they were created in", async () => {
+    const c = admin;
+    const pid = await c.project("Order", "en");
+    // Integer-like keys would jump to the front of a JavaScript object; U+FF01 sorts before an
+    // emoji in code points although its UTF-16 unit is larger than the emoji's high surrogate.
+    const created = ["😀", "b", "\uff01", "10", "a.b", "2", "é", "A"];
+    for (const k of created) await c.key(pid, k, { en: `v ${k}` });
+    const en = lang(await publish(c, pid, "v1"), "en");
+    const expected = ["10", "2", "A", "a.b", "b", "é", "\uff01", "😀"];
+    const json = await (await fetch(url(en, "json"))).text();
+    expect([...json.matchAll(/^  ("(?:[^"\\]|\\.)*"):/gm)].map((m) => JSON.parse(m[1]!))).toEqual(expected);
+    const yaml = await (await fetch(url(en, "yaml"))).text();
+    expect(yaml.split("\n").filter(Boolean).map((line) => String(Object.keys(parseYaml(line))[0]))).toEqual(expected);
+    const arb = await (await fetch(url(en, "arb"))).json();
+    expect(Object.values(arb).slice(1)).toEqual(expected.map((k) => `v ${k}`));
+  });
+
+  test("interface §2.6 ARB rule 3: names are identical in every language file of a release, even where a language lacks keys", async () => {
+    const c = admin;
     const pid = await c.project("ARB names", "en", ["de"]);
     await c.key(pid, "hello.world", { en: "Hi 1", de: "Hallo 1" });
     await c.key(pid, "hello_world", { en: "Hi 2" });
@@ -159,8 +190,8 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect(de).toEqual({ "@@locale": "de", helloWorld: "Hallo 3", helloWorld2: "Hallo 1" });
   });
 
-  test("spec 5 rule 7: rotating a release slug answers the new slug and 404s the old URLs at once; a draft cannot rotate", async () => {
-    const c = h.admin;
+  test("interface §5 rule 7: rotating a release slug answers the new slug and 404s the old URLs at once; a draft cannot rotate", async () => {
+    const c = admin;
     const pid = await c.project("Rotate release", "en");
     await c.key(pid, "a", { en: "A" });
     const r = await publish(c, pid, "v1");
@@ -180,42 +211,42 @@ describe("publish (spec 3, CONTRACTS 3 and 4)", () => {
     expect((await c.post(`/projects/${pid}/releases/${draft.body.id}/rotate-slug`)).status).toBe(409);
   });
 
-  test("spec 5 rule 7: rotating the project slug 404s every old URL of the project at once, latest included", async () => {
-    const c = h.admin;
+  test("interface §5 rule 7: rotating the project slug 404s every old URL of the project at once, latest included", async () => {
+    const c = admin;
     const pid = await c.project("Rotate project", "en");
     await c.key(pid, "a", { en: "A" });
     const r1 = await publish(c, pid, "v1");
     const r2 = await publish(c, pid, "v2");
     const slug = await projectSlug(c, pid);
-    const urls = [url(lang(r1, "en")), url(lang(r2, "en")), latestUrl(h.server, slug, "en")];
+    const urls = [url(lang(r1, "en")), url(lang(r2, "en")), latestUrl(slug, "en")];
     for (const u of urls) expect((await fetch(u)).status).toBe(200);
     const rotated = await c.post(`/projects/${pid}/rotate-slug`);
     expect(rotated.status).toBe(200);
     for (const u of urls) expect((await fetch(u)).status).toBe(404);
-    expect((await fetch(latestUrl(h.server, rotated.body.cdn_slug, "en"))).status).toBe(200);
+    expect((await fetch(latestUrl(rotated.body.cdn_slug, "en"))).status).toBe(200);
   });
 
-  test("CONTRACTS 3: deleting the latest release falls back to the previous one and removes its files; with none left latest is 404", async () => {
-    const c = h.admin;
+  test("product §3: deleting the latest release falls back to the previous one and removes its files; with none left latest is 404", async () => {
+    const c = admin;
     const pid = await c.project("Delete", "en");
     const keyId = await c.key(pid, "v", { en: "one" });
     const r1 = await publish(c, pid, "v1");
     await c.put(`/projects/${pid}/keys/${keyId}/translations/en`, { value: "two" });
     const r2 = await publish(c, pid, "v2");
-    const latest = latestUrl(h.server, await projectSlug(c, pid), "en");
+    const latest = latestUrl(await projectSlug(c, pid), "en");
     expect(await (await fetch(latest)).json()).toEqual({ v: "two" });
-    const dir2 = join(h.server.dataDir, "releases", r2.id);
+    const dir2 = join(t.dataDir, "releases", r2.id);
     expect(existsSync(dir2)).toBe(true);
     expect((await c.delete(`/projects/${pid}/releases/${r2.id}`)).status).toBe(204);
     expect(existsSync(dir2)).toBe(false);
     expect((await fetch(url(lang(r2, "en")))).status).toBe(404);
     expect(await (await fetch(latest)).json()).toEqual({ v: "one" });
-    expect(h.server.query("SELECT 1 FROM outbox_events WHERE event = 'release_deleted' AND payload LIKE ?", `%${r2.id}%`).length).toBe(1);
+    expect(t.query("SELECT 1 FROM outbox_events WHERE event = 'release_deleted' AND payload LIKE ?", `%${r2.id}%`).length).toBe(1);
     expect((await c.delete(`/projects/${pid}/releases/${r1.id}`)).status).toBe(204);
     const none = await fetch(latest);
     expect(none.status).toBe(404);
     expect(none.headers.get("cache-control")).toBe("no-store");
     expect(await none.json()).toEqual({ error: "not found" });
-    expect(readdirSync(join(h.server.dataDir, "releases")).filter((d) => d === r1.id || d === r2.id)).toEqual([]);
+    expect(readdirSync(join(t.dataDir, "releases")).filter((d) => d === r1.id || d === r2.id)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-/** Spec 6.1 rule 2 and CONTRACTS 5 as a table: which resolved addresses the sender may connect to. */
+/** Interface §6.1 rule 2 and product §5 as a table: which resolved addresses the sender may connect to. */
 import { describe, expect, test } from "bun:test";
 import { checkAddress, isIpLiteral, parseAllowList } from "../../src/webhooks/address-guard.ts";
-import { vetTarget, type Resolver } from "../../src/webhooks/target.ts";
+import { vetTarget, type HostResolver } from "../../src/webhooks/target.ts";
 
 const none = parseAllowList([]);
 
@@ -41,9 +41,9 @@ const REFUSED: [string, string][] = [
 
 const ALLOWED = ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "64:ff9b::808:808", "2002:808:808::1"];
 
-describe("spec 6.1 rule 2: the address check", () => {
+describe("interface §6.1 rule 2: the address check", () => {
   for (const [address, why] of REFUSED) {
-    test(`spec 6.1 rule 2: ${address} is refused (${why})`, () => {
+    test(`interface §6.1 rule 2: ${address} is refused (${why})`, () => {
       const v = checkAddress(address, none);
       expect(v.ok).toBe(false);
       if (!v.ok) {
@@ -53,16 +53,16 @@ describe("spec 6.1 rule 2: the address check", () => {
     });
   }
   for (const address of ALLOWED) {
-    test(`spec 6.1 rule 2: public ${address} is allowed`, () => {
+    test(`interface §6.1 rule 2: public ${address} is allowed`, () => {
       expect(checkAddress(address, none)).toMatchObject({ ok: true });
     });
   }
 
-  test("spec 6.1 rule 2: an IPv4-mapped public address is connected to as the IPv4 address", () => {
+  test("interface §6.1 rule 2: an IPv4-mapped public address is connected to as the IPv4 address", () => {
     expect(checkAddress("::ffff:8.8.8.8", none)).toEqual({ ok: true, address: "8.8.8.8", family: 4 });
   });
 
-  test("CONTRACTS 5: PHRASEBOOK_WEBHOOK_ALLOW_CIDRS exempts exactly its ranges, also in their IPv4-mapped form", () => {
+  test("product §5: PHRASEBOOK_WEBHOOK_ALLOW_CIDRS exempts exactly its ranges, also in their IPv4-mapped form", () => {
     const allow = parseAllowList(["127.0.0.1/32", "10.20.0.0/16", "fd00:1::/32"]);
     expect(checkAddress("127.0.0.1", allow)).toEqual({ ok: true, address: "127.0.0.1", family: 4 });
     expect(checkAddress("::ffff:127.0.0.1", allow)).toEqual({ ok: true, address: "127.0.0.1", family: 4 });
@@ -73,19 +73,19 @@ describe("spec 6.1 rule 2: the address check", () => {
     expect(checkAddress("::1", allow).ok).toBe(false);
   });
 
-  test("spec 6.1 rule 2: something that is not an address is refused", () => {
+  test("interface §6.1 rule 2: something that is not an address is refused", () => {
     expect(checkAddress("example.com", none).ok).toBe(false);
   });
 });
 
-describe("spec 6.1 rule 2: host forms as the URL parser hands them over", () => {
+describe("interface §6.1 rule 2: host forms as the URL parser hands them over", () => {
   // WHATWG URL turns every IPv4 spelling into dotted decimal before the check sees it.
   for (const host of ["127.1", "2130706433", "0x7f.1", "0177.0.0.1", "0x7f000001"]) {
-    test(`spec 6.1 rule 2: https://${host}/ is the literal 127.0.0.1 and is refused without DNS`, async () => {
+    test(`interface §6.1 rule 2: https://${host}/ is the literal 127.0.0.1 and is refused without DNS`, async () => {
       const url = new URL(`https://${host}/hook`);
       expect(url.hostname).toBe("127.0.0.1");
       expect(isIpLiteral(url.hostname)).toBe(true);
-      const resolver: Resolver = async () => {
+      const resolver: HostResolver = async () => {
         throw new Error("an IP literal must not be looked up");
       };
       const t = await vetTarget(url, resolver, none);
@@ -93,27 +93,27 @@ describe("spec 6.1 rule 2: host forms as the URL parser hands them over", () => 
     });
   }
 
-  test("spec 6.1 rule 2: bracketed IPv6 literals are checked as addresses", async () => {
-    const never: Resolver = async () => [];
+  test("interface §6.1 rule 2: bracketed IPv6 literals are checked as addresses", async () => {
+    const never: HostResolver = async () => [];
     expect((await vetTarget(new URL("https://[::1]/"), never, none)).ok).toBe(false);
     expect((await vetTarget(new URL("https://[::ffff:7f00:1]/"), never, none)).ok).toBe(false);
     expect(await vetTarget(new URL("https://[2606:4700::1111]/"), never, none)).toEqual({ ok: true, address: "2606:4700::1111", family: 6 });
   });
 
-  test("spec 6.1 rule 2: a name whose records mix a public and a private address is refused as a whole", async () => {
-    const mixed: Resolver = async () => ["93.184.216.34", "10.0.0.5"];
+  test("interface §6.1 rule 2: a name whose records mix a public and a private address is refused as a whole", async () => {
+    const mixed: HostResolver = async () => ["93.184.216.34", "10.0.0.5"];
     const t = await vetTarget(new URL("https://mixed.example/"), mixed, none);
     expect(t.ok).toBe(false);
     if (!t.ok) expect(t.reason).toBe("refused address: 10.0.0.5 is a private address (mixed.example resolves to 93.184.216.34, 10.0.0.5)");
   });
 
-  test("spec 6.1 rule 2: a name that resolves to a private address is refused; a public one gives its first address", async () => {
+  test("interface §6.1 rule 2: a name that resolves to a private address is refused; a public one gives its first address", async () => {
     expect((await vetTarget(new URL("https://internal.example/"), async () => ["192.168.0.10"], none)).ok).toBe(false);
     expect(await vetTarget(new URL("https://public.example/"), async () => ["93.184.216.34", "2606:2800:220:1::1"], none)).toEqual({ ok: true, address: "93.184.216.34", family: 4 });
   });
 
-  test("spec 6.4 rule 2: a DNS failure and an empty answer are failures with a reason", async () => {
-    const failing: Resolver = async () => {
+  test("interface §6.4 rule 2: a DNS failure and an empty answer are failures with a reason", async () => {
+    const failing: HostResolver = async () => {
       throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
     };
     expect(await vetTarget(new URL("https://gone.example/"), failing, none)).toEqual({ ok: false, reason: "DNS lookup of gone.example failed (ENOTFOUND)" });

@@ -1,8 +1,9 @@
 /**
- * CONTRACTS 5 and spec 6.4 rule 3 under faults: the server is killed with SIGKILL while deliveries
- * are pending, in flight and possibly still in the outbox; after a restart on the same data dir
- * every event arrives, under the delivery id it had before, and no restart sends a delivery twice
- * in a row. A SIGTERM stops gracefully and leaves the unfinished attempt scheduled.
+ * Product §5 and interface §6.4 rule 3 under faults, so with the real server process: it is killed
+ * with SIGKILL while deliveries are pending, in flight and possibly still in the outbox; after a
+ * restart on the same data dir every event arrives, under the delivery id it had before, and no
+ * restart sends a delivery twice in a row. A SIGTERM stops gracefully and leaves the unfinished
+ * attempt scheduled.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -40,7 +41,7 @@ async function boot(dataDir: string, timeoutSeconds?: number): Promise<TestServe
   return s;
 }
 
-test("CONTRACTS 5: after SIGKILL with deliveries pending and in flight, a restart delivers every event with the same delivery ids", async () => {
+test("product §5: after SIGKILL with deliveries pending and in flight, a restart delivers every event with the same delivery ids", async () => {
   const dataDir = tempDir();
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   let healthy = false;
@@ -58,7 +59,9 @@ test("CONTRACTS 5: after SIGKILL with deliveries pending and in flight, a restar
   });
   cleanup.push(() => receiver.stop());
 
-  let server = await boot(dataDir);
+  // A 1 s receiver timeout: the leases of attempts in flight at the kill lapse 1 s + LEASE_MARGIN_MS
+  // later, and only then are they sent again.
+  let server = await boot(dataDir, 1);
   const client = await DashboardClient.loggedIn(server.url);
   const pid = await client.project("Faults", "en");
   expect((await client.post(`/projects/${pid}/webhooks`, { url: receiver.url(), events: ["key_created"], secret: "k" })).status).toBe(201);
@@ -74,7 +77,7 @@ test("CONTRACTS 5: after SIGKILL with deliveries pending and in flight, a restar
   const idsBefore = new Set(before.map((d) => d.public_id));
 
   healthy = true;
-  server = await boot(dataDir);
+  server = await boot(dataDir, 1);
   const deadline = Date.now() + 20_000;
   while (answered.size < EVENTS && Date.now() < deadline) await Bun.sleep(50);
   expect(answered.size).toBe(EVENTS);
@@ -100,7 +103,7 @@ test("CONTRACTS 5: after SIGKILL with deliveries pending and in flight, a restar
   await server.stop();
 }, 40_000);
 
-test("spec 6.4: SIGTERM waits briefly for an attempt in flight, then exits and leaves it scheduled", async () => {
+test("interface §6.4: SIGTERM waits briefly for an attempt in flight, then exits and leaves it scheduled", async () => {
   const dataDir = tempDir();
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   let answer = false;

@@ -1,37 +1,38 @@
 /**
- * The sender in-process, where the DNS resolver is a dependency (STYLE habit 4): rebinding, TLS
- * verified for the name while connecting to the pinned address, idempotent dispatch, graceful
- * shutdown and log retention. Real database, real HTTPS receiver, real fetch.
+ * The sender in-process, where the DNS resolver is a dependency: rebinding, TLS verified for the
+ * name while connecting to the pinned address, idempotent dispatch, graceful shutdown and log
+ * retention. Real database, real HTTPS receiver, real fetch.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { createProject, findProject, type ProjectRow } from "../../src/authoring/projects.ts";
+import { createProject, findProject } from "../../src/authoring/projects.ts";
 import { systemClock } from "../../src/common/clock.ts";
-import { openDatabase, type Db } from "../../src/storage/db.ts";
-import { migrate } from "../../src/storage/migrate.ts";
+import type { ServiceDeps } from "../../src/deps.ts";
+import type { Db } from "../../src/storage/db.ts";
+import type { ProjectRow } from "../../src/storage/schema.ts";
 import { deliveryDetail, sendTestEvent } from "../../src/webhooks/delivery-log.ts";
 import { createEndpoint } from "../../src/webhooks/endpoints.ts";
-import { enqueueEvent } from "../../src/webhooks/outbox.ts";
 import { removeOldDeliveries, RETENTION_SCHEDULE, startRetentionJob } from "../../src/webhooks/retention.ts";
 import { WebhookSender, type SenderDeps } from "../../src/webhooks/sender.ts";
 import { DeliveryStore } from "../../src/webhooks/store.ts";
-import type { Resolver } from "../../src/webhooks/target.ts";
+import type { HostResolver } from "../../src/webhooks/target.ts";
+import { testApp, type TestApp } from "../helpers/app.ts";
 import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
-import { tempDir } from "../helpers/server.ts";
 
 // Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(20_000);
 
-let dir: string;
+let t: TestApp;
+let deps: ServiceDeps;
 let db: Db;
 let project: ProjectRow;
 let receiver: Receiver;
 const senders: WebhookSender[] = [];
 
-function sender(resolver: Resolver, extra: Partial<SenderDeps> = {}): WebhookSender {
+function sender(resolver: HostResolver, extra: Partial<SenderDeps> = {}): WebhookSender {
   const s = new WebhookSender({
     db,
     clock: systemClock,
+    changes: deps.changes,
     config: { retryDelaysSeconds: [0.2, 0.4, 0.6, 0.8], timeoutSeconds: 2, allowCidrs: ["127.0.0.1/32"] },
     resolver,
     ca: testCa().caPem,
@@ -53,10 +54,11 @@ async function settled(did: string, done = (d: any) => d.status !== "pending", t
 }
 
 beforeAll(async () => {
-  dir = tempDir();
-  db = openDatabase(dir);
-  migrate(db.$client);
-  project = findProject(db, createProject(db, systemClock, { name: "In-process", base_language_code: "en" }).id);
+  // The real clock: the sender waits for due times on it.
+  t = await testApp({ clock: systemClock });
+  deps = t.deps;
+  db = t.deps.db;
+  project = findProject(db, createProject(deps, { name: "In-process", base_language_code: "en" }).id);
   receiver = await startReceiver();
 });
 
@@ -68,32 +70,31 @@ afterEach(async () => {
 
 afterAll(async () => {
   await receiver.stop();
-  db.$client.close();
-  rmSync(dir, { recursive: true, force: true });
+  await t.close();
 });
 
-describe("spec 6.1 rule 2: connect to exactly the vetted address", () => {
-  test("spec 6.1 rule 2: DNS rebinding (public, then private) never reaches the private address", async () => {
+describe("interface §6.1 rule 2: connect to exactly the vetted address", () => {
+  test("interface §6.1 rule 2: DNS rebinding (public, then private) never reaches the private address", async () => {
     const port = receiver.port;
     // The "private" address the rebinding answer points at: same port, another loopback address.
     let privateConnections = 0;
     const privateSide = Bun.listen({ hostname: "127.0.0.2", port, socket: { open: () => void privateConnections++, data() {} } });
     const lookups: string[] = [];
-    const rebinding: Resolver = async (name) => {
+    const rebinding: HostResolver = async (name) => {
       lookups.push(name);
       return lookups.length === 1 ? ["127.0.0.1"] : ["127.0.0.2"];
     };
     try {
       const before = receiver.requests.length;
-      const ep = createEndpoint(db, systemClock, project, { url: `https://receiver.test:${port}/rebind`, events: ["key_created"] });
+      const ep = createEndpoint(deps, project, { url: `https://receiver.test:${port}/rebind`, events: ["key_created"] });
       sender(rebinding);
-      const first = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id);
+      const first = await settled(sendTestEvent(deps, project, ep.id, "key_created").delivery_id);
       expect(first.status).toBe("succeeded");
       expect(lookups).toEqual(["receiver.test"]); // one lookup per attempt: the connection used its answer
       expect(receiver.requests.length).toBe(before + 1);
       expect(receiver.requests.at(-1)!.headers.host).toBe(`receiver.test:${port}`);
 
-      const second = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id, (d) => d.attempts.length >= 1);
+      const second = await settled(sendTestEvent(deps, project, ep.id, "key_created").delivery_id, (d) => d.attempts.length >= 1);
       expect(second.attempts[0].failure_reason).toBe(`refused address: 127.0.0.2 is a loopback address (receiver.test resolves to 127.0.0.2)`);
       expect(receiver.requests.length).toBe(before + 1);
       expect(privateConnections).toBe(0);
@@ -102,33 +103,33 @@ describe("spec 6.1 rule 2: connect to exactly the vetted address", () => {
     }
   });
 
-  test("spec 6.1 rule 2: TLS is verified for the saved host name, not for the pinned address", async () => {
+  test("interface §6.1 rule 2: TLS is verified for the saved host name, not for the pinned address", async () => {
     // The receiver's certificate covers 127.0.0.1 but not this name: checking the IP would pass.
-    const ep = createEndpoint(db, systemClock, project, { url: `https://not-on-the-cert.test:${receiver.port}/`, events: ["key_created"] });
+    const ep = createEndpoint(deps, project, { url: `https://not-on-the-cert.test:${receiver.port}/`, events: ["key_created"] });
     sender(async () => ["127.0.0.1"]);
     const before = receiver.requests.length;
-    const d = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id, (x) => x.attempts.length >= 1);
+    const d = await settled(sendTestEvent(deps, project, ep.id, "key_created").delivery_id, (x) => x.attempts.length >= 1);
     expect(d.attempts[0].failure_reason).toBe("TLS error: certificate does not match the host name (ERR_TLS_CERT_ALTNAME_INVALID)");
     expect(receiver.requests.length).toBe(before);
   });
 
-  test("spec 6.1 rule 2: a name whose records mix an allowed and a private address is refused and nothing is sent", async () => {
-    const ep = createEndpoint(db, systemClock, project, { url: `https://receiver.test:${receiver.port}/mixed`, events: ["key_created"] });
+  test("interface §6.1 rule 2: a name whose records mix an allowed and a private address is refused and nothing is sent", async () => {
+    const ep = createEndpoint(deps, project, { url: `https://receiver.test:${receiver.port}/mixed`, events: ["key_created"] });
     sender(async () => ["127.0.0.1", "10.0.0.5"]);
     const before = receiver.requests.length;
-    const d = await settled(sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id, (x) => x.attempts.length >= 1);
+    const d = await settled(sendTestEvent(deps, project, ep.id, "key_created").delivery_id, (x) => x.attempts.length >= 1);
     expect(d.attempts[0].failure_reason).toBe("refused address: 10.0.0.5 is a private address (receiver.test resolves to 127.0.0.1, 10.0.0.5)");
     expect(receiver.requests.length).toBe(before);
   });
 });
 
-describe("CONTRACTS 5: nothing lost, nothing doubled", () => {
-  test("CONTRACTS 5: dispatching the outbox twice creates one delivery per subscribed endpoint", () => {
-    const p = findProject(db, createProject(db, systemClock, { name: "Dispatch", base_language_code: "en" }).id);
-    createEndpoint(db, systemClock, p, { url: "https://a.example/", events: ["key_created"] });
-    createEndpoint(db, systemClock, p, { url: "https://b.example/", events: ["key_deleted"] });
-    createEndpoint(db, systemClock, p, { url: "https://c.example/", events: ["key_created"], enabled: false });
-    db.transaction((tx) => enqueueEvent(tx, systemClock, { id: p.id, publicId: p.publicId }, "key_created", { key: "k", context: null }));
+describe("product §5: nothing lost, nothing doubled", () => {
+  test("product §5: dispatching the outbox twice creates one delivery per subscribed endpoint", () => {
+    const p = findProject(db, createProject(deps, { name: "Dispatch", base_language_code: "en" }).id);
+    createEndpoint(deps, p, { url: "https://a.example/", events: ["key_created"] });
+    createEndpoint(deps, p, { url: "https://b.example/", events: ["key_deleted"] });
+    createEndpoint(deps, p, { url: "https://c.example/", events: ["key_created"], enabled: false });
+    db.transaction(() => deps.changes.event(p, "key_created", { key: "k", context: null }));
     const store = new DeliveryStore(db);
     expect(store.dispatchOutbox(Date.now(), 100)).toBeGreaterThanOrEqual(1);
     // As if the process had died before marking the event: dispatch again.
@@ -139,13 +140,13 @@ describe("CONTRACTS 5: nothing lost, nothing doubled", () => {
     db.$client.run("DELETE FROM webhook_endpoints WHERE project_id = ?", [p.id]);
   });
 
-  test("spec 6.4 and STYLE habit 7: graceful shutdown waits briefly, then leaves the attempt scheduled for the next start", async () => {
+  test("interface §6.4: graceful shutdown waits briefly, then leaves the attempt scheduled for the next start", async () => {
     let answer = false;
     const slow = await startReceiver({ handler: async () => { while (!answer) await Bun.sleep(20); return new Response("late"); } });
     try {
-      const ep = createEndpoint(db, systemClock, project, { url: slow.url(), events: ["key_created"] });
+      const ep = createEndpoint(deps, project, { url: slow.url(), events: ["key_created"] });
       const s = sender(async () => ["127.0.0.1"], { shutdownGraceMs: 300 });
-      const did = sendTestEvent(db, systemClock, project, ep.id, "key_created").delivery_id;
+      const did = sendTestEvent(deps, project, ep.id, "key_created").delivery_id;
       await slow.waitFor(1);
       const t0 = Date.now();
       await s.stop();
@@ -164,11 +165,11 @@ describe("CONTRACTS 5: nothing lost, nothing doubled", () => {
   });
 });
 
-describe("spec 6.5: retention", () => {
-  test("spec 6.5: deliveries older than 30 days are removed with their attempts; younger ones stay", () => {
+describe("interface §6.5: retention", () => {
+  test("interface §6.5: deliveries older than 30 days are removed with their attempts; younger ones stay", () => {
     const now = Date.now();
     const day = 86_400_000;
-    const ep = createEndpoint(db, systemClock, project, { url: "https://retention.example/", events: ["key_created"], enabled: false });
+    const ep = createEndpoint(deps, project, { url: "https://retention.example/", events: ["key_created"], enabled: false });
     const endpointId = (db.$client.query("SELECT id FROM webhook_endpoints WHERE public_id = ?").get(ep.id) as { id: number }).id;
     const insert = (publicId: string, createdAt: number) => {
       const id = Number(db.$client.run(
@@ -189,8 +190,8 @@ describe("spec 6.5: retention", () => {
     expect(db.$client.query("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id = ?").get(old)).toEqual({ n: 0 });
   });
 
-  test("spec 6.5: the croner job runs once at start and then hourly", () => {
-    const ep = createEndpoint(db, systemClock, project, { url: "https://retention-job.example/", events: ["key_created"], enabled: false });
+  test("interface §6.5: the croner job runs once at start and then hourly", () => {
+    const ep = createEndpoint(deps, project, { url: "https://retention-job.example/", events: ["key_created"], enabled: false });
     const endpointId = (db.$client.query("SELECT id FROM webhook_endpoints WHERE public_id = ?").get(ep.id) as { id: number }).id;
     db.$client.run(
       "INSERT INTO deliveries (public_id, endpoint_id, project_id, event, payload, status, attempt_count, created_at) VALUES ('dlv_JobJobJobJobJobJobJo', ?, ?, 'key_created', '{}', 'failed', 5, ?)",

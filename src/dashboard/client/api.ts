@@ -1,6 +1,7 @@
 /**
- * The pages' only way to the server: the documented dashboard JSON API (CONTRACTS 4). The session
- * cookie rides along by itself; the CSRF token from /login or /me goes in a header on every change.
+ * The pages' only way to the server: the documented dashboard JSON API (docs/product.md §4). The
+ * session cookie rides along by itself; the CSRF token from /login or /me goes in a header on every
+ * change.
  */
 export class ApiError extends Error {
   constructor(
@@ -11,20 +12,11 @@ export class ApiError extends Error {
   }
 }
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: "admin" | "member";
-  created_at: string;
-}
+import type { UserView } from "../../accounts/users.ts";
 
-export interface PageInfo {
-  total_count: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-}
+/** The server's own shapes, imported as types only (nothing of the server is in the bundle). */
+export type User = UserView;
+export type { PageInfo } from "../../common/paging.ts";
 
 export const session = { csrf: "", user: null as User | null };
 

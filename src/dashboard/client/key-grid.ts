@@ -1,19 +1,15 @@
 import { del, patch, post, projectPath, put } from "./api.ts";
 import { h, type Child } from "./dom.ts";
+import type { KeyView as KeyItem } from "../../authoring/keys.ts";
 import type { Language } from "./layout.ts";
 import { badge, confirmDialog, field, form, input, message, openDialog } from "./ui.ts";
 
 /**
- * Issue 6 item 4: keys by languages, edited in place. Each cell saves on leaving it (or Ctrl+Enter,
- * which also moves down a row); Escape puts the saved value back. A missing value is shaded so gaps
- * show at a glance; a translated value has an Approve button.
+ * Keys by languages, edited in place (docs/dashboard.md "The pages"). Each cell saves on leaving it
+ * (or Ctrl+Enter, which also moves down a row); Escape puts the saved value back. A missing value
+ * is shaded so gaps show at a glance; a translated value has an Approve button.
  */
-export interface KeyItem {
-  id: string;
-  key: string;
-  context: string | null;
-  translations: Record<string, { value: string; status: "translated" | "approved" }>;
-}
+export type { KeyView as KeyItem } from "../../authoring/keys.ts";
 
 export interface GridOptions {
   pid: string;

@@ -2,7 +2,7 @@ import { h, uid } from "./dom.ts";
 import { input } from "./ui.ts";
 
 /**
- * Issue 6 item 3: a language-code field that suggests common codes but accepts any BCP 47 tag, and
+ * A language-code field that suggests common codes but accepts any BCP 47 tag, and
  * names what was typed (the browser's own Intl data, nothing downloaded). The server has the last
  * word (src/authoring/language-codes.ts); this only gives feedback while typing.
  */

@@ -2,21 +2,12 @@ import { get, isAdmin, post, projectPath, session } from "./api.ts";
 import { config } from "./config.ts";
 import { h, type Child } from "./dom.ts";
 import { href, link, navigate } from "./router.ts";
+import type { LanguageView } from "../../authoring/languages.ts";
+import type { ProjectView } from "../../authoring/projects.ts";
 
-export interface Project {
-  id: string;
-  name: string;
-  base_language_code: string;
-  cdn_slug: string;
-  created_at: string;
-}
-
-export interface Language {
-  code: string;
-  name: string;
-  is_base_language: boolean;
-  created_at: string;
-}
+/** The server's own shapes, imported as types only (nothing of the server is in the bundle). */
+export type Project = ProjectView;
+export type Language = LanguageView;
 
 export function setTitle(...parts: string[]): void {
   document.title = [...parts, "Phrasebook"].join(" · ");

@@ -5,7 +5,10 @@ import { config } from "./config.ts";
 import { h } from "./dom.ts";
 import { badge, copyField } from "./ui.ts";
 
-/** Shapes of CONTRACTS 4 releases (the server's views, type-only), and the URL tables both release pages show. */
+/**
+ * Shapes of docs/product.md §4 releases (the server's views, type-only), and the URL tables both
+ * release pages show.
+ */
 export type ReleaseLanguage = ReleaseLanguageView;
 export type Release = ReleaseView;
 
@@ -13,7 +16,7 @@ export function statusBadge(r: Release): HTMLElement {
   return r.status === "published" ? badge("published", "approved") : badge("draft", "draft");
 }
 
-/** The most recently published release: what `latest` serves (CONTRACTS 3). */
+/** The most recently published release: what `latest` serves (docs/product.md §3). */
 export function latestOf(releases: Release[]): Release | undefined {
   return releases
     .filter((r) => r.status === "published" && r.published_at)
@@ -67,7 +70,7 @@ export function downloadTable(languages: ReleaseLanguage[]): HTMLElement {
   );
 }
 
-/** The `latest` URLs for the languages the latest release shipped (spec 4.5 rule 2). */
+/** The `latest` URLs for the languages the latest release shipped (docs/interface.md §4.5 rule 2). */
 export function latestTable(projectSlug: string, languages: ReleaseLanguage[]): HTMLElement {
   return urlTable(
     baseFirst(languages).map((l) => ({

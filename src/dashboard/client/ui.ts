@@ -56,7 +56,7 @@ export interface FormOptions {
 
 /**
  * A form that submits with Enter, disables its button while busy, and shows a failure right under
- * itself (issue 6: "errors shown where they happened").
+ * itself (errors show where they happened, docs/dashboard.md "The pages").
  */
 export function form(options: FormOptions, ...fields: Child[]): HTMLFormElement {
   const error = errorBox();

@@ -5,8 +5,8 @@ import { h, uid } from "./dom.ts";
 import { badge } from "./ui.ts";
 
 /**
- * CONTRACTS 4 webhook shapes, as the server's views define them (type-only imports: nothing of the
- * server's code enters the browser bundle), and the parts both integration pages draw.
+ * docs/product.md §4 webhook shapes, as the server's views define them (type-only imports: nothing
+ * of the server's code enters the browser bundle), and the parts both integration pages draw.
  */
 export type Endpoint = EndpointView;
 export type Attempt = AttemptView;
@@ -18,7 +18,7 @@ export interface Delivery extends DeliveryView {
 
 export { EVENT_TYPES };
 
-/** Spec 6.5: "marks an endpoint as failing with its count of consecutive failures". */
+/** docs/interface.md §6.5: a failing endpoint is marked, with its count of consecutive failures. */
 export function endpointBadges(e: Endpoint): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (!e.enabled) out.push(badge("disabled", "draft"));
@@ -50,7 +50,7 @@ export function selectedEvents(data: Record<string, string>): string[] {
   return data.events ? data.events.split(",") : [];
 }
 
-/** A random secret for signing (spec 6.3), generated in the browser. */
+/** A random secret for signing (docs/interface.md §6.3), generated in the browser. */
 export function randomSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   return "whsec_" + [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");

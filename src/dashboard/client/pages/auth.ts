@@ -5,7 +5,7 @@ import { setTitle } from "../layout.ts";
 import { BASE, navigate, type Ctx } from "../router.ts";
 import { field, form, input } from "../ui.ts";
 
-/** Issue 6 item 1: login, logout, and the first-run screen that creates the admin. */
+/** Login, logout, and the first-run screen that creates the admin (docs/dashboard-api.md). */
 
 interface SessionReply {
   user: User;

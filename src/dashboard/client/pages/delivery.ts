@@ -6,8 +6,8 @@ import { actionButton, badge, copyField, section } from "../ui.ts";
 import { deliveryBadge, type Attempt, type Delivery } from "../webhooks-common.ts";
 
 /**
- * Spec 6.5: one delivery with its exact payload and every attempt's request headers, response
- * status and body (marked when cut at 8 KB), duration and failure reason; redeliver.
+ * docs/interface.md §6.5: one delivery with its exact payload and every attempt's request headers,
+ * response status and body (marked when cut at 8 KB), duration and failure reason; redeliver.
  */
 const PENDING_REFRESH_MS = 2000;
 

@@ -4,7 +4,7 @@ import { projectLanguages, projectPage } from "../layout.ts";
 import { link, type Ctx } from "../router.ts";
 import { field, form, section } from "../ui.ts";
 
-/** Issue 6 item 4: import existing JSON, YAML or ARB files into one language (CONTRACTS 4 import). */
+/** Import existing JSON, YAML or ARB files into one language (docs/product.md §4, import). */
 const FORMATS = [
   ["json", "JSON (flat key → string)"],
   ["yaml", "YAML (flat key → string)"],

@@ -6,7 +6,10 @@ import { loadProgress, progressStrip } from "../progress.ts";
 import { link, setQuery, type Ctx } from "../router.ts";
 import { empty, errorBox, field, form, input, loadError, showError } from "../ui.ts";
 
-/** Issue 6 item 4: the key grid with search, paging, inline editing and per-language progress. */
+/**
+ * The key grid with search, paging, inline editing and per-language progress (docs/dashboard.md
+ * "Progress").
+ */
 export const KEYS_PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 250;
 

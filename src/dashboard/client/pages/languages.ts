@@ -6,7 +6,7 @@ import { loadProgress } from "../progress.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
 
-/** Issue 6 item 3: add (any BCP 47 code), remove, see the base. */
+/** Add (any BCP 47 code), remove, see the base (docs/dashboard.md "The pages"). */
 export function languagesPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   return projectPage(pid, "languages", "Languages", async (project) => {

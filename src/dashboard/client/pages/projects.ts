@@ -5,7 +5,7 @@ import { setTitle, type Project } from "../layout.ts";
 import { link, navigate } from "../router.ts";
 import { empty, field, form, input, section } from "../ui.ts";
 
-/** Issue 6 item 2: the project list and the create form. */
+/** The project list and the create form (docs/dashboard.md "The pages"). */
 export async function projectsPage() {
   setTitle("Projects");
   const { items } = await get<{ items: Project[] }>("/projects");

@@ -6,7 +6,7 @@ import { downloadTable, latestOf, latestTable, statusBadge, type Release } from 
 import { navigate, resolve, type Ctx } from "../router.ts";
 import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
 
-/** Issue 6 item 5: rename, publish (saying what ships), delete, rotate the slug, every URL. */
+/** Rename, publish (saying what ships), delete, rotate the slug, every URL (docs/publishing.md §2). */
 
 function whatShips(progress: Progress, project: Project): HTMLElement {
   const total = progress.total_keys;

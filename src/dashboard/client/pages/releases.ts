@@ -5,7 +5,7 @@ import { latestOf, latestTable, statusBadge, type Release } from "../releases-co
 import { link, navigate, type Ctx } from "../router.ts";
 import { empty, field, form, input, section } from "../ui.ts";
 
-/** Issue 6 item 5: drafts and published releases, create, and the project's `latest` URLs. */
+/** Drafts and published releases, create, and the project's `latest` URLs (docs/publishing.md §1). */
 export function releasesPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   return projectPage(pid, "releases", "Releases", async (project) => {

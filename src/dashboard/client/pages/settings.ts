@@ -4,7 +4,7 @@ import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
 
-/** Issue 6 item 2: rename, base language, rotate the project slug (spec 5.7: revokes every URL). */
+/** Rename, base language, rotate the project slug (docs/interface.md §5 rule 7: revokes every URL). */
 export function settingsPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   return projectPage(pid, "settings", "Settings", async (project) => {

@@ -1,3 +1,4 @@
+import type { TokenView } from "../../../tokens/tokens.ts";
 import { del, get, isAdmin, post, projectPath } from "../api.ts";
 import { config } from "../config.ts";
 import { fill, h, time } from "../dom.ts";
@@ -5,13 +6,8 @@ import { adminOnly, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, confirmDialog, copyField, empty, field, form, input, section } from "../ui.ts";
 
-/** Issue 6 item 6: create (value shown once, copy, curl), list by name with times, delete. */
-interface Token {
-  id: string;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+/** Create (value shown once, copy, curl), list by name with times, delete. */
+type Token = TokenView;
 
 export function curlLine(token: string): string {
   return `curl -H "Authorization: Bearer ${token}" ${config.api_url}/releases`;

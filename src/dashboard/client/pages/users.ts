@@ -4,7 +4,7 @@ import { adminOnly, setTitle } from "../layout.ts";
 import { resolve } from "../router.ts";
 import { actionButton, badge, confirmDialog, errorBox, field, form, input, section, showError, clearError } from "../ui.ts";
 
-/** Issue 6 item 8: admins add users, change roles, delete users. */
+/** Admins add users, change roles, delete users (docs/dashboard.md "The pages"). */
 function roleSelect(u: User): HTMLElement {
   const error = errorBox();
   const select = h(

@@ -7,7 +7,7 @@ import { deliveryBadge, endpointBadges, eventPicker, randomSecret, selectedEvent
 
 export { deliveryPage } from "./delivery.ts";
 
-/** Issue 6 item 7: webhook endpoints, their failing badge, the delivery log, test events. */
+/** Webhook endpoints, their failing badge, the delivery log, test events (docs/webhooks.md). */
 const LOG_REFRESH_MS = 2000;
 
 function secretField(label: string, hint: string): HTMLElement {

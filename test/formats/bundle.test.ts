@@ -1,30 +1,60 @@
+/**
+ * The bundle compiler (interface §2.6, product §3): one language of a key set compiled by
+ * `compileLanguage` into its JSON, YAML and ARB files, read back by real parsers.
+ */
 import { describe, expect, test } from "bun:test";
 import { parse as parseYaml } from "yaml";
-import { compileArb, arbLocale } from "../../src/publish/compile/arb.ts";
-import { arbNames } from "../../src/publish/compile/arb-names.ts";
-import { compileJson } from "../../src/publish/compile/json.ts";
-import { placeholderNames } from "../../src/publish/compile/icu.ts";
-import { compareCodePoints } from "../../src/publish/compile/order.ts";
-import { compileYaml } from "../../src/publish/compile/yaml.ts";
+import { compareCodePoints } from "../../src/common/text.ts";
+import { arbLocale } from "../../src/formats/arb.ts";
+import { arbNames } from "../../src/formats/arb-names.ts";
+import { compileLanguage, type BundleFormat } from "../../src/formats/bundle.ts";
+import { placeholderNames } from "../../src/formats/icu.ts";
 
 const sorted = (keys: string[]) => [...keys].sort(compareCodePoints);
 
+/**
+ * One language's files for (key, value) pairs already in code-point order of the key, as a
+ * publish compiles them: the key set is the pairs' keys, names come from arbNames over it.
+ */
+function compile(entries: ReadonlyArray<readonly [string, string]>, code = "en", contexts = new Map<string, string | null>()): Record<BundleFormat, string> {
+  const keys = entries.map(([k]) => k);
+  return compileLanguage({ keys, contexts }, arbNames(keys), { code, values: entries.map(([, v]) => v) });
+}
+
 describe("JSON bundle", () => {
-  test("spec 2.6 / CONTRACTS 3: a flat object, keys exactly as authored, in code-point order", () => {
+  test("interface §2.6, product §3: a flat object, keys exactly as authored, in code-point order", () => {
     // Integer-like keys would jump to the front of a JavaScript object; U+FF01 sorts before an
     // emoji in code points although its UTF-16 unit is larger than the emoji's high surrogate.
     const keys = sorted(["b", "10", "2", "a.b", "A", "\uff01", "😀", "é", "a b"]);
     expect(keys).toEqual(["10", "2", "A", "a b", "a.b", "b", "é", "\uff01", "😀"]);
-    const text = compileJson(keys.map((k) => [k, `v:${k}`]));
+    const text = compile(keys.map((k) => [k, `v:${k}`])).json;
     expect(Object.keys(JSON.parse(text)).length).toBe(keys.length);
     const order = [...text.matchAll(/^  ("(?:[^"\\]|\\.)*"):/gm)].map((m) => JSON.parse(m[1]!));
     expect(order).toEqual(keys);
     expect(JSON.parse(text)["a.b"]).toBe("v:a.b");
   });
 
-  test("CONTRACTS 3: an empty language compiles to an empty object", () => {
-    expect(JSON.parse(compileJson([]))).toEqual({});
-    expect(parseYaml(compileYaml([]))).toEqual({});
+  test("product §3: code-point order puts U+E000..U+FFFF before astral characters, unlike UTF-16 order", () => {
+    const keys = ["\u{1F600}", "\uffff", "\ue000", "\ud7ff", "a", "\u{10000}"];
+    expect(sorted(keys)).toEqual(["a", "\ud7ff", "\ue000", "\uffff", "\u{10000}", "\u{1F600}"]);
+    expect([...keys].sort()).not.toEqual(sorted(keys)); // the default sort would get it wrong
+    expect(compareCodePoints("ab", "a")).toBeGreaterThan(0);
+    expect(compareCodePoints("a", "a")).toBe(0);
+  });
+
+  test("product §3: keys without a value in the language are left out of all three files", () => {
+    const keys = ["a", "b", "c"];
+    const files = compileLanguage({ keys, contexts: new Map() }, arbNames(keys), { code: "de", values: ["A", undefined, "C"] });
+    expect(JSON.parse(files.json)).toEqual({ a: "A", c: "C" });
+    expect(parseYaml(files.yaml)).toEqual({ a: "A", c: "C" });
+    expect(JSON.parse(files.arb)).toEqual({ "@@locale": "de", a: "A", c: "C" });
+  });
+
+  test("product §3: an empty language compiles to an empty object", () => {
+    const files = compile([]);
+    expect(JSON.parse(files.json)).toEqual({});
+    expect(parseYaml(files.yaml)).toEqual({});
+    expect(JSON.parse(files.arb)).toEqual({ "@@locale": "en" });
   });
 });
 
@@ -38,17 +68,16 @@ const TRICKY_VALUES = [
   "bom\ufeffx", "nul\u0000x", "del\u007fx", "bell\u0007", "back\\slash", "percent %s and {count}", "Hello, world.", "Plain words",
 ];
 
-describe("YAML bundle (CONTRACTS 3)", () => {
+describe("YAML bundle (product §3)", () => {
   for (const version of ["1.1", "1.2"] as const) {
-    test(`CONTRACTS 3: tricky values and keys read back identically with a YAML ${version} parser`, () => {
+    test(`product §3: tricky values and keys read back identically with a YAML ${version} parser`, () => {
       const entries = sorted(TRICKY_VALUES.filter((v) => v !== "")).map((k, i) => [k, TRICKY_VALUES[i]!] as const);
-      const text = compileYaml(entries);
-      const back = parseYaml(text, { version, uniqueKeys: true });
+      const back = parseYaml(compile(entries).yaml, { version, uniqueKeys: true });
       expect(back).toEqual(Object.fromEntries(entries));
       for (const [k] of entries) expect(typeof back[k]).toBe("string");
     });
 
-    test(`CONTRACTS 3: random strings round-trip through a YAML ${version} parser`, () => {
+    test(`product §3: random strings round-trip through a YAML ${version} parser`, () => {
       let seed = 12345;
       const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / 0x1000000;
       const pool = ["a", "Z", "0", "9", " ", ":", "#", "-", "?", "'", '"', "\\", "\n", "\t", ".", ",", "é", "😀", "\u2028", "\u0085", "{", "}", "[", "!", "&", "*", "~", "y", "e"];
@@ -60,22 +89,19 @@ describe("YAML bundle (CONTRACTS 3)", () => {
         map.set(`k${i}${s}`.trim() || `k${i}`, s);
       }
       const entries = sorted([...map.keys()]).map((k) => [k, map.get(k)!] as const);
-      expect(parseYaml(compileYaml(entries), { version })).toEqual(Object.fromEntries(entries));
+      expect(parseYaml(compile(entries).yaml, { version })).toEqual(Object.fromEntries(entries));
     });
   }
 
-  test("CONTRACTS 3: plain-looking words stay readable, everything ambiguous is quoted", () => {
-    const text = compileYaml([["greeting", "Hello world"], ["no", "yes"], ["n", "5"]]);
-    expect(text).toBe('greeting: Hello world\n"no": "yes"\n"n": "5"\n');
+  test("product §3: plain-looking words stay readable, everything ambiguous is quoted", () => {
+    expect(compile([["greeting", "Hello world"], ["n", "5"], ["no", "yes"]]).yaml).toBe('greeting: Hello world\n"n": "5"\n"no": "yes"\n');
   });
 });
 
 describe("ARB bundle", () => {
-  test("spec 2.6 ARB rules 4-5: @@locale first, metadata under the derived name with description and ICU placeholders", () => {
-    const keys = ["cart.items", "class", "hello.world"];
-    const names = arbNames(keys);
+  test("interface §2.6 ARB rules 4-5: @@locale first, metadata under the derived name with description and ICU placeholders", () => {
     const contexts = new Map<string, string | null>([["cart.items", "cart badge"], ["class", null], ["hello.world", null]]);
-    const text = compileArb("pt-BR", [["cart.items", "{count, plural, one {{count} item for {name}} other {{count} items}}"], ["class", "Class"], ["hello.world", "Olá {name}!"]], names, contexts);
+    const text = compile([["cart.items", "{count, plural, one {{count} item for {name}} other {{count} items}}"], ["class", "Class"], ["hello.world", "Olá {name}!"]], "pt-BR", contexts).arb;
     const arb = JSON.parse(text);
     expect(Object.keys(arb)).toEqual(["@@locale", "cartItems", "@cartItems", "kClass", "helloWorld", "@helloWorld"]);
     expect(arb["@@locale"]).toBe("pt_BR");
@@ -84,13 +110,13 @@ describe("ARB bundle", () => {
     expect(arb.kClass).toBe("Class");
   });
 
-  test("CONTRACTS 3: @@locale uses underscores, file names keep the code", () => {
+  test("product §3: @@locale uses underscores, file names keep the code", () => {
     expect(arbLocale("pt-BR")).toBe("pt_BR");
     expect(arbLocale("zh-Hant-TW")).toBe("zh_Hant_TW");
     expect(arbLocale("en")).toBe("en");
   });
 
-  test("CONTRACTS 3: ICU placeholders are found in simple, plural, select, nested and formatted arguments", () => {
+  test("product §3: ICU placeholders are found in simple, plural, select, nested and formatted arguments", () => {
     expect(placeholderNames("Hello {name}")).toEqual(["name"]);
     expect(placeholderNames("{ count , plural, =0{none} one {# item} other {{count} items in {place}}}")).toEqual(["count", "place"]);
     expect(placeholderNames("{gender, select, male {he} female {she} other {{who}}}")).toEqual(["gender", "who"]);
@@ -98,5 +124,9 @@ describe("ARB bundle", () => {
     expect(placeholderNames("{n, selectordinal, one {#st} two {#nd} other {#th}}")).toEqual(["n"]);
     expect(placeholderNames("no placeholders, just { spaced words } and }{ braces {")).toEqual([]);
     expect(placeholderNames("{a}{a}{b}")).toEqual(["a", "b"]);
+  });
+
+  test("interface §2.6: a key set without an ARB name for one of its keys is refused, not compiled with a hole", () => {
+    expect(() => compileLanguage({ keys: ["a", "b"], contexts: new Map() }, arbNames(["a"]), { code: "en", values: ["A", "B"] })).toThrow('no ARB name for key "b"');
   });
 });

@@ -1,8 +1,8 @@
+/** ARB message names (interface §2.6 ARB rules 1-3, product §3): derived from keys, valid, unique and the same in every language. */
 import { describe, expect, test } from "bun:test";
-import { arbNames, baseArbName, DART_RESERVED_WORDS } from "../../src/publish/compile/arb-names.ts";
-import { compileLanguage } from "../../src/publish/compile/bundle.ts";
-import { compareCodePoints } from "../../src/publish/compile/order.ts";
-import type { Snapshot } from "../../src/publish/snapshot.ts";
+import { compareCodePoints } from "../../src/common/text.ts";
+import { arbNames, baseArbName, DART_RESERVED_WORDS } from "../../src/formats/arb-names.ts";
+import { compileLanguage, type BundleKeys, type BundleLanguage } from "../../src/formats/bundle.ts";
 
 const VALID_NAME = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -22,25 +22,25 @@ function generatedKeys(count: number, seed: number): string[] {
   return [...keys];
 }
 
-describe("ARB message names (spec 2.6 ARB rules, CONTRACTS 3)", () => {
-  test("spec 2.6 ARB rule 1: separators are removed and the next word capitalised", () => {
+describe("ARB message names (interface §2.6 ARB rules, product §3)", () => {
+  test("interface §2.6 ARB rule 1: separators are removed and the next word capitalised", () => {
     expect(baseArbName("hello.world")).toBe("helloWorld");
     expect(baseArbName("checkout_total-price")).toBe("checkoutTotalPrice");
     expect(baseArbName("Settings.Title")).toBe("settingsTitle");
     expect(baseArbName("a..b__c")).toBe("aBC");
-    expect(baseArbName("caf\u00e9 menu/items")).toBe("cafMenuItems"); // CONTRACTS 3: anything outside [A-Za-z0-9] separates
+    expect(baseArbName("caf\u00e9 menu/items")).toBe("cafMenuItems"); // product §3: anything outside [A-Za-z0-9] separates
   });
 
-  test("spec 2.6 ARB rule 2: a leading digit or a Dart reserved word gets the prefix k", () => {
+  test("interface §2.6 ARB rule 2: a leading digit or a Dart reserved word gets the prefix k", () => {
     expect(baseArbName("class")).toBe("kClass");
     expect(baseArbName("Class")).toBe("kClass");
     expect(baseArbName("1st.place")).toBe("k1stPlace");
     expect(baseArbName("404")).toBe("k404");
     expect(baseArbName("classes")).toBe("classes");
-    expect(baseArbName("...")).toBe("k"); // CONTRACTS 3: an empty result becomes k
+    expect(baseArbName("...")).toBe("k"); // product §3: an empty result becomes k
   });
 
-  test("spec 2.6 ARB rule 3: a colliding name gets the smallest free numeric suffix, in code-point order of keys", () => {
+  test("interface §2.6 ARB rule 3: a colliding name gets the smallest free numeric suffix, in code-point order of keys", () => {
     const names = arbNames(["hello_world", "hello.world", "hello-world", "helloWorld2"]);
     // Code-point order: hello-world, hello.world, helloWorld2, hello_world.
     expect(names.get("hello-world")).toBe("helloWorld");
@@ -49,7 +49,7 @@ describe("ARB message names (spec 2.6 ARB rules, CONTRACTS 3)", () => {
     expect(names.get("hello_world")).toBe("helloWorld4");
   });
 
-  test("spec 2.6 ARB rule 3: numbering depends only on the key set, not on the order keys arrive in", () => {
+  test("interface §2.6 ARB rule 3: numbering depends only on the key set, not on the order keys arrive in", () => {
     const keys = generatedKeys(500, 7);
     const a = arbNames(keys);
     const b = arbNames([...keys].reverse());
@@ -57,7 +57,7 @@ describe("ARB message names (spec 2.6 ARB rules, CONTRACTS 3)", () => {
   });
 
   for (const seed of [1, 2, 3, 4, 5]) {
-    test(`spec 2.6 ARB rules 1-3 property (seed ${seed}): 3000 generated keys get valid, unreserved, unique names`, () => {
+    test(`interface §2.6 ARB rules 1-3 property (seed ${seed}): 3000 generated keys get valid, unreserved, unique names`, () => {
       const keys = generatedKeys(3000, seed);
       const names = arbNames(keys);
       expect(names.size).toBe(keys.length);
@@ -68,18 +68,15 @@ describe("ARB message names (spec 2.6 ARB rules, CONTRACTS 3)", () => {
     });
   }
 
-  test("spec 2.6 ARB rules 3-4 property: in compiled files, a key has the same message name in every language, whatever keys a language lacks", () => {
+  test("interface §2.6 ARB rules 3-4 property: in compiled files, a key has the same message name in every language, whatever keys a language lacks", () => {
     const keys = generatedKeys(1500, 11).sort(compareCodePoints);
-    const snapshot: Snapshot = {
-      keys,
-      contexts: new Map(keys.map((k) => [k, null])),
-      // Each language lacks a different share of the keys.
-      languages: ["en", "de", "pt-BR"].map((code, li) => ({ code, name: code, isBase: li === 0, values: keys.map((k, i) => (i % (li + 2) === 0 ? undefined : `${code}:${k}`)) })),
-    };
+    const keySet: BundleKeys = { keys, contexts: new Map(keys.map((k) => [k, null])) };
+    // Each language lacks a different share of the keys.
+    const languages: BundleLanguage[] = ["en", "de", "pt-BR"].map((code, li) => ({ code, values: keys.map((k, i) => (i % (li + 2) === 0 ? undefined : `${code}:${k}`)) }));
     const names = arbNames(keys);
     const nameOfKey = new Map<string, string>();
-    for (const lang of snapshot.languages) {
-      const arb = JSON.parse(compileLanguage(snapshot, names, lang).arb) as Record<string, string>;
+    for (const lang of languages) {
+      const arb = JSON.parse(compileLanguage(keySet, names, lang).arb) as Record<string, string>;
       for (const [name, value] of Object.entries(arb)) {
         if (name.startsWith("@")) continue;
         const key = value.slice(lang.code.length + 1);

@@ -1,16 +1,19 @@
-/** Spec 6.2 and 6.3 end to end: every event, triggered through the dashboard API, as a receiver sees it. */
+/**
+ * Interface §6.2 and §6.3 from request to receiver: every event, triggered through the dashboard
+ * API of the app in-process, as a real HTTPS receiver sees it.
+ */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { startReceiver, type ReceivedRequest, type Receiver } from "../helpers/https-receiver.ts";
-import { addEndpoint, startWebhookServer, waitForDeliveries, waitForDelivery, type WebhookHarness } from "./fixture.ts";
+import { addEndpoint, startWebhookApp, waitForDeliveries, waitForDelivery, type WebhookHarness } from "./fixture.ts";
 
-// Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
+// Real receivers on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(20_000);
 
 const SECRET = "whsec_test_0123456789";
-const REPLAY_TOLERANCE_SECONDS = 300; // spec 6.3: the recommended receiver tolerance
+const REPLAY_TOLERANCE_SECONDS = 300; // interface §6.3: the recommended receiver tolerance
 
-/** What a receiver should do (spec 6.3): HMAC over "<timestamp>.<raw body>", constant-time compare, fresh timestamp. */
+/** What a receiver should do (interface §6.3): HMAC over "<timestamp>.<raw body>", constant-time compare, fresh timestamp. */
 function verifySignature(secret: string, headers: Record<string, string>, rawBody: string, nowSeconds: number): boolean {
   const ts = headers["x-service-timestamp"] ?? "";
   if (!/^\d+$/.test(ts) || Math.abs(nowSeconds - Number(ts)) > REPLAY_TOLERANCE_SECONDS) return false;
@@ -29,7 +32,7 @@ let signedWid: string;
 beforeAll(async () => {
   signed = await startReceiver();
   unsigned = await startReceiver();
-  h = await startWebhookServer();
+  h = await startWebhookApp();
   signedWid = await addEndpoint(h, signed.url("/hooks/phrasebook?source=test"), [
     "key_created", "key_updated", "key_deleted", "translation_created", "translation_updated", "translation_approved",
     "release_created", "release_published", "release_updated", "release_deleted",
@@ -57,12 +60,12 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await h?.server.stop();
   await signed?.stop();
   await unsigned?.stop();
+  await h?.stop();
 });
 
-describe("spec 6.2: every event, with its data fields", () => {
+describe("interface §6.2: every event, with its data fields", () => {
   const expectations: [string, () => Record<string, unknown>][] = [
     ["key_created", () => ({ key: "checkout.title", context: "Page title" })],
     ["key_updated", () => ({ key: "checkout.title", context: "Title of the checkout page" })],
@@ -76,7 +79,7 @@ describe("spec 6.2: every event, with its data fields", () => {
     ["release_deleted", () => ({ release_id: releaseId, name: "Spring sale", tag: "v1.0" })],
   ];
   for (const [event, data] of expectations) {
-    test(`spec 6.2: ${event} arrives once with the envelope and exactly its data fields`, () => {
+    test(`interface §6.2: ${event} arrives once with the envelope and exactly its data fields`, () => {
       const req = byEvent.get(event);
       expect(req).toBeDefined();
       expect(signed.requests.filter((r) => JSON.parse(r.body).event === event)).toHaveLength(1);
@@ -90,8 +93,8 @@ describe("spec 6.2: every event, with its data fields", () => {
   }
 });
 
-describe("spec 6.3: request headers and signature", () => {
-  test("spec 6.3: POST with the literal headers, the event and version matching the body", () => {
+describe("interface §6.3: request headers and signature", () => {
+  test("interface §6.3: POST with the literal headers, the event and version matching the body", () => {
     for (const req of signed.requests) {
       const body = JSON.parse(req.body);
       expect(req.method).toBe("POST");
@@ -104,11 +107,11 @@ describe("spec 6.3: request headers and signature", () => {
     }
   });
 
-  test("spec 6.3: a receiver verifies every signature over the raw body, and a tampered body fails", () => {
+  test("interface §6.3: a receiver verifies every signature over the raw body, and a tampered body fails", () => {
     const now = Math.floor(Date.now() / 1000);
     for (const req of signed.requests) {
       expect(verifySignature(SECRET, req.headers, req.body, now)).toBe(true);
-      // Re-serialised JSON (one space more) is a different byte string: spec 6.3 says it will not match.
+      // Re-serialised JSON (one space more) is a different byte string: interface §6.3 says it will not match.
       const reserialised = req.body.replace('"event_version":1', '"event_version": 1');
       expect(reserialised).not.toBe(req.body);
       expect(verifySignature(SECRET, req.headers, reserialised, now)).toBe(false);
@@ -116,14 +119,14 @@ describe("spec 6.3: request headers and signature", () => {
     }
   });
 
-  test("spec 6.3: without a secret there is no timestamp and no signature", () => {
+  test("interface §6.3: without a secret there is no timestamp and no signature", () => {
     const req = unsigned.requests[0]!;
     expect(req.headers["x-service-event"]).toBe("key_created");
     expect(req.headers["x-service-timestamp"]).toBeUndefined();
     expect(req.headers["x-service-signature"]).toBeUndefined();
   });
 
-  test("CONTRACTS 5: X-Service-Delivery is the delivery's id as the log shows it, and the log holds the exact bytes and headers", async () => {
+  test("product §5: X-Service-Delivery is the delivery's id as the log shows it, and the log holds the exact bytes and headers", async () => {
     const items = await waitForDeliveries(h, signedWid, 10);
     const ids = new Set(items.map((d: any) => d.id));
     for (const req of signed.requests) {
@@ -140,7 +143,7 @@ describe("spec 6.3: request headers and signature", () => {
     }
   });
 
-  test("CONTRACTS 4: the delivery list is newest first", async () => {
+  test("product §4: the delivery list is newest first", async () => {
     const items = await waitForDeliveries(h, signedWid, 10);
     const created = items.map((d: any) => d.created_at);
     expect([...created].sort().reverse()).toEqual(created);

@@ -1,23 +1,25 @@
 /**
- * The connection itself (spec 6.4 rule 2, 6.5, CONTRACTS 5): TLS failures, connection and DNS
- * errors, huge and endless response bodies, and proxy variables in the server's environment.
- * This server runs with HTTPS_PROXY, ALL_PROXY and HTTP_PROXY pointing at a listener that counts
- * connections: a proxy would resolve the receiver's name again, past the address check.
+ * The connection itself (interface §6.4 rule 2, §6.5, product §5), from the sender of the app
+ * in-process to real receivers: TLS failures, connection and DNS errors, huge and endless response
+ * bodies, and proxy variables in the environment. While this file runs, HTTPS_PROXY, ALL_PROXY and
+ * HTTP_PROXY point at a listener that counts connections: a proxy would resolve the receiver's
+ * name again, past the address check.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { startReceiver, startSilentListener, type CertKind, type Receiver } from "../helpers/https-receiver.ts";
+import { startReceiver, startSilentListener, testCa, type CertKind, type Receiver } from "../helpers/https-receiver.ts";
 import { freePort } from "../helpers/server.ts";
-import { addEndpoint, isFinished, startWebhookServer, waitForDelivery, type WebhookHarness } from "./fixture.ts";
+import { addEndpoint, fire as fireOn, isFinished, startWebhookApp, waitForDelivery, type WebhookHarness } from "./fixture.ts";
 
-// Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
+// Real receivers on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(20_000);
 
 const LOGGED_BODY_LIMIT_BYTES = 8192;
 const TEN_MB = 10 * 1024 * 1024;
+const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy"];
 
 let h: WebhookHarness;
 let proxy: ReturnType<typeof startSilentListener>;
+const savedEnv = new Map<string, string | undefined>();
 const receivers: Receiver[] = [];
 
 async function receiver(options: { cert?: CertKind; handler?: Receiver["handler"] } = {}): Promise<Receiver> {
@@ -26,48 +28,52 @@ async function receiver(options: { cert?: CertKind; handler?: Receiver["handler"
   return r;
 }
 
-async function fire(wid: string): Promise<string> {
-  const r = await h.client.post(`/projects/${h.pid}/webhooks/${wid}/test`, { event: "key_created" });
-  expect(r.status).toBe(202);
-  return r.body.delivery_id;
-}
-
-function rssBytes(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]!;
-  return Number(kb) * 1024;
-}
+const fire = (wid: string) => fireOn(h, wid);
 
 beforeAll(async () => {
   proxy = startSilentListener();
-  const proxyUrl = `http://127.0.0.1:${proxy.port}`;
-  h = await startWebhookServer({ HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, ALL_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, http_proxy: proxyUrl });
+  // fetch reads the proxy variables of the process at each request, so the sender in this process sees them.
+  for (const name of PROXY_VARIABLES) {
+    savedEnv.set(name, process.env[name]);
+    process.env[name] = `http://127.0.0.1:${proxy.port}`;
+  }
+  h = await startWebhookApp();
 });
 
 afterAll(async () => {
-  await h?.server.stop();
   await Promise.all(receivers.map((r) => r.stop()));
+  await h?.stop();
+  for (const [name, value] of savedEnv) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   proxy?.stop();
 });
 
-describe("CONTRACTS 5: proxies are never used", () => {
-  test("CONTRACTS 5: with HTTPS_PROXY, ALL_PROXY and HTTP_PROXY set, deliveries go straight to the vetted address", async () => {
+describe("product §5: proxies are never used", () => {
+  test("product §5: with HTTPS_PROXY, ALL_PROXY and HTTP_PROXY set, deliveries go straight to the vetted address", async () => {
     const r = await receiver();
     const wid = await addEndpoint(h, r.url(), ["key_created"]);
     const d = await waitForDelivery(h, await fire(wid), isFinished);
     expect(d.status).toBe("succeeded");
     expect(r.requests).toHaveLength(1);
     expect(proxy.connections()).toBe(0);
+    // The variables are live: an ordinary fetch from this process goes to the proxy.
+    const plain = await fetch(r.url(), { method: "POST", tls: { ca: testCa().caPem }, signal: AbortSignal.timeout(100) }).catch(() => "no answer");
+    expect(plain).toBe("no answer");
+    expect(proxy.connections()).toBe(1);
+    expect(r.requests).toHaveLength(1);
   });
 });
 
-describe("spec 6.4 rule 2: TLS and connection failures", () => {
+describe("interface §6.4 rule 2: TLS and connection failures", () => {
   const cases: [CertKind, string][] = [
     ["self-signed", "TLS error: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)"],
     ["wrong-name", "TLS error: certificate does not match the host name (ERR_TLS_CERT_ALTNAME_INVALID)"],
     ["expired", "TLS error: certificate has expired (CERT_HAS_EXPIRED)"],
   ];
   for (const [cert, reason] of cases) {
-    test(`spec 6.4 rule 2: a ${cert} certificate fails the attempt before any request is sent`, async () => {
+    test(`interface §6.4 rule 2: a ${cert} certificate fails the attempt before any request is sent`, async () => {
       const r = await receiver({ cert });
       const wid = await addEndpoint(h, r.url(), ["key_created"]);
       const d = await waitForDelivery(h, await fire(wid), (x) => x.attempts.length >= 1);
@@ -78,14 +84,14 @@ describe("spec 6.4 rule 2: TLS and connection failures", () => {
     });
   }
 
-  test("spec 6.4 rule 2: a refused connection fails the attempt", async () => {
+  test("interface §6.4 rule 2: a refused connection fails the attempt", async () => {
     const wid = await addEndpoint(h, `https://127.0.0.1:${await freePort()}/hook`, ["key_created"]);
     const d = await waitForDelivery(h, await fire(wid), (x) => x.attempts.length >= 1);
     expect(d.attempts[0].failure_reason).toMatch(/^connection refused/);
     await h.client.patch(`/projects/${h.pid}/webhooks/${wid}`, { enabled: false });
   });
 
-  test("spec 6.4 rule 2: a DNS failure fails the attempt and says so", async () => {
+  test("interface §6.4 rule 2: a DNS failure fails the attempt and says so", async () => {
     const wid = await addEndpoint(h, "https://no-such-host.invalid/hook", ["key_created"]);
     const d = await waitForDelivery(h, await fire(wid), (x) => x.attempts.length >= 1);
     expect(d.attempts[0].failure_reason).toStartWith("DNS lookup of no-such-host.invalid failed");
@@ -93,8 +99,8 @@ describe("spec 6.4 rule 2: TLS and connection failures", () => {
   });
 });
 
-describe("spec 6.5: response bodies are read only up to 8 KB", () => {
-  test("spec 6.5: 10 MB and never-ending bodies keep 8 KB in the log, end at once, and leave the server's memory bounded", async () => {
+describe("interface §6.5: response bodies are read only up to 8 KB", () => {
+  test("interface §6.5: 10 MB and never-ending bodies keep 8 KB in the log, end at once, and leave memory bounded", async () => {
     const CHUNK = 64 * 1024;
     const chunk = new Uint8Array(CHUNK).fill(120);
     const sent = { huge: 0, endless: 0 };
@@ -114,14 +120,15 @@ describe("spec 6.5: response bodies are read only up to 8 KB", () => {
     const endless = await receiver({ handler: streamed("endless", Infinity) });
     const hugeWid = await addEndpoint(h, huge.url(), ["key_created"]);
     const endlessWid = await addEndpoint(h, endless.url(), ["key_created"]);
-    const pid = h.server.proc.pid;
-    const rssBefore = rssBytes(pid);
+    const rss = () => process.memoryUsage.rss();
+    Bun.gc(true);
+    const rssBefore = rss();
     const ROUNDS = 8;
     const dids = [];
     for (let i = 0; i < ROUNDS; i++) dids.push(await fire(hugeWid), await fire(endlessWid));
     let peak = rssBefore;
     for (const did of dids) {
-      const d = await waitForDelivery(h, did, (x) => { peak = Math.max(peak, rssBytes(pid)); return isFinished(x); });
+      const d = await waitForDelivery(h, did, (x) => { peak = Math.max(peak, rss()); return isFinished(x); });
       expect(d.status).toBe("succeeded");
       const a = d.attempts[0];
       expect(a.response_body).toHaveLength(LOGGED_BODY_LIMIT_BYTES);

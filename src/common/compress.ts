@@ -2,9 +2,10 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 /**
- * Compression runs once per file (on its first request, then kept on disk beside it), never per
- * request. Small bundles get the slowest, tightest settings; large ones settings that finish in
- * tens of milliseconds, so the first reader of a big bundle is not kept waiting.
+ * Compression runs once per file (a CDN bundle on its first request, then kept on disk beside it;
+ * a built-in asset on its first request), never per request, and off the main thread. Small files
+ * get the slowest, tightest settings; large ones settings that finish in tens of milliseconds, so
+ * the first reader of a big file is not kept waiting.
  */
 export const GZIP_LEVEL = 9;
 export const BROTLI_QUALITY_SMALL = 11;

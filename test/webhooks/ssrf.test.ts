@@ -1,13 +1,14 @@
 /**
- * Spec 6.1 rule 2 and CONTRACTS 5 end to end: with no PHRASEBOOK_WEBHOOK_ALLOW_CIDRS, endpoints
- * that point at this machine save fine (201) but every attempt is refused before connecting, and
- * the log says why. A real receiver listens on 127.0.0.1 and must get nothing.
+ * Interface §6.1 rule 2 and product §5 through the app in-process with its sender: with no
+ * PHRASEBOOK_WEBHOOK_ALLOW_CIDRS, endpoints that point at this machine save fine (201) but every
+ * attempt is refused before connecting, and the log says why. A real receiver listens on
+ * 127.0.0.1 and must get nothing.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startReceiver, type Receiver } from "../helpers/https-receiver.ts";
-import { addEndpoint, isFinished, startWebhookServer, waitForDelivery, type WebhookHarness } from "./fixture.ts";
+import { addEndpoint, isFinished, startWebhookApp, waitForDelivery, type WebhookHarness } from "./fixture.ts";
 
-// Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
+// Real receivers on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(20_000);
 
 let h: WebhookHarness;
@@ -15,15 +16,15 @@ let target: Receiver;
 
 beforeAll(async () => {
   target = await startReceiver();
-  h = await startWebhookServer({ PHRASEBOOK_WEBHOOK_ALLOW_CIDRS: "" });
+  h = await startWebhookApp({ PHRASEBOOK_WEBHOOK_ALLOW_CIDRS: "" });
 });
 
 afterAll(async () => {
-  await h?.server.stop();
   await target?.stop();
+  await h?.stop();
 });
 
-test("spec 6.1 rule 2: every loopback, private, link-local and embedded form is refused at connection time and the target gets nothing", async () => {
+test("interface §6.1 rule 2: every loopback, private, link-local and embedded form is refused at connection time and the target gets nothing", async () => {
   const p = target.port;
   const cases: [string, string | RegExp][] = [
     [`https://localhost:${p}/`, /^refused address: (127\.0\.0\.1|::1) is a loopback address \(localhost resolves to /],
@@ -44,7 +45,7 @@ test("spec 6.1 rule 2: every loopback, private, link-local and embedded form is 
   ];
   const dids: [string, string | RegExp][] = [];
   for (const [url, reason] of cases) {
-    // CONTRACTS 5: saving checks only the scheme and the form.
+    // product §5: saving checks only the scheme and the form.
     const wid = await addEndpoint(h, url, ["key_created"], "secret");
     const r = await h.client.post(`/projects/${h.pid}/webhooks/${wid}/test`, { event: "key_created" });
     expect(r.status).toBe(202);
@@ -63,7 +64,7 @@ test("spec 6.1 rule 2: every loopback, private, link-local and embedded form is 
   expect(target.requests).toHaveLength(0);
 }, 30_000);
 
-test("CONTRACTS 5: the forms that name 127.0.0.1 are saved as the address they really are", async () => {
+test("product §5: the forms that name 127.0.0.1 are saved as the address they really are", async () => {
   for (const host of ["127.1", "2130706433", "0x7f.1", "0177.0.0.1"]) {
     const r = await h.client.post(`/projects/${h.pid}/webhooks`, { url: `https://${host}:8443/hook`, events: ["key_created"] });
     expect(r.status).toBe(201);
