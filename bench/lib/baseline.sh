@@ -15,7 +15,8 @@ build_baseline() {
   echo "building the baseline $(git rev-parse --short "$BASELINE_REV")..." >&2
   local bun
   bun=$(cd "$(dirname "$BUN")" && pwd)/$(basename "$BUN")
-  (cd "$BASELINE_SRC" && "$bun" install --frozen-lockfile >/dev/null && make build BUN="$bun" >/dev/null)
+  # -o: never remake the pinned Bun (its rule would reinstall it); this one is used instead.
+  (cd "$BASELINE_SRC" && "$bun" install --frozen-lockfile >/dev/null && make -o "$bun" build BUN="$bun" >/dev/null)
   BASELINE_BIN="$BASELINE_SRC/dist/phrasebook"
   [ -x "$BASELINE_BIN" ] || { echo "the baseline did not build" >&2; exit 1; }
   export BASELINE_SRC BASELINE_BIN

@@ -12,3 +12,11 @@ const ROOT = join(import.meta.dir, "..", "..");
 export function readText(path: string): string {
   return readFileSync(join(ROOT, path), "utf8");
 }
+
+/**
+ * The SHA-256 hex of a file of the repository, at build time: a large file built into the executable
+ * (`with { type: "file" }`) gets its content-hashed name without being read at start.
+ */
+export function fileSha256(path: string): string {
+  return new Bun.CryptoHasher("sha256").update(readFileSync(join(ROOT, path))).digest("hex");
+}

@@ -6,13 +6,15 @@ import { preferredEncoding } from "./http.ts";
  * A file built into the executable (the dashboard's script and styles, the API reference's
  * script), served under a name that carries a hash of its content, so browsers keep it for a year
  * and a new build is never mixed with an old one. Compressed once, on first request, off the main
- * thread (a 4 MB script takes a noticeable moment to compress, and start-up should not pay it).
+ * thread. The body is a Blob: a small text, or a file embedded in the executable, which is never
+ * read into the heap as a string (a 4 MB string held by the process costs every request about 5%
+ * of its CPU time in garbage collection; see bench/RESULTS.md).
  */
 export interface StaticAsset {
   name: string;
   contentType: string;
   etag: string;
-  raw: Uint8Array;
+  body: Blob;
   /** The compressed bytes, or null when compressing does not make the file smaller. */
   encoded(encoding: "gzip" | "br"): Promise<Uint8Array | null>;
 }
@@ -20,19 +22,23 @@ export interface StaticAsset {
 /** Hashed names never change content: browsers may keep them for a year without asking. */
 export const STATIC_ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
-export function makeStaticAsset(base: string, ext: string, contentType: string, content: string | Uint8Array): StaticAsset {
-  const raw = typeof content === "string" ? new TextEncoder().encode(content) : content;
-  const hash = sha256Hex(raw).slice(0, 12);
+/** An asset from a text; `sha256` is its hash when already known (computed at build time). */
+export function makeStaticAsset(base: string, ext: string, contentType: string, body: string | Blob, sha256?: string): StaticAsset {
+  const hash = (sha256 ?? sha256Hex(body as string)).slice(0, 12);
+  const blob = typeof body === "string" ? new Blob([body]) : body;
   const made = new Map<"gzip" | "br", Promise<Uint8Array | null>>();
   return {
     name: `${base}.${hash}.${ext}`,
     contentType,
     etag: `"${hash}"`,
-    raw,
+    body: blob,
     encoded(encoding) {
       let pending = made.get(encoding);
       if (!pending) {
-        pending = (encoding === "gzip" ? gzip(raw) : brotli(raw)).then((bytes) => (bytes.length < raw.length ? bytes : null));
+        pending = blob.bytes().then(async (raw) => {
+          const bytes = encoding === "gzip" ? await gzip(raw) : await brotli(raw);
+          return bytes.length < raw.length ? bytes : null;
+        });
         made.set(encoding, pending);
       }
       return pending;
@@ -52,6 +58,6 @@ export async function staticAssetResponse(asset: StaticAsset, request: Request):
   const encoding = preferredEncoding(request.headers.get("accept-encoding"));
   const compressed = encoding === "identity" ? null : await asset.encoded(encoding);
   if (compressed) headers["content-encoding"] = encoding;
-  const body = compressed ?? asset.raw;
-  return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { headers });
+  if (request.method === "HEAD") return new Response(null, { headers });
+  return new Response(compressed ? (compressed as Uint8Array<ArrayBuffer>) : asset.body, { headers });
 }

@@ -1,5 +1,5 @@
-import { readText } from "../common/embed.ts" with { type: "macro" };
 import { makeStaticAsset, type StaticAsset } from "../common/static-asset.ts";
+import { SCALAR_PATH, SCALAR_SHA256 } from "./scalar-bundle.ts";
 
 /**
  * The browsable API reference at /v1/docs (docs/product.md §2, docs/public-api.md "OpenAPI"):
@@ -31,9 +31,9 @@ const SCALAR_CONFIGURATION = {
 
 let script: StaticAsset | undefined;
 
-/** Scalar's standalone script (about 4 MB), a constant of the build, as a static asset. */
+/** Scalar's standalone script (about 4 MB), a file of the build, as a static asset. */
 export function docsScript(): StaticAsset {
-  script ??= makeStaticAsset("scalar", "js", "text/javascript; charset=utf-8", readText("node_modules/@scalar/api-reference/dist/browser/standalone.js"));
+  script ??= makeStaticAsset("scalar", "js", "text/javascript; charset=utf-8", Bun.file(SCALAR_PATH), SCALAR_SHA256);
   return script;
 }
 
