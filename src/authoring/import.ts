@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { Actor } from "../changes/actor.ts";
 import { badRequest, HttpError } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
@@ -35,7 +36,8 @@ function arbKeyMap(existingKeys: string[]): Map<string, string> {
 }
 
 /**
- * Import (docs/product.md §4): creates missing keys and sets this language's translations, emitting the same
+ * Import (docs/product.md §4): creates missing keys and sets this language's translations, each a
+ * history entry by `actor` (via "import"), emitting the same
  * events the authoring routes do (key_created, key_updated for a changed ARB description,
  * translation_created, translation_updated). Every entry is checked before anything is written and
  * all writes share one transaction: a bad file changes nothing.
@@ -44,6 +46,7 @@ export function importTranslations(
   { db, clock, changes }: ServiceDeps,
   project: ProjectRow,
   input: { language_code: string; format: ImportFormat; content: string },
+  actor: Actor,
 ): ImportResult {
   let language;
   try {
@@ -83,7 +86,7 @@ export function importTranslations(
       .map((t) => [t.keyId, t.value]),
   );
 
-  const { insertKey, updateContext, insertValue, updateValue } = prepareImportQueries(db);
+  const { insertKey, updateContext, insertValue, updateValue, insertHistory } = prepareImportQueries(db);
   const result: ImportResult = { created_keys: 0, updated_translations: 0 };
   db.transaction(() => {
     const now = clock.now();
@@ -103,6 +106,7 @@ export function importTranslations(
       if (before === value) continue;
       if (before === undefined) insertValue.run(row.id, language.id, value, now);
       else updateValue.run(value, now, row.id, language.id);
+      insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
       changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
         key,
         language_code: language.code,

@@ -18,5 +18,9 @@ export function prepareImportQueries(db: Db) {
     updateValue: c.prepare<unknown, [string, number, number, number]>(
       "UPDATE translations SET value = ?, status = 'translated', updated_at = ? WHERE key_id = ? AND language_id = ?",
     ),
+    insertHistory: c.prepare<unknown, [number, number, string, string | null, string, string, string, number]>(
+      `INSERT INTO translation_history (key_id, language_id, value, previous_value, status, by_kind, by_public_id, by_name, via, at)
+       VALUES (?, ?, ?, ?, 'translated', ?, ?, ?, 'import', ?)`,
+    ),
   };
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { countUsers, createUser } from "../accounts/users.ts";
-import { approveTranslation, createKey, setTranslation } from "../authoring/keys.ts";
+import { createKey } from "../authoring/keys.ts";
+import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import { addLanguage } from "../authoring/languages.ts";
 import { createProject, findProject, listProjects } from "../authoring/projects.ts";
 import { Changes } from "../changes/changes.ts";
@@ -45,6 +46,7 @@ async function seed(deps: ServiceDeps, settings: Settings): Promise<Extract<Demo
     : { email: DEMO_ADMIN_EMAIL, password: randomString(DEMO_PASSWORD_LENGTH) };
   const admin = await createUser(db, clock, { email: login.email, name: DEMO_ADMIN_NAME, password: login.password ?? settings.adminPassword!, role: "admin" });
   const adminId = db.select({ id: users.id }).from(users).where(eq(users.publicId, admin.id)).get()!.id;
+  const actor = { kind: "user" as const, publicId: admin.id, name: admin.name };
 
   const view = createProject(deps, { name: DEMO_PROJECT_NAME, base_language_code: DEMO_LANGUAGES[0] });
   let project = findProject(db, view.id);
@@ -55,9 +57,9 @@ async function seed(deps: ServiceDeps, settings: Settings): Promise<Extract<Demo
     for (const code of DEMO_LANGUAGES) {
       const value = k[code];
       if (value === undefined) continue;
-      setTranslation(deps, project, key.id, code, value);
+      setTranslation(deps, project, key.id, code, value, actor);
       // Base strings and reviewed German are approved; Portuguese waits for review, as it would.
-      if (code === "en" || (code === "de" && !DEMO_UNREVIEWED_DE.has(k.key))) approveTranslation(deps, project, key.id, code);
+      if (code === "en" || (code === "de" && !DEMO_UNREVIEWED_DE.has(k.key))) approveTranslation(deps, project, key.id, code, actor);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { checkCsrf, readCookie, SESSION_COOKIE, sessionFromCookie, type SessionInfo } from "../accounts/sessions.ts";
 import { findProject } from "../authoring/projects.ts";
+import type { Actor } from "../changes/actor.ts";
 import { forbidden, unauthorized } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -12,6 +13,8 @@ export interface Caller {
   session: SessionInfo;
   /** The user's row id, recorded as a release's creator. */
   userId: number;
+  /** Who the history says made a change. */
+  actor: Actor;
 }
 
 /**
@@ -50,7 +53,7 @@ export function authenticate(deps: Pick<AppDeps, "db" | "clock">, request: Reque
   if (!SAFE_METHODS.has(request.method) && !checkCsrf(session, request.headers.get("x-csrf-token"))) {
     throw forbidden("missing or wrong X-CSRF-Token header");
   }
-  return { kind: "session", session, userId: session.userId };
+  return { kind: "session", session, userId: session.userId, actor: { kind: "user", publicId: session.user.id, name: session.user.name } };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
+import { keyHistory } from "../authoring/history.ts";
 import { importTranslations } from "../authoring/import.ts";
-import { approveTranslation, createKey, deleteKey, getKey, listKeys, setTranslation, updateKey } from "../authoring/keys.ts";
+import { createKey, deleteKey, getKey, listKeys, updateKey } from "../authoring/keys.ts";
+import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import type { AppDeps } from "../deps.ts";
 import type { DashboardContext } from "./access.ts";
 
@@ -44,15 +46,20 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
     )
     .put(
       "/projects/:pid/keys/:keyId/translations/:code",
-      ({ project, params, body }) => setTranslation(deps, project, params.keyId, params.code, body.value),
+      ({ project, params, body, caller }) => setTranslation(deps, project, params.keyId, params.code, body.value, caller.actor),
       { access: "edit", inProject: true, body: t.Object({ value: t.String({ maxLength: 100_000 }) }) },
     )
     .post(
       "/projects/:pid/keys/:keyId/translations/:code/approve",
-      ({ project, params }) => approveTranslation(deps, project, params.keyId, params.code),
+      ({ project, params, caller }) => approveTranslation(deps, project, params.keyId, params.code, caller.actor),
       { access: "edit", inProject: true },
     )
-    .post("/projects/:pid/import", ({ project, body }) => importTranslations(deps, project, body), {
+    // Every change of the key's translations, newest first (docs/product.md §8).
+    .get("/projects/:pid/keys/:keyId/history", ({ project, params }) => ({ items: keyHistory(db, project, params.keyId) }), {
+      access: "read",
+      inProject: true,
+    })
+    .post("/projects/:pid/import", ({ project, body, caller }) => importTranslations(deps, project, body, caller.actor), {
       access: "edit",
       inProject: true,
       body: t.Object({

@@ -34,6 +34,8 @@ export const projects = sqliteTable("projects", {
   baseLanguageCode: text("base_language_code").notNull(),
   cdnSlug: text("cdn_slug").notNull().unique(),
   createdAt: integer("created_at").notNull(),
+  // How messages are checked (docs/product.md §7): "icu", or "text" for {name}/{{name}} interpolation.
+  messageSyntax: text("message_syntax", { enum: ["icu", "text"] }).notNull().default("icu"),
 });
 
 export const languages = sqliteTable(
@@ -70,8 +72,57 @@ export const translations = sqliteTable(
     value: text("value").notNull(),
     status: text("status", { enum: ["translated", "approved"] }).notNull(),
     updatedAt: integer("updated_at").notNull(),
+    // The message checks' findings for this value as last checked (docs/product.md §7), and their
+    // counts by severity, so lists filter and progress counts without reading every value.
+    problems: text("problems", { mode: "json" }).$type<MessageProblem[]>().notNull().default([]),
+    errorCount: integer("error_count").notNull().default(0),
+    warningCount: integer("warning_count").notNull().default(0),
+    // When the checks last ran on this value; null for values stored before there were checks.
+    checkedAt: integer("checked_at"),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.languageId] }), index("translations_language_idx").on(t.languageId)],
+);
+
+/** One finding of the message checks (docs/product.md §7). */
+export interface MessageProblem {
+  code: "icu_syntax" | "placeholder_unknown" | "plural_category" | "placeholder_missing";
+  severity: "error" | "warning";
+  message: string;
+}
+
+/**
+ * Every change of a translation's value or status, newest last (docs/product.md §8): who made it
+ * (a user or an API token, by the name it had then), through what, and the value before. Deleting
+ * a key deletes its history; deleting a user or token keeps the entries.
+ */
+export const translationHistory = sqliteTable(
+  "translation_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    keyId: integer("key_id").notNull().references(() => translationKeys.id, { onDelete: "cascade" }),
+    languageId: integer("language_id").notNull().references(() => languages.id, { onDelete: "cascade" }),
+    value: text("value").notNull(),
+    previousValue: text("previous_value"),
+    status: text("status", { enum: ["translated", "approved"] }).notNull(),
+    byKind: text("by_kind", { enum: ["user", "token"] }).notNull(),
+    byPublicId: text("by_public_id").notNull(),
+    byName: text("by_name").notNull(),
+    via: text("via", { enum: ["edit", "import", "approve"] }).notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("translation_history_key_idx").on(t.keyId, t.id)],
+);
+
+/** The languages a user last chose to see in a project's editor (docs/dashboard.md). */
+export const editorPreferences = sqliteTable(
+  "editor_preferences",
+  {
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    languages: text("languages", { mode: "json" }).$type<string[]>().notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] })],
 );
 
 export const releases = sqliteTable(
@@ -91,6 +142,8 @@ export const releases = sqliteTable(
     // Set while a publish of this draft is under way (docs/publishing.md §2): a second publish is a
     // 409, decided inside a write transaction. Cleared when it ends, and at start.
     publishingSince: integer("publishing_since"),
+    // Published by an admin while message checks reported errors (docs/product.md §7).
+    forced: integer("forced", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
@@ -110,6 +163,9 @@ export const releaseLanguages = sqliteTable(
   (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
 );
 
+export const TOKEN_SCOPES = ["read", "write", "publish"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
 export const apiTokens = sqliteTable(
   "api_tokens",
   {
@@ -118,6 +174,8 @@ export const apiTokens = sqliteTable(
     projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     tokenHash: text("token_hash").notNull().unique(), // SHA-256 hex; the value is shown once
+    // What the token may do (docs/product.md §6): a non-empty subset of read, write, publish.
+    scopes: text("scopes", { mode: "json" }).$type<TokenScope[]>().notNull().default(["read"]),
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
   },
@@ -208,3 +266,5 @@ export type ReleaseRow = typeof releases.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
+export type TranslationRow = typeof translations.$inferSelect;
+export type HistoryRow = typeof translationHistory.$inferSelect;

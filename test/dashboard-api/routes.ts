@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "users" | "projects-languages" | "keys-translations" | "import" | "releases" | "tokens" | "webhooks-endpoints";
+export type Resource = "sessions" | "users" | "projects-languages" | "keys-translations" | "history" | "import" | "releases" | "tokens" | "webhooks-endpoints";
 
 export const PREFIX = "/dashboard/api";
 
@@ -55,6 +55,7 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["PUT /projects/:pid/keys/:keyId/translations/:code", "member"],
     ["POST /projects/:pid/keys/:keyId/translations/:code/approve", "member"],
   ],
+  history: [["GET /projects/:pid/keys/:keyId/history", "member"]],
   import: [["POST /projects/:pid/import", "member"]],
   releases: [
     ["GET /projects/:pid/releases", "member"],

@@ -1,0 +1,81 @@
+import { and, eq } from "drizzle-orm";
+import type { Actor } from "../changes/actor.ts";
+import { notFound } from "../common/errors.ts";
+import type { ServiceDeps } from "../deps.ts";
+import { translations, type ProjectRow } from "../storage/schema.ts";
+import { recordHistory } from "./history.ts";
+import { checkValue, findKey, type TranslationStatus } from "./keys.ts";
+import { findLanguage } from "./languages.ts";
+
+export interface TranslationView {
+  key: string;
+  language_code: string;
+  value: string;
+  status: TranslationStatus;
+}
+
+/**
+ * Sets a translation. The first value emits translation_created, a changed one
+ * translation_updated and resets `approved` to `translated` (docs/product.md §4); either is a
+ * history entry by `actor`. Saving the identical value again changes nothing and emits nothing,
+ * so an editor that saves on blur cannot undo an approval by accident.
+ */
+export function setTranslation(
+  { db, clock, changes }: ServiceDeps,
+  project: ProjectRow,
+  keyPublicId: string,
+  code: string | null,
+  rawValue: string,
+  actor: Actor,
+): TranslationView {
+  const k = findKey(db, project, keyPublicId);
+  const lang = findLanguage(db, project, code);
+  const value = checkValue(rawValue);
+  const existing = db
+    .select()
+    .from(translations)
+    .where(and(eq(translations.keyId, k.id), eq(translations.languageId, lang.id)))
+    .get();
+  if (existing && existing.value === value) return { key: k.key, language_code: lang.code, value, status: existing.status };
+  const view: TranslationView = { key: k.key, language_code: lang.code, value, status: "translated" };
+  const now = clock.now();
+  db.transaction((tx) => {
+    tx.insert(translations)
+      .values({ keyId: k.id, languageId: lang.id, value, status: "translated", updatedAt: now })
+      .onConflictDoUpdate({ target: [translations.keyId, translations.languageId], set: { value, status: "translated", updatedAt: now } })
+      .run();
+    recordHistory(db, { keyId: k.id, languageId: lang.id, value, previousValue: existing?.value ?? null, status: "translated", via: "edit", at: now }, actor);
+    changes.event(project, existing ? "translation_updated" : "translation_created", { ...view });
+  });
+  return view;
+}
+
+/** Marks a translation approved (docs/product.md §4): translation_approved and a history entry. */
+export function approveTranslation(
+  { db, clock, changes }: ServiceDeps,
+  project: ProjectRow,
+  keyPublicId: string,
+  code: string | null,
+  actor: Actor,
+): TranslationView {
+  const k = findKey(db, project, keyPublicId);
+  const lang = findLanguage(db, project, code);
+  const existing = db
+    .select()
+    .from(translations)
+    .where(and(eq(translations.keyId, k.id), eq(translations.languageId, lang.id)))
+    .get();
+  if (!existing) throw notFound(`key "${k.key}" has no ${lang.code} translation to approve`);
+  const view: TranslationView = { key: k.key, language_code: lang.code, value: existing.value, status: "approved" };
+  if (existing.status === "approved") return view;
+  const now = clock.now();
+  db.transaction((tx) => {
+    tx.update(translations)
+      .set({ status: "approved", updatedAt: now })
+      .where(and(eq(translations.keyId, k.id), eq(translations.languageId, lang.id)))
+      .run();
+    recordHistory(db, { keyId: k.id, languageId: lang.id, value: existing.value, previousValue: existing.value, status: "approved", via: "approve", at: now }, actor);
+    changes.event(project, "translation_approved", { ...view });
+  });
+  return view;
+}
