@@ -1,10 +1,11 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { iso } from "../common/clock.ts";
-import { badRequest, conflict, notFound } from "../common/errors.ts";
+import { badRequest, conflict, HttpError, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import type { Db } from "../storage/db.ts";
-import { users, type UserRow } from "../storage/schema.ts";
+import { sessions, users, type UserRow } from "../storage/schema.ts";
+import { hashPassword } from "./passwords.ts";
 
 export type Role = "admin" | "member";
 export const PASSWORD_MIN_LENGTH = 8;
@@ -32,25 +33,64 @@ function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw badRequest(`invalid field "password": must be at least ${PASSWORD_MIN_LENGTH} characters`);
 }
 
-export async function createUser(
-  db: Db,
-  clock: Clock,
-  input: { email: string; name: string; password: string; role: Role },
-): Promise<UserView> {
+interface NewUser {
+  email: string;
+  name: string;
+  password: string;
+  role: Role;
+}
+
+/** Checks the input; the password is hashed later, outside any transaction (it is the slow part). */
+function checkNewUser(input: NewUser): { email: string; name: string; role: Role } {
   const email = normaliseEmail(input.email);
   const name = input.name.trim();
   if (!name) throw badRequest('invalid field "name": must not be empty');
   checkPassword(input.password);
-  const passwordHash = await Bun.password.hash(input.password); // argon2id
-  if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
-    throw conflict(`a user with email ${email} already exists`);
-  }
-  const row = db
-    .insert(users)
-    .values({ publicId: newId("usr"), email, name, passwordHash, role: input.role, createdAt: clock.now() })
-    .returning()
-    .get();
-  return userView(row);
+  return { email, name, role: input.role };
+}
+
+function emailTaken(db: Db, email: string): boolean {
+  return db.select({ id: users.id }).from(users).where(eq(users.email, email)).get() !== undefined;
+}
+
+/**
+ * Adds a user. The email is checked once before the slow hash (a cheap refusal) and again inside
+ * the writing transaction (BEGIN IMMEDIATE), which is the check that counts: of two parallel
+ * requests for one email, one is a 409, never a 500 from the unique index.
+ */
+export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<UserView> {
+  const user = checkNewUser(input);
+  const taken = () => conflict(`a user with email ${user.email} already exists`);
+  if (emailTaken(db, user.email)) throw taken();
+  const passwordHash = await hashPassword(input.password);
+  // Inside the transaction `db` runs on the same connection, so these reads see its state
+  // (docs/architecture.md "Reaching SQLite").
+  return db.transaction(
+    () => {
+      if (emailTaken(db, user.email)) throw taken();
+      return userView(db.insert(users).values({ ...user, passwordHash, publicId: newId("usr"), createdAt: clock.now() }).returning().get());
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * The first admin (first-run setup, the bootstrap settings; docs/decisions.md "First run"): only
+ * while no user exists. "No user yet" is checked inside the same transaction as the insert, after
+ * the slow hash, so of many parallel attempts exactly one creates an admin and the rest are 409.
+ */
+export async function createFirstAdmin(db: Db, clock: Clock, input: Omit<NewUser, "role">): Promise<UserRow> {
+  const done = () => conflict("setup is done: an admin already exists");
+  if (countUsers(db) > 0) throw done();
+  const user = checkNewUser({ ...input, role: "admin" });
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(
+    () => {
+      if (countUsers(db) > 0) throw done();
+      return db.insert(users).values({ ...user, passwordHash, publicId: newId("usr"), createdAt: clock.now() }).returning().get();
+    },
+    { behavior: "immediate" },
+  );
 }
 
 export function listUsers(db: Db): UserView[] {
@@ -71,38 +111,70 @@ function adminCount(db: Db): number {
   return db.select({ n: sql<number>`count(*)` }).from(users).where(eq(users.role, "admin")).get()!.n;
 }
 
+/**
+ * Changes a user (docs/dashboard-api.md "Routes beyond product.md §4"). A new password is hashed
+ * first; then, in one writing transaction (BEGIN IMMEDIATE), the user is read again, the last-admin
+ * rule is checked and the change is written, so two parallel demotions cannot both pass the check.
+ * A new password ends every session of the user except `keepSession` (the caller's own, when they
+ * change their own password): whoever knew the old one is signed out.
+ */
 export async function updateUser(
   db: Db,
   publicId: string,
   patch: { name?: string; role?: Role; password?: string },
+  options: { keepSession?: string } = {},
 ): Promise<UserView> {
-  const user = findUser(db, publicId);
-  const values: Partial<UserRow> = {};
+  const before = findUser(db, publicId);
+  let name: string | undefined;
   if (patch.name !== undefined) {
-    if (!patch.name.trim()) throw badRequest('invalid field "name": must not be empty');
-    values.name = patch.name.trim();
+    name = patch.name.trim();
+    if (!name) throw badRequest('invalid field "name": must not be empty');
   }
-  if (patch.role !== undefined && patch.role !== user.role) {
-    if (user.role === "admin" && adminCount(db) === 1) throw conflict("cannot demote the last admin");
-    values.role = patch.role;
-  }
-  if (patch.password !== undefined) {
-    checkPassword(patch.password);
-    values.passwordHash = await Bun.password.hash(patch.password);
-  }
-  if (Object.keys(values).length === 0) return userView(user);
-  return userView(db.update(users).set(values).where(eq(users.id, user.id)).returning().get()!);
+  if (patch.password !== undefined) checkPassword(patch.password);
+  const lastAdmin = (user: UserRow) => patch.role !== undefined && patch.role !== user.role && user.role === "admin" && adminCount(db) === 1;
+  if (lastAdmin(before)) throw conflict("cannot demote the last admin"); // cheap refusal before the hash
+  const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);
+  return db.transaction(
+    () => {
+      const user = findUser(db, publicId);
+      if (lastAdmin(user)) throw conflict("cannot demote the last admin");
+      const values: Partial<UserRow> = {};
+      if (name !== undefined && name !== user.name) values.name = name;
+      if (patch.role !== undefined && patch.role !== user.role) values.role = patch.role;
+      if (passwordHash !== undefined) {
+        values.passwordHash = passwordHash;
+        const others = options.keepSession ? and(eq(sessions.userId, user.id), ne(sessions.tokenHash, options.keepSession)) : eq(sessions.userId, user.id);
+        db.delete(sessions).where(others).run();
+      }
+      if (Object.keys(values).length === 0) return userView(user);
+      return userView(db.update(users).set(values).where(eq(users.id, user.id)).returning().get()!);
+    },
+    { behavior: "immediate" },
+  );
 }
 
-/** Deletes a user; their releases stay (created_by becomes null, docs/interface.md §4.2 rule 3). */
+/**
+ * Deletes a user; their releases stay (created_by becomes null, docs/interface.md §4.2 rule 3) and
+ * their sessions go with them. The last-admin rule is checked in the deleting transaction.
+ */
 export function deleteUser(db: Db, publicId: string): void {
-  const user = findUser(db, publicId);
-  if (user.role === "admin" && adminCount(db) === 1) throw conflict("cannot delete the last admin");
-  db.delete(users).where(eq(users.id, user.id)).run();
+  db.transaction(
+    () => {
+      const user = findUser(db, publicId);
+      if (user.role === "admin" && adminCount(db) === 1) throw conflict("cannot delete the last admin");
+      db.delete(users).where(eq(users.id, user.id)).run();
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** With both bootstrap settings set and no user yet, create the first admin (docs/product.md §1). */
 export async function bootstrapAdmin(db: Db, clock: Clock, email: string | undefined, password: string | undefined): Promise<UserView | null> {
   if (!email || !password || countUsers(db) > 0) return null;
-  return createUser(db, clock, { email, name: "Admin", password, role: "admin" });
+  try {
+    return userView(await createFirstAdmin(db, clock, { email, name: "Admin", password }));
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 409) return null; // another process was first
+    throw err;
+  }
 }

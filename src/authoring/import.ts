@@ -1,19 +1,47 @@
-import { eq } from "drizzle-orm";
 import type { Actor } from "../changes/actor.ts";
 import { badRequest, HttpError } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { arbNames } from "../formats/arb-names.ts";
-import { parseImport, type ImportEntry, type ImportFormat } from "../formats/parse.ts";
-import { translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { checkImportSize, parseImport, type ImportEntry, type ImportFormat } from "../formats/parse.ts";
+import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
+import { ProjectChecks } from "./checks.ts";
 import { prepareImportQueries } from "./queries.ts";
 
-export interface ImportResult {
-  created_keys: number;
-  updated_translations: number;
+export interface ImportInput {
+  language_code: string;
+  format: ImportFormat;
+  content: string;
+  /** Report what would change, change nothing (docs/product.md §6). */
+  dry_run?: boolean;
+  /** Delete the project's keys that the file lacks; base language only. */
+  delete_missing?: boolean;
 }
+
+export type ChangeKind = "created" | "updated" | "deleted";
+
+export interface ImportResult {
+  /** Keys the file added to the project. */
+  created_keys: number;
+  /** Translations in this language written: new ones (of new keys too) and changed ones. */
+  updated_translations: number;
+  /** Keys the project had whose value in this language, or whose context, the file changed. */
+  updated_keys: number;
+  /** Entries that changed nothing: created_keys + updated_keys + unchanged is the file's entries. */
+  unchanged: number;
+  /** Keys deleted because the file lacks them (`delete_missing`). */
+  deleted_keys: number;
+  /** The file's values that the message checks found a problem in, as stored after the import. */
+  problems: number;
+  /** One line per key that changed: created, updated (its value or its context) or deleted. */
+  changes: { key: string; change: ChangeKind }[];
+  changes_truncated?: true;
+}
+
+/** At most this many `changes` are listed (docs/product.md §6). */
+export const IMPORT_CHANGES_LISTED = 1000;
 
 /** Re-words a field error from the key helpers so it names the entry of the file at fault. */
 function checked<T>(key: string, fn: () => T): T {
@@ -26,96 +54,163 @@ function checked<T>(key: string, fn: () => T): T {
 }
 
 /**
- * An ARB message name is matched to the project key that derives it (so a file this service
- * compiled imports back onto the same keys); a name no key derives becomes a key of its own.
+ * The checks that need no file content: the language, and `delete_missing` only for the base
+ * language, and the file's size. Cheap, so a caller runs them before queueing the import.
  */
-function arbKeyMap(existingKeys: string[]): Map<string, string> {
-  const byName = new Map<string, string>();
-  for (const [key, name] of arbNames(existingKeys)) byName.set(name, key);
-  return byName;
-}
-
-/**
- * Import (docs/product.md §4): creates missing keys and sets this language's translations, each a
- * history entry by `actor` (via "import"), emitting the same
- * events the authoring routes do (key_created, key_updated for a changed ARB description,
- * translation_created, translation_updated). Every entry is checked before anything is written and
- * all writes share one transaction: a bad file changes nothing.
- */
-export function importTranslations(
-  { db, clock, changes }: ServiceDeps,
-  project: ProjectRow,
-  input: { language_code: string; format: ImportFormat; content: string },
-  actor: Actor,
-): ImportResult {
+export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: ProjectRow, input: ImportInput): LanguageRow {
   let language;
   try {
-    language = findLanguage(db, project, input.language_code);
+    language = findLanguage(deps.db, project, input.language_code);
   } catch {
     throw badRequest(`invalid field "language_code": ${input.language_code} is not a language of this project`);
   }
+  if (input.delete_missing && language.code !== project.baseLanguageCode) {
+    throw badRequest(`invalid field "delete_missing": only an import of the base language (${project.baseLanguageCode}) may delete keys`);
+  }
+  checkImportSize(input.content);
+  return language;
+}
+
+/**
+ * The file's entries by key, every one checked (key rules of the key editor, value length) before
+ * anything is read from the database: a bad file changes nothing.
+ */
+function readEntries(input: ImportInput, language: LanguageRow): ImportEntry[] {
   const parsed = parseImport(input.format, input.content);
   if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
     throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
   }
-  const existing = new Map(
-    db
-      .select({ id: translationKeys.id, key: translationKeys.key, context: translationKeys.context })
-      .from(translationKeys)
-      .where(eq(translationKeys.projectId, project.id))
-      .all()
-      .map((k) => [k.key, k]),
-  );
-  const nameToKey = input.format === "arb" ? arbKeyMap([...existing.keys()]) : null;
-  const entries = new Map<string, ImportEntry>();
   for (const entry of parsed.entries) {
-    const key = nameToKey?.get(entry.key) ?? entry.key;
     checked(entry.key, () => {
-      cleanKey(key);
+      cleanKey(entry.key);
       checkValue(entry.value);
       cleanContext(entry.description);
     });
-    entries.set(key, { ...entry, key });
   }
-  const current = new Map(
-    db
-      .select({ keyId: translations.keyId, value: translations.value })
-      .from(translations)
-      .where(eq(translations.languageId, language.id))
-      .all()
-      .map((t) => [t.keyId, t.value]),
-  );
+  if (input.delete_missing && parsed.entries.length === 0) {
+    throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
+  }
+  return parsed.entries;
+}
 
-  const { insertKey, updateContext, insertValue, updateValue, insertHistory } = prepareImportQueries(db);
-  const result: ImportResult = { created_keys: 0, updated_translations: 0 };
-  db.transaction(() => {
+/**
+ * An ARB message name is matched to the project key that derives it (so a file this service
+ * compiled imports back onto the same keys); a name no key derives becomes a key of its own.
+ */
+function arbKeyMap(existingKeys: Iterable<string>): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const [key, name] of arbNames([...existingKeys])) byName.set(name, key);
+  return byName;
+}
+
+/** Thrown to roll a dry run back once its result is known. */
+class DryRun {
+  constructor(readonly result: ImportResult) {}
+}
+
+/**
+ * Import as sync (docs/product.md §4, §6; docs/publishing.md §6): creates missing keys and sets
+ * this language's translations, each a history entry by `actor` (via "import"); with
+ * `delete_missing` deletes the keys the file lacks. Emits the events the authoring routes do
+ * (key_created, key_updated for a changed ARB description, translation_created,
+ * translation_updated, key_deleted).
+ *
+ * The file is parsed and checked first. Then one immediate write transaction reads the project's
+ * keys, compares and writes, so nothing another writer did in between is lost or duplicated, and
+ * a bad file or a crash changes nothing. A dry run does all of it, including what other checks
+ * write, reads the result, and rolls back: it reports exactly what the import would do, and its
+ * events never reach the outbox.
+ *
+ * Synchronous: the caller decides the thread (import-runner.ts runs a large file in a worker).
+ */
+export function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): ImportResult {
+  const language = checkImportRequest({ db }, project, input);
+  const fileEntries = readEntries(input, language);
+  const q = prepareImportQueries(db);
+
+  const apply = (): ImportResult => {
+    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, changes: [] };
+    const note = (key: string, change: ChangeKind) => {
+      if (result.changes.length < IMPORT_CHANGES_LISTED) result.changes.push({ key, change });
+      else result.changes_truncated = true;
+    };
     const now = clock.now();
+    const checks = new ProjectChecks(db, project);
+    const existing = new Map(q.projectKeys.all(project.id).map((k) => [k.key, k]));
+    const current = new Map(q.languageValues.all(language.id).map((t) => [t.key_id, t.value]));
+    const nameToKey = input.format === "arb" ? arbKeyMap(existing.keys()) : null;
+
+    const entries = new Map<string, ImportEntry>();
+    for (const entry of fileEntries) {
+      const key = nameToKey?.get(entry.key) ?? entry.key;
+      entries.set(key, { ...entry, key });
+    }
+    const importedKeyIds: number[] = [];
+
     for (const { key, value, description } of entries.values()) {
       const context = cleanContext(description);
       let row = existing.get(key);
+      let change: ChangeKind | null = null;
       if (!row) {
-        row = { id: insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
+        row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
         existing.set(key, row);
         changes.event(project, "key_created", { key, context });
         result.created_keys++;
+        change = "created";
       } else if (context !== null && context !== row.context) {
-        updateContext.run(context, now, row.id);
+        q.updateContext.run(context, now, row.id);
         changes.event(project, "key_updated", { key, context });
+        change = "updated";
       }
+      importedKeyIds.push(row.id);
       const before = current.get(row.id);
-      if (before === value) continue;
-      if (before === undefined) insertValue.run(row.id, language.id, value, now);
-      else updateValue.run(value, now, row.id, language.id);
-      insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
-      changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
-        key,
-        language_code: language.code,
-        value,
-        status: "translated",
-      });
-      result.updated_translations++;
+      if (before !== value) {
+        if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
+        else q.updateValue.run(value, now, row.id, language.id);
+        // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
+        checks.store(row.id, language.id, value, now);
+        q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
+        changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
+          key,
+          language_code: language.code,
+          value,
+          status: "translated",
+        });
+        result.updated_translations++;
+        change ??= "updated";
+      }
+      if (change === "updated") result.updated_keys++;
+      if (change) note(key, change);
+      else result.unchanged++;
     }
-  });
-  changes.notify(project.id);
+
+    if (input.delete_missing) {
+      // In code-point order, like the files, so a dry run and the import list them alike.
+      const missing = [...existing.values()].filter((k) => !entries.has(k.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      for (const k of missing) {
+        q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
+        changes.event(project, "key_deleted", { key: k.key });
+        result.deleted_keys++;
+        note(k.key, "deleted");
+      }
+    }
+
+    // What the message checks stored for the file's values (written with them, above or by the
+    // checks themselves), counted after every write of this import.
+    const withProblems = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
+    for (const id of importedKeyIds) if (withProblems.has(id)) result.problems++;
+
+    if (input.dry_run) throw new DryRun(result);
+    return result;
+  };
+
+  let result: ImportResult;
+  try {
+    result = db.transaction(apply, { behavior: "immediate" });
+  } catch (err) {
+    if (err instanceof DryRun) return err.result;
+    throw err;
+  }
+  if (result.changes.length > 0) changes.notify(project.id);
   return result;
 }

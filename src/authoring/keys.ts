@@ -1,12 +1,12 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { badRequest, conflict, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
 import { hasControlCharacters } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
+import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
-import { languages, translationKeys, translations, type KeyRow, type ProjectRow } from "../storage/schema.ts";
-import { findLanguage } from "./languages.ts";
+import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 
 export const KEY_MAX_LENGTH = 512;
 export const CONTEXT_MAX_LENGTH = 2000;
@@ -20,7 +20,25 @@ export interface KeyView {
   id: string;
   key: string;
   context: string | null;
-  translations: Record<string, { value: string; status: TranslationStatus }>;
+  /** By language code; `problems` are the message checks' findings (docs/product.md §7). */
+  translations: Record<string, { value: string; status: TranslationStatus; problems: MessageProblem[] }>;
+}
+
+/**
+ * The key list's filter (docs/product.md §8): a cell's state in one language (`translated` is a
+ * value not yet approved), or findings of the message checks in one language or any.
+ */
+export type KeyStatus = "missing" | "translated" | "approved" | "problems";
+
+export interface KeyListQuery {
+  search?: string;
+  page?: string;
+  page_size?: string;
+  status?: KeyStatus;
+  /** The language `status` is about; required except with `problems`. */
+  language?: string;
+  /** Comma-separated codes: only these languages' translations in the answer. */
+  languages?: string;
 }
 
 export function cleanKey(raw: string): string {
@@ -54,18 +72,19 @@ export function findKey(db: Db, project: ProjectRow, publicId: string): KeyRow {
   return row;
 }
 
-function translationsOf(db: Db, keyIds: number[]): Map<number, KeyView["translations"]> {
+/** The keys' translations by key id; only in `languageIds` when given. */
+function translationsOf(db: Db, keyIds: number[], languageIds?: number[]): Map<number, KeyView["translations"]> {
   const out = new Map<number, KeyView["translations"]>();
-  if (keyIds.length === 0) return out;
+  if (keyIds.length === 0 || languageIds?.length === 0) return out;
   const rows = db
-    .select({ keyId: translations.keyId, code: languages.code, value: translations.value, status: translations.status })
+    .select({ keyId: translations.keyId, code: languages.code, value: translations.value, status: translations.status, problems: translations.problems })
     .from(translations)
     .innerJoin(languages, eq(languages.id, translations.languageId))
-    .where(inArray(translations.keyId, keyIds))
+    .where(languageIds ? and(inArray(translations.keyId, keyIds), inArray(translations.languageId, languageIds)) : inArray(translations.keyId, keyIds))
     .all();
   for (const r of rows) {
     const map = out.get(r.keyId) ?? {};
-    map[r.code] = { value: r.value, status: r.status };
+    map[r.code] = { value: r.value, status: r.status, problems: r.problems };
     out.set(r.keyId, map);
   }
   return out;
@@ -80,35 +99,105 @@ export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function listKeys(
-  db: Db,
-  project: ProjectRow,
-  query: { search?: string; page?: string; page_size?: string },
-): { items: KeyView[]; page_info: PageInfo } {
+const badQuery = (name: string, why: string) => badRequest(`invalid query parameter "${name}": ${why}`);
+
+/** A query parameter's language code, matched in any letter case among the project's (400 naming it). */
+export function queryLanguage(all: LanguageRow[], code: string, name: string): LanguageRow {
+  const found = all.find((l) => l.code.toLowerCase() === code.trim().toLowerCase());
+  if (!found) throw badQuery(name, `${code.trim() === "" ? "an empty code" : code} is not a language of this project`);
+  return found;
+}
+
+/**
+ * `search` as a condition on a key row of the project: in the key, its context or any of its
+ * values (docs/decisions.md). The values are read in one pass over the project's languages, not
+ * looked up key by key: a key's values lie scattered over the table, and at 10,000 keys x 30
+ * languages the lookups took 1.1 s where the pass takes 90 ms (docs/dashboard.md "Speed").
+ */
+export function searchCondition(projectId: number, search: string): SQL {
+  const pattern = likePattern(search);
+  return sql`(${translationKeys.key} LIKE ${pattern} ESCAPE '\\'
+          OR ${translationKeys.context} LIKE ${pattern} ESCAPE '\\'
+          OR ${translationKeys.id} IN (SELECT ${translations.keyId} FROM ${translations}
+                     WHERE ${translations.languageId} IN (SELECT ${languages.id} FROM ${languages} WHERE ${languages.projectId} = ${projectId})
+                     AND ${translations.value} LIKE ${pattern} ESCAPE '\\'))`;
+}
+
+/**
+ * The `status` filter as a condition on a key row (docs/product.md §8). The language's values are
+ * read in one pass (by the translations' language index) rather than looked up key by key: 3 to 10
+ * times less work at 10,000 keys (docs/dashboard.md "Speed").
+ */
+function statusCondition(projectId: number, status: KeyStatus, language: LanguageRow | undefined) {
+  const inLanguage = language
+    ? sql`${translations.languageId} = ${language.id}`
+    : sql`${translations.languageId} IN (SELECT ${languages.id} FROM ${languages} WHERE ${languages.projectId} = ${projectId})`;
+  const keysWith = (extra: SQL) => sql`(SELECT ${translations.keyId} FROM ${translations} WHERE ${inLanguage}${extra})`;
+  switch (status) {
+    case "missing":
+      return sql`${translationKeys.id} NOT IN ${keysWith(sql``)}`;
+    case "translated":
+      return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'translated'`)}`;
+    case "approved":
+      return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'approved'`)}`;
+    case "problems":
+      return sql`${translationKeys.id} IN ${keysWith(sql` AND (${translations.errorCount} > 0 OR ${translations.warningCount} > 0)`)}`;
+  }
+}
+
+/**
+ * A page of keys (docs/product.md §4, §8): matching `search` in the key, its context or any value;
+ * with `status` only keys whose `language` cell is missing, translated (not yet approved),
+ * approved, or has problems (in `language`, or in any language when none is given); `languages`
+ * narrows the translations in the answer.
+ */
+export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { items: KeyView[]; page_info: PageInfo } {
   const page = parsePositiveInt(query.page, "page", 1);
   const pageSize = Math.min(parsePositiveInt(query.page_size, "page_size", KEYS_PAGE_SIZE_DEFAULT), KEYS_PAGE_SIZE_MAX);
   const search = query.search?.trim();
-  const where = search
-    ? and(
-        eq(translationKeys.projectId, project.id),
-        sql`(${translationKeys.key} LIKE ${likePattern(search)} ESCAPE '\\'
-          OR ${translationKeys.context} LIKE ${likePattern(search)} ESCAPE '\\'
-          OR EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.keyId} = ${translationKeys.id}
-                     AND ${translations.value} LIKE ${likePattern(search)} ESCAPE '\\'))`,
-      )
-    : eq(translationKeys.projectId, project.id);
-  const total = db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(where).get()!.n;
-  const rows = db
-    .select()
-    .from(translationKeys)
-    .where(where)
-    .orderBy(asc(translationKeys.key))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
+  const all = query.language !== undefined || query.languages !== undefined ? db.select().from(languages).where(eq(languages.projectId, project.id)).all() : [];
+  let language: LanguageRow | undefined;
+  if (query.language !== undefined) {
+    if (query.status === undefined) throw badQuery("language", "it names the language a status is about; give status too");
+    language = queryLanguage(all, query.language, "language");
+  } else if (query.status !== undefined && query.status !== "problems") {
+    throw badQuery("language", `required with status=${query.status}`);
+  }
+  const shown = query.languages === undefined ? undefined : [...new Set(query.languages.split(",").map((code) => queryLanguage(all, code, "languages").id))];
+  const conditions = [eq(translationKeys.projectId, project.id)];
+  if (search) conditions.push(searchCondition(project.id, search));
+  if (query.status !== undefined) conditions.push(statusCondition(project.id, query.status, language));
+  const where = and(...conditions);
+  const count = () => db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(where).get()!.n;
+  let total: number;
+  let rows: KeyRow[];
+  if (search) {
+    // A search reads every value once; the page and its total come from that one pass.
+    const found = db
+      .select({ key: translationKeys, total: sql<number>`count(*) OVER ()` })
+      .from(translationKeys)
+      .where(where)
+      .orderBy(asc(translationKeys.key))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .all();
+    rows = found.map((r) => r.key);
+    total = found[0]?.total ?? (page > 1 ? count() : 0);
+  } else {
+    total = count();
+    rows = db
+      .select()
+      .from(translationKeys)
+      .where(where)
+      .orderBy(asc(translationKeys.key))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .all();
+  }
   const t = translationsOf(
     db,
     rows.map((r) => r.id),
+    shown,
   );
   return { items: rows.map((r) => keyView(r, t.get(r.id))), page_info: pageInfo(total, page, pageSize) };
 }

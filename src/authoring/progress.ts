@@ -4,8 +4,8 @@ import { languages, translationKeys, translations, type ProjectRow } from "../st
 
 /**
  * Per-language progress for the key grid and the publish confirmation (docs/dashboard.md
- * "Progress"). The paged key list cannot give totals without fetching every key, so one grouped
- * count answers it.
+ * "Progress"), with the message checks' errors and warnings. The paged key list cannot give
+ * totals without fetching every key, so one grouped count answers it.
  */
 export interface LanguageProgress {
   code: string;
@@ -14,6 +14,9 @@ export interface LanguageProgress {
   /** keys with a value in this language (translated or approved) */
   translated: number;
   approved: number;
+  /** The message checks' findings in this language's values, by severity (docs/product.md §7). */
+  errors: number;
+  warnings: number;
 }
 
 export interface ProjectProgress {
@@ -29,6 +32,8 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
       name: languages.name,
       translated: sql<number>`count(${translations.keyId})`,
       approved: sql<number>`coalesce(sum(${translations.status} = 'approved'), 0)`,
+      errors: sql<number>`coalesce(sum(${translations.errorCount}), 0)`,
+      warnings: sql<number>`coalesce(sum(${translations.warningCount}), 0)`,
     })
     .from(languages)
     .leftJoin(translations, eq(translations.languageId, languages.id))

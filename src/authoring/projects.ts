@@ -5,6 +5,7 @@ import { newId, newSlug } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, projects, type ProjectRow } from "../storage/schema.ts";
+import { markProjectUnchecked, recheckProject } from "./checks.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
 
 export interface ProjectView {
@@ -13,10 +14,19 @@ export interface ProjectView {
   base_language_code: string;
   cdn_slug: string;
   created_at: string;
+  /** How messages are checked (docs/product.md §7): ICU MessageFormat, or text with {name}/{{name}}. */
+  message_syntax: ProjectRow["messageSyntax"];
 }
 
 export function projectView(p: ProjectRow): ProjectView {
-  return { id: p.publicId, name: p.name, base_language_code: p.baseLanguageCode, cdn_slug: p.cdnSlug, created_at: iso(p.createdAt) };
+  return {
+    id: p.publicId,
+    name: p.name,
+    base_language_code: p.baseLanguageCode,
+    cdn_slug: p.cdnSlug,
+    created_at: iso(p.createdAt),
+    message_syntax: p.messageSyntax,
+  };
 }
 
 function cleanName(name: string): string {
@@ -32,8 +42,10 @@ export function findProject(db: Db, publicId: string | null): ProjectRow {
   return row;
 }
 
-export function listProjects(db: Db): ProjectView[] {
-  return db.select().from(projects).orderBy(asc(projects.name), asc(projects.id)).all().map(projectView);
+/** Every project, or only the one with row id `onlyId` (a token's, docs/product.md §6). */
+export function listProjects(db: Db, onlyId?: number): ProjectView[] {
+  const query = db.select().from(projects);
+  return (onlyId === undefined ? query : query.where(eq(projects.id, onlyId))).orderBy(asc(projects.name), asc(projects.id)).all().map(projectView);
 }
 
 /**
@@ -55,7 +67,19 @@ export function createProject({ db, clock }: ServiceDeps, input: { name: string;
   });
 }
 
-export function updateProject({ db, changes }: ServiceDeps, project: ProjectRow, patch: { name?: string; base_language_code?: string }): ProjectView {
+export interface ProjectPatch {
+  name?: string;
+  base_language_code?: string;
+  message_syntax?: ProjectRow["messageSyntax"];
+}
+
+/**
+ * Renames a project, moves its base language or changes its message syntax. Either of the last
+ * two changes what every value is checked against (docs/product.md §7): the values are marked
+ * unchecked in the same transaction and rechecked in chunks before the answer, other requests
+ * running in between; a stop half-way leaves the rest to the start-up pass.
+ */
+export async function updateProject({ db, clock, changes }: ServiceDeps, project: ProjectRow, patch: ProjectPatch): Promise<ProjectView> {
   const values: Partial<ProjectRow> = {};
   if (patch.name !== undefined) values.name = cleanName(patch.name);
   if (patch.base_language_code !== undefined) {
@@ -64,9 +88,18 @@ export function updateProject({ db, changes }: ServiceDeps, project: ProjectRow,
     if (!lang) throw badRequest(`invalid field "base_language_code": ${code} is not a language of this project`);
     values.baseLanguageCode = lang.code;
   }
+  if (patch.message_syntax !== undefined) values.messageSyntax = patch.message_syntax;
   if (Object.keys(values).length === 0) return projectView(project);
-  const row = db.update(projects).set(values).where(eq(projects.id, project.id)).returning().get()!;
+  const recheck =
+    (values.baseLanguageCode !== undefined && values.baseLanguageCode !== project.baseLanguageCode) ||
+    (values.messageSyntax !== undefined && values.messageSyntax !== project.messageSyntax);
+  const row = db.transaction(() => {
+    const updated = db.update(projects).set(values).where(eq(projects.id, project.id)).returning().get()!;
+    if (recheck) markProjectUnchecked(db, project.id);
+    return updated;
+  });
   changes.notify(project.id);
+  if (recheck) await recheckProject(db, () => clock.now(), project.id);
   return projectView(row);
 }
 

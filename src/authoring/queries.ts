@@ -1,13 +1,15 @@
 import type { Db } from "../storage/db.ts";
 
 /**
- * Statements for bulk writes: an import of 10,000 entries runs tens of thousands of them inside one
+ * Statements for bulk writes: an import of 50,000 entries runs a hundred thousand of them inside one
  * transaction, and the query builder costs about ten times more per statement
  * (docs/architecture.md "Reaching SQLite"). Prepared per import, which is cheap next to the import.
  */
 export function prepareImportQueries(db: Db) {
   const c = db.$client;
   return {
+    projectKeys: c.prepare<{ id: number; key: string; context: string | null }, [number]>("SELECT id, key, context FROM translation_keys WHERE project_id = ?"),
+    languageValues: c.prepare<{ key_id: number; value: string }, [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),
     insertKey: c.prepare<{ id: number }, [string, number, string, string | null, number, number]>(
       "INSERT INTO translation_keys (public_id, project_id, key, context, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     ),
@@ -21,6 +23,67 @@ export function prepareImportQueries(db: Db) {
     insertHistory: c.prepare<unknown, [number, number, string, string | null, string, string, string, number]>(
       `INSERT INTO translation_history (key_id, language_id, value, previous_value, status, by_kind, by_public_id, by_name, via, at)
        VALUES (?, ?, ?, ?, 'translated', ?, ?, ?, 'import', ?)`,
+    ),
+    deleteKey: c.prepare<unknown, [number]>("DELETE FROM translation_keys WHERE id = ?"),
+    /** The keys whose value in this language has at least one message-check finding (docs/product.md §7). */
+    keysWithProblems: c.prepare<{ key_id: number }, [number]>("SELECT key_id FROM translations WHERE language_id = ? AND (error_count > 0 OR warning_count > 0)"),
+  };
+}
+
+/**
+ * Statements of the message checks (docs/messages.md "When"): a save reads the key's base value
+ * and, for a base value, its other translations; rechecks walk a project's or the whole table's
+ * unchecked rows by rowid, a chunk at a time. `query()` keeps each statement compiled on the
+ * connection, so a save pays for preparing them once.
+ */
+export function prepareCheckQueries(db: Db) {
+  const c = db.$client;
+  return {
+    languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ?"),
+    value: c.query<{ value: string }, [number, number]>("SELECT value FROM translations WHERE key_id = ? AND language_id = ?"),
+    otherLanguages: c.query<{ languageId: number; value: string }, [number, number]>(
+      "SELECT language_id AS languageId, value FROM translations WHERE key_id = ? AND language_id != ?",
+    ),
+    store: c.query<unknown, [string, number, number, number, number, number]>(
+      "UPDATE translations SET problems = ?, error_count = ?, warning_count = ?, checked_at = ? WHERE key_id = ? AND language_id = ?",
+    ),
+    markProjectUnchecked: c.query<unknown, [number]>(
+      "UPDATE translations SET checked_at = NULL WHERE language_id IN (SELECT id FROM languages WHERE project_id = ?)",
+    ),
+    uncheckedOfLanguage: c.query<{ rowid: number; keyId: number; value: string }, [number, number, number]>(
+      "SELECT rowid, key_id AS keyId, value FROM translations WHERE language_id = ? AND rowid > ? AND checked_at IS NULL ORDER BY rowid LIMIT ?",
+    ),
+    uncheckedAnywhere: c.query<{ rowid: number; keyId: number; languageId: number; value: string; projectId: number }, [number, number]>(
+      `SELECT t.rowid AS rowid, t.key_id AS keyId, t.language_id AS languageId, t.value AS value, l.project_id AS projectId
+       FROM translations t JOIN languages l ON l.id = t.language_id
+       WHERE t.rowid > ? AND t.checked_at IS NULL ORDER BY t.rowid LIMIT ?`,
+    ),
+  };
+}
+
+export type CheckQueries = ReturnType<typeof prepareCheckQueries>;
+
+/**
+ * The project's problem list (docs/product.md §7): one row per finding, from the JSON the checks
+ * stored, in key then language order; `?2` narrows to a language, `?3` to a severity.
+ */
+export function prepareProblemQueries(db: Db) {
+  const c = db.$client;
+  const from = `FROM translations t
+    JOIN languages l ON l.id = t.language_id
+    JOIN translation_keys k ON k.id = t.key_id
+    JOIN json_each(t.problems) p
+    WHERE l.project_id = ?1 AND (t.error_count > 0 OR t.warning_count > 0)
+      AND (?2 IS NULL OR l.id = ?2) AND (?3 IS NULL OR p.value ->> '$.severity' = ?3)`;
+  return {
+    count: c.query<{ n: number }, [number, number | null, string | null]>(`SELECT count(*) AS n ${from}`),
+    page: c.query<
+      { key_id: string; key: string; language_code: string; code: string; severity: string; message: string },
+      [number, number | null, string | null, number, number]
+    >(
+      `SELECT k.public_id AS key_id, k.key AS key, l.code AS language_code, p.value ->> '$.code' AS code,
+         p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message
+       ${from} ORDER BY k.key, l.code, p.key LIMIT ?4 OFFSET ?5`,
     ),
   };
 }

@@ -9,11 +9,23 @@ import { releaseDir, releasesRoot, STAGING_PREFIX } from "./layout.ts";
 export const TEMP_PREFIX = ".tmp-";
 
 /**
+ * Release files and their folders are the owner's only (docs/deploy.md "Security notes"), like the
+ * database beside them: other users of the machine have no business reading them from the disk.
+ */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/** The names this code gives what it writes, and only those (cleanStrayReleaseFiles). */
+const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
+const STAGING_NAME = /^\.staging-rel_[0-9A-Za-z]{20}-[0-9A-Za-z]{8}$/; // ReleaseStaging's path
+const TEMP_NAME = /^\.tmp-[0-9A-Za-z]{8}-/; // writeAtomic's temporary file
+
+/**
  * Writes a file and flushes it to the disk before returning (docs/product.md §3: flushed before
  * published).
  */
 export async function writeDurable(path: string, data: string | Uint8Array): Promise<void> {
-  const handle = await open(path, "wx");
+  const handle = await open(path, "wx", FILE_MODE);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -58,8 +70,8 @@ export class ReleaseStaging {
 
   static async create(dataDir: string, releasePublicId: string): Promise<ReleaseStaging> {
     const staging = new ReleaseStaging(dataDir, releasePublicId);
-    await mkdir(releasesRoot(dataDir), { recursive: true });
-    await mkdir(staging.path);
+    await mkdir(releasesRoot(dataDir), { recursive: true, mode: DIR_MODE });
+    await mkdir(staging.path, { mode: DIR_MODE });
     return staging;
   }
 
@@ -88,29 +100,31 @@ export async function removeReleaseFiles(dataDir: string, releasePublicId: strin
 }
 
 /**
- * At start, before serving: given the ids of the published releases, removes staging folders,
- * folders of releases that are not published
- * (a publish killed between the rename and the commit, a delete killed before its files went) and
- * half-written temporary files. Only the releases folder is touched; other files in the data dir
- * are never read or served.
+ * At start, before serving: removes what this code left behind when a process died, and nothing
+ * else (docs/architecture.md "Start-up"). Given the ids of the published releases, that is staging
+ * folders, folders named after a release that is not published (a publish killed between the
+ * rename and the commit, a delete killed before its files went) and half-written temporary files
+ * in the folders of published releases. Anything else in the releases folder is an operator's
+ * and is left alone (and never served: the CDN finds files through the database).
  */
-export function cleanStrayReleaseFiles(dataDir: string, published: ReadonlySet<string>): { removed: string[] } {
+export function cleanStrayReleaseFiles(dataDir: string, published: ReadonlySet<string>): { removed: string[]; foreign: string[] } {
   const root = releasesRoot(dataDir);
-  mkdirSync(root, { recursive: true });
+  mkdirSync(root, { recursive: true, mode: DIR_MODE });
   const removed: string[] = [];
+  const foreign: string[] = [];
+  const remove = (name: string) => {
+    rmSync(join(root, name), { recursive: true, force: true });
+    removed.push(name);
+  };
   for (const entry of readdirSync(root, { withFileTypes: true })) {
-    if (entry.isDirectory() && published.has(entry.name)) {
-      for (const file of readdirSync(join(root, entry.name))) {
-        if (file.startsWith(TEMP_PREFIX)) {
-          rmSync(join(root, entry.name, file), { force: true });
-          removed.push(`${entry.name}/${file}`);
-        }
-      }
-      continue;
-    }
-    rmSync(join(root, entry.name), { recursive: true, force: true });
-    removed.push(entry.name);
+    const name = entry.name;
+    if (entry.isDirectory() && STAGING_NAME.test(name)) remove(name);
+    else if (entry.isDirectory() && RELEASE_ID.test(name) && !published.has(name)) remove(name);
+    else if (entry.isDirectory() && published.has(name)) {
+      for (const file of readdirSync(join(root, name))) if (TEMP_NAME.test(file)) remove(`${name}/${file}`);
+    } else foreign.push(name);
   }
   if (removed.length > 0) log.warn("removed stray release files", { count: removed.length, entries: removed.slice(0, 20) });
-  return { removed };
+  if (foreign.length > 0) log.info("left entries in the releases folder that Phrasebook did not write", { count: foreign.length, entries: foreign.slice(0, 20) });
+  return { removed, foreign };
 }

@@ -11,6 +11,11 @@ export const GZIP_LEVEL = 9;
 export const BROTLI_QUALITY_SMALL = 11;
 export const BROTLI_QUALITY_LARGE = 6;
 export const BROTLI_SMALL_MAX_BYTES = 64 * 1024;
+/**
+ * Built-in assets (the dashboard's script and styles) are compressed once per process and read by
+ * every browser that opens the dashboard: the tightest setting pays for itself up to this size.
+ */
+export const BROTLI_ASSET_MAX_BYTES = 256 * 1024;
 
 const gzipAsync = promisify(zlib.gzip);
 const brotliAsync = promisify(zlib.brotliCompress);
@@ -19,8 +24,8 @@ export async function gzip(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await gzipAsync(data, { level: GZIP_LEVEL }));
 }
 
-export async function brotli(data: Uint8Array): Promise<Uint8Array> {
-  const quality = data.length <= BROTLI_SMALL_MAX_BYTES ? BROTLI_QUALITY_SMALL : BROTLI_QUALITY_LARGE;
+export async function brotli(data: Uint8Array, smallMaxBytes = BROTLI_SMALL_MAX_BYTES): Promise<Uint8Array> {
+  const quality = data.length <= smallMaxBytes ? BROTLI_QUALITY_SMALL : BROTLI_QUALITY_LARGE;
   return new Uint8Array(
     await brotliAsync(data, {
       params: {

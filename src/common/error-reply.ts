@@ -28,17 +28,40 @@ export function describeValidationError(err: ElysiaValidationLike): string {
   return `invalid ${part} "${path}": ${why}`;
 }
 
+/** Error codes of a full disk: the file system's, and SQLite's (bun:sqlite names it). */
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
+
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && DISK_FULL_CODES.has(code);
+}
+
 export function toHttpError(code: string | number, error: unknown, route: string): HttpError {
   if (error instanceof HttpError) return error;
   switch (code) {
     case "VALIDATION":
       return new HttpError(400, describeValidationError(error as ElysiaValidationLike));
-    case "PARSE":
+    case "PARSE": {
+      // The dashboard API's body parser throws its own 400, 413 and 415 (dashboard-api/guards.ts).
+      const cause = (error as { cause?: unknown })?.cause;
+      if (cause instanceof HttpError) return cause;
       return new HttpError(400, "request body is not valid JSON");
+    }
     case "NOT_FOUND":
       return new HttpError(404, "not found");
     case "INVALID_COOKIE_SIGNATURE":
       return new HttpError(401, "invalid session");
+  }
+  // A full disk is the operator's to fix, and nothing was written: say so, and log it
+  // (docs/deploy.md "When the disk fills up": every write is a transaction or a rename, so the
+  // database and the published files are as they were).
+  if (isDiskFull(error)) {
+    log.error("disk full", { route, error: String((error as Error)?.message ?? error) });
+    return new HttpError(507, "the server's disk is full: nothing was changed; free space on it and try again");
+  }
+  // The writer's lock held past busy_timeout (a backup copying the database, another process).
+  if ((error as { code?: unknown })?.code === "SQLITE_BUSY") {
+    return new HttpError(503, "the database is busy; try again in a moment", { "retry-after": "1" });
   }
   const status = (error as { status?: unknown })?.status;
   if (typeof status === "number" && status >= 400 && status < 500) return new HttpError(status, (error as Error).message || "bad request");

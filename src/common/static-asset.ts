@@ -1,4 +1,4 @@
-import { brotli, gzip } from "./compress.ts";
+import { brotli, BROTLI_ASSET_MAX_BYTES, gzip } from "./compress.ts";
 import { sha256Hex } from "./hash.ts";
 import { preferredEncoding } from "./http.ts";
 
@@ -36,7 +36,7 @@ export function makeStaticAsset(base: string, ext: string, contentType: string, 
       let pending = made.get(encoding);
       if (!pending) {
         pending = blob.bytes().then(async (raw) => {
-          const bytes = encoding === "gzip" ? await gzip(raw) : await brotli(raw);
+          const bytes = encoding === "gzip" ? await gzip(raw) : await brotli(raw, BROTLI_ASSET_MAX_BYTES);
           return bytes.length < raw.length ? bytes : null;
         });
         made.set(encoding, pending);

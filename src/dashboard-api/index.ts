@@ -1,6 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { dashboardContext } from "./access.ts";
+import { editorRoutes } from "./editor.ts";
+import { DASHBOARD_API_PREFIX } from "./guards.ts";
+import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
 import { projectRoutes } from "./projects.ts";
 import { releaseRoutes } from "./releases.ts";
@@ -9,7 +12,7 @@ import { tokenRoutes } from "./tokens.ts";
 import { userRoutes } from "./users.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
-export const DASHBOARD_API_PREFIX = "/dashboard/api";
+export { DASHBOARD_API_PREFIX };
 
 /**
  * The dashboard JSON API (docs/product.md §4, docs/dashboard-api.md), one Elysia instance: signing
@@ -24,6 +27,8 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(userRoutes(deps, context))
     .use(projectRoutes(deps, context))
     .use(keyRoutes(deps, context))
+    .use(editorRoutes(deps, context))
+    .use(importRoutes(deps, context))
     .use(releaseRoutes(deps, context))
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context));

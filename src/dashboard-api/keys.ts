@@ -1,17 +1,15 @@
 import { Elysia, t } from "elysia";
 import { keyHistory } from "../authoring/history.ts";
-import { importTranslations } from "../authoring/import.ts";
 import { createKey, deleteKey, getKey, listKeys, updateKey } from "../authoring/keys.ts";
+import { listProblems } from "../authoring/problems.ts";
 import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import type { AppDeps } from "../deps.ts";
 import type { DashboardContext } from "./access.ts";
 
 const KeyName = t.String({ maxLength: 512 });
 const Context = t.Union([t.String({ maxLength: 2000 }), t.Null()]);
-/** Import content may be as large as a request body may be (the server's limit is 16 MB). */
-const IMPORT_CONTENT_MAX_CHARS = 16 * 1024 * 1024;
 
-/** Keys, translations and import: members may edit these (docs/product.md §4). */
+/** Keys and translations: members may edit these (docs/product.md §4). Import: import.ts. */
 export function keyRoutes(deps: AppDeps, context: DashboardContext) {
   const { db } = deps;
   return new Elysia()
@@ -21,6 +19,21 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
       inProject: true,
       query: t.Object({
         search: t.Optional(t.String({ maxLength: 500 })),
+        page: t.Optional(t.String()),
+        page_size: t.Optional(t.String()),
+        // docs/product.md §8: the editor's filters.
+        status: t.Optional(t.Union([t.Literal("missing"), t.Literal("translated"), t.Literal("approved"), t.Literal("problems")])),
+        language: t.Optional(t.String({ maxLength: 35 })),
+        languages: t.Optional(t.String({ maxLength: 2000 })),
+      }),
+    })
+    // Every message-check finding of the project (docs/product.md §7).
+    .get("/projects/:pid/problems", ({ project, query }) => listProblems(db, project, query), {
+      access: "read",
+      inProject: true,
+      query: t.Object({
+        language: t.Optional(t.String({ maxLength: 35 })),
+        severity: t.Optional(t.Union([t.Literal("error"), t.Literal("warning")])),
         page: t.Optional(t.String()),
         page_size: t.Optional(t.String()),
       }),
@@ -58,14 +71,5 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
     .get("/projects/:pid/keys/:keyId/history", ({ project, params }) => ({ items: keyHistory(db, project, params.keyId) }), {
       access: "read",
       inProject: true,
-    })
-    .post("/projects/:pid/import", ({ project, body, caller }) => importTranslations(deps, project, body, caller.actor), {
-      access: "edit",
-      inProject: true,
-      body: t.Object({
-        language_code: t.String({ minLength: 1, maxLength: 35 }),
-        format: t.Union([t.Literal("json"), t.Literal("yaml"), t.Literal("arb")]),
-        content: t.String({ maxLength: IMPORT_CONTENT_MAX_CHARS }),
-      }),
     });
 }

@@ -13,7 +13,8 @@ export function projectRoutes(deps: AppDeps, context: DashboardContext) {
   const { db } = deps;
   return new Elysia()
     .use(context)
-    .get("/projects", () => ({ items: listProjects(db) }), { access: "read" })
+    // A token sees only its own project (docs/product.md §6): that is how the client finds it.
+    .get("/projects", ({ caller }) => ({ items: listProjects(db, caller.kind === "token" ? caller.token.projectId : undefined) }), { access: "read" })
     .post("/projects", ({ body, status }) => status(201, createProject(deps, body)), {
       access: "admin",
       body: t.Object({ name: Name, base_language_code: Code }),
@@ -22,7 +23,12 @@ export function projectRoutes(deps: AppDeps, context: DashboardContext) {
     .patch("/projects/:pid", ({ project, body }) => updateProject(deps, project, body), {
       access: "admin",
       inProject: true,
-      body: t.Object({ name: t.Optional(Name), base_language_code: t.Optional(Code) }),
+      body: t.Object({
+        name: t.Optional(Name),
+        base_language_code: t.Optional(Code),
+        // docs/product.md §7: how messages are checked.
+        message_syntax: t.Optional(t.Union([t.Literal("icu"), t.Literal("text")])),
+      }),
     })
     .post("/projects/:pid/rotate-slug", ({ project }) => rotateProjectSlug(deps, project), { access: "admin", inProject: true })
     // Per-language counts for the key grid and the publish confirmation (docs/dashboard.md "Progress").

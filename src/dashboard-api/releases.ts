@@ -1,8 +1,9 @@
 import { Elysia, t } from "elysia";
+import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
-import type { DashboardContext } from "./access.ts";
+import { isAdminCaller, type DashboardContext } from "./access.ts";
 
 const Name = t.String({ maxLength: 200 });
 const Tag = t.String({ maxLength: 100 });
@@ -30,8 +31,13 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
-      async ({ project, params }) => releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid)),
-      { access: "release", inProject: true },
+      async ({ project, params, body, caller }) => {
+        // Letting errors through is an admin's call; a publish-scope token cannot (docs/product.md §7).
+        const allowErrors = body?.allow_errors === true;
+        if (allowErrors && !isAdminCaller(caller)) throw forbidden("only an admin may publish with errors (allow_errors)");
+        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
+      },
+      { access: "release", inProject: true, body: t.Optional(t.Object({ allow_errors: t.Optional(t.Boolean()) })) },
     )
     .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
       access: "admin",

@@ -1,9 +1,11 @@
 import { Elysia, t } from "elysia";
-import { login, LoginThrottle, logout, readCookie, SESSION_COOKIE, sessionCookie } from "../accounts/sessions.ts";
-import { countUsers, createUser } from "../accounts/users.ts";
-import { conflict } from "../common/errors.ts";
+import { LoginThrottle } from "../accounts/login-throttle.ts";
+import { createSession, login, logout, readCookie, SESSION_COOKIE, sessionCookie, type SessionInfo } from "../accounts/sessions.ts";
+import { countUsers, createFirstAdmin } from "../accounts/users.ts";
+import { badRequest } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import type { DashboardContext } from "./access.ts";
+import { tokenIdentity, type DashboardContext } from "./access.ts";
+import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite } from "./guards.ts";
 
 const Credentials = t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 1024 }) });
 const Setup = t.Object({
@@ -12,28 +14,39 @@ const Setup = t.Object({
   password: t.String({ minLength: 8, maxLength: 1024 }),
 });
 
-/** Signing in and out (docs/product.md §4 "Session"), and the first-run setup (docs/decisions.md). */
+/**
+ * Signing in (docs/product.md §4 "Session") and the first-run setup (docs/decisions.md "First
+ * run"). Neither has a session yet, so neither has a CSRF token: what keeps another site's page
+ * from signing a visitor in (or setting up an empty server) is that bodies must be JSON, which a
+ * cross-site form cannot send, and that a browser's Origin must be this server's (guards.ts).
+ */
 export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => string) {
   const throttle = new LoginThrottle(deps.clock);
   const secure = deps.settings.publicUrl.startsWith("https:");
-
-  const startSession = async (request: Request, set: { headers: Record<string, unknown> }, email: string, password: string) => {
-    const { session, cookieValue } = await login(deps.db, deps.clock, throttle, clientOf(request), { email, password });
-    set.headers["set-cookie"] = sessionCookie(cookieValue, secure);
-    return { user: session.user, csrf_token: session.csrfToken };
+  const begin = (set: { headers: Record<string, unknown> }, started: { session: SessionInfo; cookieValue: string }) => {
+    set.headers["set-cookie"] = sessionCookie(started.cookieValue, secure);
+    return { user: started.session.user, csrf_token: started.session.csrfToken };
   };
 
   return new Elysia()
-    .post("/login", ({ body, request, set }) => startSession(request, set, body.email, body.password), { body: Credentials })
+    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: () => undefined }))
+    .post(
+      "/login",
+      async ({ body, request, set }) => {
+        refuseCrossSite(request, deps.settings.publicUrl);
+        return begin(set, await login(deps.db, deps.clock, throttle, clientOf(request), body));
+      },
+      { body: Credentials },
+    )
     // First run (no user yet, no bootstrap settings): the dashboard offers to create the admin.
     .get("/setup", () => ({ needed: countUsers(deps.db) === 0 }))
     .post(
       "/setup",
       async ({ body, request, set }) => {
-        if (countUsers(deps.db) > 0) throw conflict("setup is done: an admin already exists");
-        await createUser(deps.db, deps.clock, { ...body, role: "admin" });
+        refuseCrossSite(request, deps.settings.publicUrl);
+        const admin = await createFirstAdmin(deps.db, deps.clock, body);
         set.status = 201;
-        return startSession(request, set, body.email, body.password);
+        return begin(set, createSession(deps.db, deps.clock, admin));
       },
       { body: Setup },
     );
@@ -44,10 +57,12 @@ export function sessionRoutes(deps: AppDeps, context: DashboardContext) {
   const secure = deps.settings.publicUrl.startsWith("https:");
   return new Elysia()
     .use(context)
-    .get("/me", ({ caller }) => ({ user: caller.session.user, csrf_token: caller.session.csrfToken }), { access: "read" })
+    // A token (write or publish) learns its own name and scopes (docs/dashboard-api.md "Tokens").
+    .get("/me", ({ caller }) => (caller.kind === "token" ? tokenIdentity(caller) : { user: caller.session.user, csrf_token: caller.session.csrfToken }), { access: "read" })
     .post(
       "/logout",
-      ({ request, set, status }) => {
+      ({ request, set, status, caller }) => {
+        if (caller.kind === "token") throw badRequest("a token has no session to end; delete the token in the dashboard to revoke it");
         logout(deps.db, readCookie(request.headers.get("cookie"), SESSION_COOKIE));
         set.headers["set-cookie"] = sessionCookie("", secure, 0);
         return status(204);

@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { createToken, deleteToken, listTokens } from "../tokens/tokens.ts";
 import type { DashboardContext } from "./access.ts";
 
-/** API tokens (docs/product.md §4): the value is shown once, at creation. */
+/** API tokens (docs/product.md §4, §6): the value is shown once, at creation; scopes are chosen then. */
 export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
   return new Elysia()
     .use(context)
@@ -11,7 +11,12 @@ export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
     .post("/projects/:pid/tokens", ({ project, body, status }) => status(201, createToken(deps, project, body)), {
       access: "admin",
       inProject: true,
-      body: t.Object({ name: t.String({ maxLength: 100 }) }),
+      body: t.Object({
+        name: t.String({ maxLength: 100 }),
+        // Which scopes are known, and that at least one is named, is judged by createToken, so the
+        // 400 names the scope at fault.
+        scopes: t.Optional(t.Array(t.String({ maxLength: 20 }), { maxItems: 10 })),
+      }),
     })
     .delete(
       "/projects/:pid/tokens/:tokenId",

@@ -16,7 +16,8 @@ export function userRoutes({ db, clock }: AppDeps, context: DashboardContext) {
       access: "admin",
       body: t.Object({ email: t.String({ maxLength: 254 }), name: Name, password: Password, role: Role }),
     })
-    .patch("/users/:userId", ({ params, body }) => updateUser(db, params.userId, body), {
+    // A new password signs the user out everywhere, except in the session that set it.
+    .patch("/users/:userId", ({ params, body, caller }) => updateUser(db, params.userId, body, { keepSession: caller.kind === "session" ? caller.session.tokenHash : undefined }), {
       access: "admin",
       body: t.Object({ name: t.Optional(Name), role: t.Optional(Role), password: t.Optional(Password) }),
     })

@@ -3,7 +3,7 @@ import { parsePositiveInt } from "../common/paging.ts";
 import type { AppDeps } from "../deps.ts";
 import { DELIVERY_LIST_DEFAULT, deliveryDetail, listDeliveries, redeliver, sendTestEvent } from "../webhooks/delivery-log.ts";
 import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, SECRET_MAX_LENGTH, updateEndpoint, URL_MAX_LENGTH } from "../webhooks/endpoints.ts";
-import type { DashboardContext } from "./access.ts";
+import { isAdminCaller, type DashboardContext } from "./access.ts";
 
 const Url = t.String({ maxLength: URL_MAX_LENGTH + 100 });
 const Events = t.Array(t.String({ maxLength: 100 }), { maxItems: 50 });
@@ -17,13 +17,17 @@ export function webhookRoutes(deps: AppDeps, context: DashboardContext) {
   const { db } = deps;
   return new Elysia()
     .use(context)
-    .get("/projects/:pid/webhooks", ({ project }) => ({ items: listEndpoints(db, project) }), { access: "read-private", inProject: true })
+    // Members see endpoint URLs with the query string masked; admins, who edit them, see them whole.
+    .get("/projects/:pid/webhooks", ({ project, caller }) => ({ items: listEndpoints(db, project, { maskQuery: !isAdminCaller(caller) }) }), {
+      access: "read-private",
+      inProject: true,
+    })
     .post("/projects/:pid/webhooks", ({ project, body, status }) => status(201, createEndpoint(deps, project, body)), {
       access: "admin",
       inProject: true,
       body: t.Object({ url: Url, events: Events, secret: t.Optional(Secret), enabled: t.Optional(t.Boolean()) }),
     })
-    .get("/projects/:pid/webhooks/:wid", ({ project, params }) => endpointView(findEndpoint(db, project, params.wid)), {
+    .get("/projects/:pid/webhooks/:wid", ({ project, params, caller }) => endpointView(findEndpoint(db, project, params.wid), { maskQuery: !isAdminCaller(caller) }), {
       access: "read-private",
       inProject: true,
     })

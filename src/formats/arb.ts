@@ -1,4 +1,5 @@
-import { placeholderNames } from "./icu.ts";
+import type { MessageArgument } from "../messages/read.ts";
+import { arbPlaceholdersJson } from "./icu.ts";
 
 /** `@@locale` with underscores: older gen-l10n versions split locales only on `_` (docs/product.md §3). */
 export function arbLocale(code: string): string {
@@ -7,16 +8,15 @@ export function arbLocale(code: string): string {
 
 /**
  * One message and, when there is any, its `@name` metadata: the key's context as `description` and
- * every ICU placeholder (docs/interface.md §2.6 rule 4, docs/product.md §3). Written by hand (it is
- * on the publish hot path) from the already-quoted name and value.
+ * the message's arguments as `placeholders` (docs/interface.md §2.6 rule 4, docs/publishing.md §3).
+ * Written by hand (it is on the publish hot path) from the already-quoted name and value.
  */
-export function arbLines(lines: string[], nameJson: string, value: string, valueJson: string, description: string | null | undefined): void {
+export function arbLines(lines: string[], nameJson: string, valueJson: string, description: string | null | undefined, args: readonly MessageArgument[]): void {
   lines.push(`  ${nameJson}: ${valueJson}`);
-  const placeholders = placeholderNames(value);
-  if (!description && placeholders.length === 0) return;
+  if (!description && args.length === 0) return;
   const parts: string[] = [];
   if (description) parts.push(`"description":${JSON.stringify(description)}`);
-  if (placeholders.length > 0) parts.push(`"placeholders":{${placeholders.map((p) => `${JSON.stringify(p)}:{}`).join(",")}}`);
+  if (args.length > 0) parts.push(`"placeholders":${arbPlaceholdersJson(args)}`);
   lines.push(`  "@${nameJson.slice(1)}: {${parts.join(",")}}`);
 }
 

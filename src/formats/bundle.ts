@@ -1,3 +1,4 @@
+import { readMessage, type MessageArgument, type MessageSyntax } from "../messages/read.ts";
 import { arbDocument, arbHeader, arbLines } from "./arb.ts";
 import { jsonDocument, jsonLine } from "./json.ts";
 import { yamlDocument, yamlLine, yamlScalar } from "./yaml.ts";
@@ -16,7 +17,14 @@ export interface BundleKeys {
 export interface BundleLanguage {
   code: string;
   values: (string | undefined)[];
+  /**
+   * Each value's arguments from the checked parse (publishing reads every value once, for the
+   * checks and for these); undefined where a value has none. Without it each value is read here.
+   */
+  arguments?: (readonly MessageArgument[] | undefined)[];
 }
+
+const NO_ARGUMENTS: readonly MessageArgument[] = [];
 
 /** Each key's quoted forms, made once per key set and shared by every language. */
 interface KeyForms {
@@ -49,9 +57,15 @@ function keyForms(keySet: BundleKeys, names: ReadonlyMap<string, string>): KeyFo
 /**
  * One language's three files with identical content (docs/interface.md §2.6), built in one pass
  * that quotes each value once. Keys without a value in the language are left out (docs/product.md
- * §3). `names` comes from arbNames over the whole key set, so every language uses the same names.
+ * §3). `names` comes from arbNames over the whole key set, so every language uses the same names;
+ * `syntax` is the project's message syntax, for values whose arguments `lang` does not carry.
  */
-export function compileLanguage(keySet: BundleKeys, names: ReadonlyMap<string, string>, lang: BundleLanguage): Record<BundleFormat, string> {
+export function compileLanguage(
+  keySet: BundleKeys,
+  names: ReadonlyMap<string, string>,
+  lang: BundleLanguage,
+  syntax: MessageSyntax = "icu",
+): Record<BundleFormat, string> {
   const forms = keyForms(keySet, names);
   const json: string[] = [];
   const yaml: string[] = [];
@@ -62,7 +76,8 @@ export function compileLanguage(keySet: BundleKeys, names: ReadonlyMap<string, s
     const valueJson = JSON.stringify(value);
     json.push(jsonLine(forms.json[i]!, valueJson));
     yaml.push(yamlLine(forms.yaml[i]!, yamlScalar(value, valueJson)));
-    arbLines(arb, forms.arbName[i]!, value, valueJson, forms.context[i]);
+    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : readMessage(value, syntax).arguments;
+    arbLines(arb, forms.arbName[i]!, valueJson, forms.context[i], args);
   }
   return { json: jsonDocument(json), yaml: yamlDocument(yaml), arb: arbDocument(arb) };
 }

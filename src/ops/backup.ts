@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { RELEASES_DIR, releaseDir } from "../bundles/layout.ts";
 import { CliError } from "../common/errors.ts";
@@ -15,7 +15,11 @@ import { TarWriter } from "./tar.ts";
  *    server keeps writing meanwhile).
  * 2. The release files of exactly the releases published in that copy are streamed into the
  *    archive. Published files never change, so they match the copy.
- * 3. The archive is written beside FILE and renamed into place, so FILE is whole or absent.
+ * 3. The archive is written beside FILE and renamed into place, so FILE is whole or absent. It
+ *    holds password hashes and webhook secrets, so it is created readable by its owner only, and
+ *    its entries unpack so (docs/deploy.md "Security notes").
+ * 4. On a full disk nothing is left behind: the scratch folder goes, FILE is untouched, and the
+ *    command says so in one line.
  *
  * Restore: unpack into an empty data dir (`tar -xf FILE -C /var/lib/phrasebook`) and start.
  */
@@ -26,6 +30,8 @@ export interface BackupSummary {
   bytes: number;
   missing: string[];
 }
+
+const ARCHIVE_MODE = 0o600;
 
 export async function backup(dataDir: string, file: string): Promise<BackupSummary> {
   if (!existsSync(join(dataDir, DATABASE_FILE))) throw new CliError(`no Phrasebook database in ${dataDir}`);
@@ -46,6 +52,7 @@ export async function backup(dataDir: string, file: string): Promise<BackupSumma
     snapshot.$client.close();
 
     const now = Date.now() / 1000;
+    closeSync(openSync(partial, "wx", ARCHIVE_MODE)); // the writer keeps the mode of the file it opens
     const tar = new TarWriter(Bun.file(partial).writer({ highWaterMark: 1024 * 1024 }));
     const summary: BackupSummary = { file, releases: releaseIds.length, files: 1, bytes: 0, missing: [] };
     const dbSize = statSync(snapshotPath).size;
@@ -72,6 +79,12 @@ export async function backup(dataDir: string, file: string): Promise<BackupSumma
     await tar.finish();
     renameSync(partial, file);
     return summary;
+  } catch (err) {
+    const code = (err as { code?: unknown })?.code;
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") {
+      throw new CliError(`cannot write ${file}: the disk is full; nothing was written`);
+    }
+    throw err;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -28,7 +28,9 @@ export function tarHeader(path: string, size: number, mtimeSeconds: number, type
   const header = Buffer.alloc(BLOCK, 0);
   const { name, prefix } = splitName(path);
   header.write(name, 0, NAME_MAX, "utf8");
-  header.write(octal(type === "dir" ? 0o755 : 0o644, 8), 100, "ascii");
+  // Owner only, like the data dir they restore into (docs/deploy.md "Security notes"): `tar -xf`
+  // gives the files these modes.
+  header.write(octal(type === "dir" ? 0o700 : 0o600, 8), 100, "ascii");
   header.write(octal(0, 8), 108, "ascii"); // uid
   header.write(octal(0, 8), 116, "ascii"); // gid
   header.write(octal(size, 12), 124, "ascii");

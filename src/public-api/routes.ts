@@ -27,6 +27,8 @@ function answers(ok: keyof typeof NAMED_SCHEMAS, more: Record<number, unknown> =
   return {
     200: withHeaders(ref(ok), QUOTA_HEADERS),
     401: withHeaders(errorBodyFor("Missing or invalid token", "invalid token"), QUOTA_HEADERS),
+    // A live token without the read scope (docs/product.md §6: write and publish are for CI).
+    403: withHeaders(errorBodyFor("A token without the read scope", "token lacks scope read"), QUOTA_HEADERS),
     429: withHeaders(ref("RateLimitError"), { ...QUOTA_HEADERS, "Retry-After": RETRY_AFTER }),
     ...more,
   } as const;

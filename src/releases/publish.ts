@@ -9,30 +9,49 @@ import { arbNames } from "../formats/arb-names.ts";
 import { BUNDLE_FORMATS, compileLanguage } from "../formats/bundle.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
+import { checkSnapshot, publishRefusal } from "./checks.ts";
 import { findRelease } from "./releases.ts";
 import { takeSnapshot, type SnapshotLanguage } from "./snapshot.ts";
 
+export interface PublishOptions {
+  /** Publish although messages have errors (docs/product.md §7); the caller checks it is an admin. */
+  allowErrors?: boolean;
+}
+
 /**
  * Publishing (docs/interface.md §3, docs/product.md §3, docs/publishing.md §2), all or nothing:
- * claim the draft, snapshot, compile every language to JSON, YAML and ARB, write and flush the
+ * snapshot, check every message (a 409 with the errors unless `allowErrors`, before anything is
+ * written), claim the draft, compile every language to JSON, YAML and ARB, write and flush the
  * files, then in one transaction give the release its slug, record the shipped languages with
- * `is_base_language` as of now, mark it published and write release_published. Then the change
- * notice purges the CDN and API caches, so `latest` tracks this release at once.
+ * `is_base_language` as of now, mark it published (and forced, when errors were let through) and
+ * write release_published. Then the change notice purges the CDN and API caches, so `latest`
+ * tracks this release at once.
  */
-export async function publishRelease(deps: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<ReleaseRow> {
-  const { db, clock, changes } = deps;
-  const release = claimDraft(deps, project, releasePublicId);
+export async function publishRelease(
+  deps: ServiceDeps,
+  dataDir: string,
+  project: ProjectRow,
+  releasePublicId: string,
+  options: PublishOptions = {},
+): Promise<ReleaseRow> {
+  const { db, changes } = deps;
+  assertDraft(findRelease(db, project, releasePublicId));
   const started = performance.now();
+  // The snapshot is one synchronous read; checking it yields between languages, and the claim
+  // after it still refuses a second publish of the same draft (docs/publishing.md §2).
+  const snapshot = takeSnapshot(db, project.id);
+  const check = await checkSnapshot(snapshot);
+  if (check.errorCount > 0 && !options.allowErrors) throw publishRefusal(check);
+  const release = claimDraft(deps, project, releasePublicId);
   let staging: ReleaseStaging | undefined;
   try {
-    const snapshot = takeSnapshot(db, project.id);
     const names = arbNames(snapshot.keys);
     staging = await ReleaseStaging.create(dataDir, release.publicId);
     // Compiling a language overlaps with writing and flushing the previous one (the file system
     // work runs off the main thread).
     let writing: Promise<unknown> = Promise.resolve();
     for (const lang of snapshot.languages) {
-      const files = compileLanguage(snapshot, names, lang);
+      const files = compileLanguage(snapshot, names, lang, snapshot.syntax);
       await writing;
       writing = Promise.all(BUNDLE_FORMATS.map((ext) => staging!.write(bundleFileName(lang.code, ext), files[ext])));
       writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
@@ -42,7 +61,7 @@ export async function publishRelease(deps: ServiceDeps, dataDir: string, project
     staging = undefined;
     let row: ReleaseRow;
     try {
-      row = markPublished(deps, project, release, snapshot.languages);
+      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0);
     } catch (err) {
       await removeReleaseFiles(dataDir, release.publicId);
       throw err;
@@ -52,6 +71,7 @@ export async function publishRelease(deps: ServiceDeps, dataDir: string, project
       release_id: row.publicId,
       languages: snapshot.languages.length,
       keys: snapshot.keys.length,
+      forced_errors: check.errorCount,
       duration_ms: Math.round(performance.now() - started),
     });
     return row;
@@ -59,6 +79,12 @@ export async function publishRelease(deps: ServiceDeps, dataDir: string, project
     db.update(releases).set({ publishingSince: null }).where(eq(releases.id, release.id)).run();
     if (staging) await staging.discard();
   }
+}
+
+/** A published release, or one being published, cannot be published (again): 409. */
+function assertDraft(release: ReleaseRow): void {
+  if (release.status === "published") throw conflict("release is already published");
+  if (release.publishingSince !== null) throw conflict("release is already being published");
 }
 
 /**
@@ -69,8 +95,7 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
   return db.transaction(
     () => {
       const release = findRelease(db, project, releasePublicId);
-      if (release.status === "published") throw conflict("release is already published");
-      if (release.publishingSince !== null) throw conflict("release is already being published");
+      assertDraft(release);
       db.update(releases).set({ publishingSince: clock.now() }).where(eq(releases.id, release.id)).run();
       return release;
     },
@@ -78,7 +103,7 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
   );
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[]): ReleaseRow {
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[], forced: boolean): ReleaseRow {
   return db.transaction((tx) => {
     // `latest` is the newest published_at; keep it strictly increasing within a project so two
     // publishes in the same millisecond still have an order.
@@ -90,7 +115,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
     const publishedAt = Math.max(clock.now(), (last ?? 0) + 1);
     const row = tx
       .update(releases)
-      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null })
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced })
       .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
       .returning()
       .get();

@@ -25,12 +25,14 @@ export interface ReleaseView {
   status: "draft" | "published";
   created_at: string;
   published_at: string | null;
+  /** Published by an admin while messages had errors (docs/product.md §7); false otherwise. */
+  forced: boolean;
   slug?: string;
   languages?: ReleaseLanguageView[];
 }
 
 export function releaseView(r: ReleaseRow): ReleaseView {
-  return { id: r.publicId, name: r.name, tag: r.tag, status: r.status, created_at: iso(r.createdAt), published_at: iso(r.publishedAt) };
+  return { id: r.publicId, name: r.name, tag: r.tag, status: r.status, created_at: iso(r.createdAt), published_at: iso(r.publishedAt), forced: r.forced };
 }
 
 /** The languages a published release shipped, with their absolute download URLs (docs/interface.md §2.3). */

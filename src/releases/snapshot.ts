@@ -1,5 +1,6 @@
 import { compareCodePoints } from "../common/text.ts";
 import type { BundleKeys, BundleLanguage } from "../formats/bundle.ts";
+import type { MessageSyntax } from "../messages/read.ts";
 import type { Db } from "../storage/db.ts";
 import { prepareSnapshotQueries } from "./queries.ts";
 
@@ -15,12 +16,16 @@ export interface SnapshotLanguage extends BundleLanguage {
 
 /** Keys in code-point order; each language's values aligned with them. */
 export interface Snapshot extends BundleKeys {
+  /** The keys' public ids, aligned with `keys` (problems name the key they are in). */
+  keyIds: string[];
   languages: SnapshotLanguage[];
+  /** The project's message syntax at that moment (docs/product.md §7). */
+  syntax: MessageSyntax;
 }
 
 export function takeSnapshot(db: Db, projectId: number): Snapshot {
   const q = prepareSnapshotQueries(db);
-  const project = q.baseLanguage.get(projectId);
+  const project = q.project.get(projectId);
   if (!project) throw new Error(`project ${projectId} vanished`);
   const keyRows = q.keys.all(projectId).sort((a, b) => compareCodePoints(a.key, b.key));
   const position = new Map<number, number>();
@@ -35,6 +40,8 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
   });
   return {
     keys: keyRows.map((k) => k.key),
+    keyIds: keyRows.map((k) => k.publicId),
+    syntax: project.syntax,
     contexts: new Map(keyRows.map((k) => [k.key, k.context])),
     languages,
   };

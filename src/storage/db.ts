@@ -1,12 +1,50 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { log } from "../common/log.ts";
 import * as schema from "./schema.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 export const DATABASE_FILE = "phrasebook.db";
+
+/**
+ * File modes (docs/deploy.md "Security notes"): the database holds password hashes, webhook
+ * secrets and session hashes, so the data dir is created for its owner only and the database
+ * files are readable by their owner only. SQLite gives its -wal and -shm files the mode of the
+ * database file, so creating that one 0600 covers all three.
+ */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates the database file 0600 before SQLite opens it, and makes one an older version left
+ * readable by others 0600 again (the file is ours; the data dir is the operator's, see
+ * warnIfDataDirIsOpen).
+ */
+function makeDatabaseFilesPrivate(dataDir: string): void {
+  const path = join(dataDir, DATABASE_FILE);
+  closeSync(openSync(path, "a", PRIVATE_FILE_MODE));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (!existsSync(file)) continue;
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) === 0) continue;
+    chmodSync(file, PRIVATE_FILE_MODE);
+    log.info("made a database file readable by its owner only", { file, was: mode.toString(8) });
+  }
+}
+
+/**
+ * One warning line at start when other users of the machine may look into the data dir
+ * (created by an operator, say with `install -d`, which gives 0755).
+ */
+export function warnIfDataDirIsOpen(dataDir: string): void {
+  const mode = statSync(dataDir).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    log.warn("the data dir is open to other users of this machine; run chmod 700 on it", { data_dir: dataDir, mode: mode.toString(8) });
+  }
+}
 
 /**
  * All pragmas in one place, in this order on purpose:
@@ -18,7 +56,8 @@ export const DATABASE_FILE = "phrasebook.db";
  * - foreign_keys=ON: off by default in SQLite, per connection.
  */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDatabaseFilesPrivate(dataDir);
   const sqlite = new Database(join(dataDir, DATABASE_FILE), { create: true, strict: true });
   sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run("PRAGMA synchronous = NORMAL");

@@ -5,44 +5,73 @@ import { sha256Hex } from "../common/hash.ts";
 import { newId, randomString } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { apiTokens, type ProjectRow, type TokenRow } from "../storage/schema.ts";
+import { apiTokens, TOKEN_SCOPES, type ProjectRow, type TokenRow, type TokenScope } from "../storage/schema.ts";
 
 /**
- * API tokens (docs/interface.md §5, docs/product.md §2): `pb_` + 43 base62 characters (256 bits),
+ * API tokens (docs/interface.md §5, docs/product.md §2, §6): `pb_` + 43 base62 characters (256 bits),
  * shown once, stored only as SHA-256. The prefix lets secret scanners recognise a leaked one.
  */
 export const TOKEN_PREFIX = "pb_";
 export const TOKEN_RANDOM_LENGTH = 43;
 export const TOKEN_NAME_MAX_LENGTH = 100;
+/** A token made without scopes reads the public API only, as every token did before scopes (docs/product.md §6). */
+export const DEFAULT_TOKEN_SCOPES: readonly TokenScope[] = ["read"];
 
 export interface TokenView {
   id: string;
   name: string;
+  scopes: TokenScope[];
   created_at: string;
   last_used_at: string | null;
 }
 
-const tokenView = (t: TokenRow): TokenView => ({ id: t.publicId, name: t.name, created_at: iso(t.createdAt), last_used_at: iso(t.lastUsedAt) });
+const tokenView = (t: TokenRow): TokenView => ({
+  id: t.publicId,
+  name: t.name,
+  scopes: canonicalScopes(t.scopes),
+  created_at: iso(t.createdAt),
+  last_used_at: iso(t.lastUsedAt),
+});
+
+/** Scopes in the one order every answer uses (read, write, publish), each once. */
+export function canonicalScopes(scopes: readonly string[]): TokenScope[] {
+  return TOKEN_SCOPES.filter((s) => scopes.includes(s));
+}
+
+/** A non-empty subset of read, write and publish (docs/product.md §6); a repeated scope counts once. */
+export function cleanScopes(raw: readonly string[] | undefined): TokenScope[] {
+  if (raw === undefined) return [...DEFAULT_TOKEN_SCOPES];
+  const unknown = raw.find((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw badRequest(`invalid field "scopes": unknown scope "${unknown}" (the scopes are ${TOKEN_SCOPES.join(", ")})`);
+  const scopes = canonicalScopes(raw);
+  if (scopes.length === 0) throw badRequest(`invalid field "scopes": must name at least one of ${TOKEN_SCOPES.join(", ")}`);
+  return scopes;
+}
 
 export function listTokens(db: Db, project: ProjectRow): TokenView[] {
   return db.select().from(apiTokens).where(eq(apiTokens.projectId, project.id)).orderBy(asc(apiTokens.name), asc(apiTokens.id)).all().map(tokenView);
 }
 
-export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: { name: string }): TokenView & { token: string } {
+export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: { name: string; scopes?: readonly string[] }): TokenView & { token: string } {
   const name = input.name.trim();
   if (!name) throw badRequest('invalid field "name": must not be empty');
   if (name.length > TOKEN_NAME_MAX_LENGTH) throw badRequest(`invalid field "name": at most ${TOKEN_NAME_MAX_LENGTH} characters`);
+  const scopes = cleanScopes(input.scopes);
   const token = TOKEN_PREFIX + randomString(TOKEN_RANDOM_LENGTH);
   const row = db
     .insert(apiTokens)
-    .values({ publicId: newId("tok"), projectId: project.id, name, tokenHash: sha256Hex(token), createdAt: clock.now() })
+    .values({ publicId: newId("tok"), projectId: project.id, name, tokenHash: sha256Hex(token), scopes, createdAt: clock.now() })
     .returning()
     .get();
   const view = tokenView(row);
-  return { id: view.id, name: view.name, token, created_at: view.created_at, last_used_at: null };
+  return { id: view.id, name: view.name, scopes: view.scopes, token, created_at: view.created_at, last_used_at: null };
 }
 
-/** Deleting a token purges the project's API answers, which that token could still have read. */
+/**
+ * Deleting a token revokes it at once: the change notice makes every verified-token memory forget
+ * the project's tokens (public API and dashboard API alike), and purges the project's API answers,
+ * which that token could still have read.
+ */
 export function deleteToken({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string): void {
   const gone = db
     .delete(apiTokens)

@@ -21,11 +21,26 @@ export interface EndpointView {
   created_at: string;
 }
 
+/**
+ * A webhook URL as a member sees it (docs/dashboard-api.md "Access"): receivers often take a token
+ * in the query string, and only admins, who manage endpoints, need it. `https://h/in?token=x`
+ * becomes `https://h/in?***`.
+ */
+export function maskQuery(url: string): string {
+  const at = url.indexOf("?");
+  return at < 0 || at === url.length - 1 ? url : `${url.slice(0, at)}?***`;
+}
+
+export interface ViewOptions {
+  /** For a caller who is not an admin: the URL's query string masked. */
+  maskQuery?: boolean;
+}
+
 /** The secret never leaves the server after saving (docs/product.md §4): only whether there is one. */
-export function endpointView(e: EndpointRow): EndpointView {
+export function endpointView(e: EndpointRow, options: ViewOptions = {}): EndpointView {
   return {
     id: e.publicId,
-    url: e.url,
+    url: options.maskQuery ? maskQuery(e.url) : e.url,
     events: e.events,
     has_secret: Boolean(e.secret),
     enabled: e.enabled,
@@ -82,14 +97,14 @@ export function findEndpoint(db: Db, project: ProjectRow, publicId: string): End
   return row;
 }
 
-export function listEndpoints(db: Db, project: ProjectRow): EndpointView[] {
+export function listEndpoints(db: Db, project: ProjectRow, options: ViewOptions = {}): EndpointView[] {
   return db
     .select()
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.projectId, project.id))
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
     .all()
-    .map(endpointView);
+    .map((e) => endpointView(e, options));
 }
 
 export interface EndpointInput {

@@ -4,6 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import { openWorld, scenarios, type Scenario } from "../helpers/scenario.ts";
+import { DE_FILES_NO_ONE, EN_FILES, JA_GREETING_BROKEN, messagesWorld } from "./messages-world.ts";
 import { coverage } from "./routes.ts";
 import { LISTING_KEYS, standardWorld } from "./world.ts";
 
@@ -38,7 +39,7 @@ const rows: Scenario[] = [
         id: expect.stringMatching(KEY_ID),
         key: "home.title",
         context: null,
-        translations: { en: { value: "EN home.title", status: "translated" } },
+        translations: { en: { value: "EN home.title", status: "translated", problems: [] } },
       });
     },
   },
@@ -58,6 +59,23 @@ const rows: Scenario[] = [
     },
   },
   { name: "a page size above 500 is 500", method: "GET", url: list("?page_size=100000"), status: 200, contains: ['"page_size":500'] },
+  {
+    name: "a search pages with its true total (page and total come from one pass over the values)",
+    method: "GET",
+    url: list("?search=EN&page=2&page_size=4"),
+    status: 200,
+    after(_, body) {
+      expect(body.page_info).toEqual({ total_count: 6, page: 2, page_size: 4, total_pages: 2 });
+      expect(keysOf(body)).toEqual([...LISTING_KEYS].sort().slice(4));
+    },
+  },
+  {
+    name: "a search's page past the end is empty with the true total",
+    method: "GET",
+    url: list("?search=home&page=3"),
+    status: 200,
+    after: (_, body) => expect(body).toEqual({ items: [], page_info: { total_count: 2, page: 3, page_size: 50, total_pages: 1 } }),
+  },
   ...["page=0", "page=-1", "page=abc", "page_size=0", "page_size=1.5"].map(
     (q): Scenario => ({ name: `${q} is 400 naming the parameter`, method: "GET", url: list(`?${q}`), status: 400, contains: [`"${q.split("=")[0]}"`] }),
   ),
@@ -82,7 +100,7 @@ const rows: Scenario[] = [
         id: expect.stringMatching(KEY_ID),
         key: "checkout.title",
         context: "Page title",
-        translations: { en: { value: "Checkout", status: "approved" }, de: { value: "Kasse", status: "translated" } },
+        translations: { en: { value: "Checkout", status: "approved", problems: [] }, de: { value: "Kasse", status: "translated", problems: [] } },
       }),
   },
   { name: "an unknown key is 404", method: "GET", url: "/projects/:pid/keys/key_00000000000000000000", status: 404, contains: ["key not found"] },
@@ -109,7 +127,7 @@ const rows: Scenario[] = [
   },
   { name: "an unknown key is 404", method: "DELETE", url: "/projects/:pid/keys/key_00000000000000000000", status: 404, events: [] },
 
-  { name: "a member's first value writes translation_created", as: "member", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/pt-BR", body: { value: "Finalizar" }, status: 200, events: ["translation_created"], after: (_, body) => expect(body).toEqual({ key: "checkout.title", language_code: "pt-BR", value: "Finalizar", status: "translated" }) },
+  { name: "a member's first value writes translation_created", as: "member", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/pt-BR", body: { value: "Finalizar" }, status: 200, events: ["translation_created"], after: (_, body) => expect(body).toEqual({ key: "checkout.title", language_code: "pt-BR", value: "Finalizar", status: "translated", problems: [] }) },
   { name: "a changed value writes translation_updated", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/de", body: { value: "Zur Kasse" }, status: 200, contains: ['"status":"translated"'], events: ["translation_updated"] },
   {
     name: "a changed value turns approved back into translated",
@@ -120,7 +138,7 @@ const rows: Scenario[] = [
     contains: ['"status":"translated"'],
     events: ["translation_updated"],
     async after({ as, ids }) {
-      expect((await as("admin").get(`/projects/${ids.pid}/keys/${ids.keyId}`)).body.translations.en).toEqual({ value: "Check out", status: "translated" });
+      expect((await as("admin").get(`/projects/${ids.pid}/keys/${ids.keyId}`)).body.translations.en).toEqual({ value: "Check out", status: "translated", problems: [] });
     },
   },
   { name: "the same value again keeps the approval and writes no event", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/en", body: { value: "Checkout" }, status: 200, contains: ['"status":"approved"'], events: [] },
@@ -142,15 +160,128 @@ const rows: Scenario[] = [
   { name: "a language the project lacks is 404", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/fr", body: { value: "x" }, status: 404, contains: ["language fr is not in this project"] },
   { name: "an unknown key is 404", method: "PUT", url: "/projects/:pid/keys/key_00000000000000000000/translations/de", body: { value: "x" }, status: 404 },
 
-  { name: "a member may approve, which writes translation_approved", as: "member", method: "POST", url: "/projects/:pid/keys/:keyId/translations/de/approve", status: 200, events: ["translation_approved"], after: (_, body) => expect(body).toEqual({ key: "checkout.title", language_code: "de", value: "Kasse", status: "approved" }) },
+  { name: "a member may approve, which writes translation_approved", as: "member", method: "POST", url: "/projects/:pid/keys/:keyId/translations/de/approve", status: 200, events: ["translation_approved"], after: (_, body) => expect(body).toEqual({ key: "checkout.title", language_code: "de", value: "Kasse", status: "approved", problems: [] }) },
   { name: "approving an approved value writes no event", method: "POST", url: "/projects/:pid/keys/:keyId/translations/en/approve", status: 200, contains: ['"status":"approved"'], events: [] },
   { name: "a missing translation is 404", method: "POST", url: "/projects/:pid/keys/:keyId/translations/pt-BR/approve", status: 404, contains: ["has no pt-BR translation"] },
   { name: "a language the project lacks is 404", method: "POST", url: "/projects/:pid/keys/:keyId/translations/fr/approve", status: 404 },
   { name: "an unknown key is 404", method: "POST", url: "/projects/:pid/keys/key_00000000000000000000/translations/de/approve", status: 404 },
 ];
 
+const intl = (query: string) => `/projects/:pid/keys${query}`;
+const codesOf = (body: any) => body.items.map((k: any) => [k.key, Object.keys(k.translations).sort()]);
+const SYNTAX_ERROR = { code: "icu_syntax", severity: "error", message: "The `{` at character 9 is never closed: a `}` is missing" };
+const NO_ONE = { code: "plural_category", severity: "warning", message: "`{count}` has no `one` case, which German uses for 1; those numbers get the `other` text" };
+
+/** product §7: findings ride on every translation; product §8: the editor's filters. */
+const checkRows: Scenario[] = [
+  {
+    name: "product §7: each translation carries its findings",
+    as: "member",
+    method: "GET",
+    url: "/projects/:pid/keys/:filesKeyId",
+    status: 200,
+    after: (_, body) =>
+      expect(body.translations).toEqual({
+        en: { value: EN_FILES, status: "translated", problems: [] },
+        de: { value: DE_FILES_NO_ONE, status: "translated", problems: [NO_ONE] },
+        fr: { value: "Message {count, plural, one {# truc} other {# trucs}", status: "translated", problems: [SYNTAX_ERROR] },
+        ja: { value: "{count, plural, other {# 件}}", status: "translated", problems: [] },
+      }),
+  },
+  {
+    name: "product §7: a save is never refused for a finding; the answer says what was found, the webhook event does not",
+    method: "PUT",
+    url: "/projects/:pid/keys/:greetingKeyId/translations/de",
+    body: { value: "Hallo {nom" },
+    status: 200,
+    events: ["translation_updated"],
+    async after({ t }, body) {
+      expect(body.problems).toEqual([{ code: "icu_syntax", severity: "error", message: "The `{` at character 7 is never closed: a `}` is missing" }]);
+      const [event] = t.query<{ payload: string }>("SELECT payload FROM outbox_events ORDER BY id DESC LIMIT 1");
+      expect(JSON.parse(event!.payload).data).toEqual({ key: "greeting", language_code: "de", value: "Hallo {nom", status: "translated" });
+    },
+  },
+  {
+    name: "product §7: a new base value rechecks the key's other translations against it",
+    method: "PUT",
+    url: "/projects/:pid/keys/:greetingKeyId/translations/en",
+    body: { value: "Hello {user}" },
+    status: 200,
+    contains: ['"problems":[]'],
+    async after({ as, ids }) {
+      const t = (await as("member").get(`/projects/${ids.pid}/keys/${ids.greetingKeyId}`)).body.translations;
+      expect(t.de.problems).toEqual([
+        { code: "placeholder_unknown", severity: "error", message: "`{name}` is not in the English text; use `{user}`" },
+        { code: "placeholder_missing", severity: "warning", message: "`{user}` from the English text is missing" },
+      ]);
+      expect(t.ja.problems).toEqual([
+        { code: "placeholder_unknown", severity: "error", message: "`{cnt}` is not in the English text; use `{user}`" },
+        { code: "placeholder_missing", severity: "warning", message: "`{user}` from the English text is missing" },
+      ]);
+    },
+  },
+  {
+    name: "product §7: a base value is checked for syntax; its translations are then not compared with it",
+    method: "PUT",
+    url: "/projects/:pid/keys/:greetingKeyId/translations/en",
+    body: { value: "Hello {name" },
+    status: 200,
+    contains: ['"code":"icu_syntax"'],
+    async after({ as, ids }) {
+      const t = (await as("member").get(`/projects/${ids.pid}/keys/${ids.greetingKeyId}`)).body.translations;
+      expect(t.ja.problems).toEqual([]);
+    },
+  },
+  { name: "product §8: keys with problems in any language", method: "GET", url: intl("?status=problems"), status: 200, after: (_, body) => expect(keysOf(body)).toEqual(["files.count", "greeting"]) },
+  { name: "product §8: keys with problems in one language", method: "GET", url: intl("?status=problems&language=de"), status: 200, after: (_, body) => expect(keysOf(body)).toEqual(["files.count"]) },
+  { name: "product §8: keys missing in a language", as: "member", method: "GET", url: intl("?status=missing&language=fr"), status: 200, after: (_, body) => expect(keysOf(body)).toEqual(["greeting", "title"]) },
+  { name: "product §8: translated means not yet approved", method: "GET", url: intl("?status=translated&language=de"), status: 200, after: (_, body) => expect(keysOf(body)).toEqual(["files.count", "greeting"]) },
+  { name: "product §8: approved ones", method: "GET", url: intl("?status=approved&language=DE"), status: 200, after: (_, body) => expect(keysOf(body)).toEqual(["plain"]) },
+  { name: "product §8: nothing missing in the base language", method: "GET", url: intl("?status=missing&language=en"), status: 200, contains: ['"items":[]', '"total_count":0'] },
+  {
+    name: "product §8: a filter counts and pages what it matches",
+    method: "GET",
+    url: intl("?status=missing&language=fr&page=2&page_size=1"),
+    status: 200,
+    after(_, body) {
+      expect(keysOf(body)).toEqual(["title"]);
+      expect(body.page_info).toEqual({ total_count: 2, page: 2, page_size: 1, total_pages: 2 });
+    },
+  },
+  { name: "product §8: a filter and a search together", method: "GET", url: intl("?status=problems&search=greet"), status: 200, after: (_, body) => expect(keysOf(body)).toEqual(["greeting"]) },
+  {
+    name: "product §8: languages= returns only those languages' translations, every key still listed",
+    method: "GET",
+    url: intl("?languages=ja,EN"),
+    status: 200,
+    after: (_, body) =>
+      expect(codesOf(body)).toEqual([
+        ["files.count", ["en", "ja"]],
+        ["greeting", ["en", "ja"]],
+        ["plain", ["en"]],
+        ["title", ["en"]],
+      ]),
+  },
+  {
+    name: "product §8: languages= with a status filter",
+    method: "GET",
+    url: intl("?status=problems&language=ja&languages=ja"),
+    status: 200,
+    after: (_, body) => expect(body.items.map((k: any) => [k.key, k.translations.ja.value])).toEqual([["greeting", JA_GREETING_BROKEN]]),
+  },
+  { name: "product §8: a status but its language is 400 naming language", method: "GET", url: intl("?status=missing"), status: 400, contains: ['"language"', "required with status=missing"] },
+  { name: "product §8: a language without a status is 400 naming language", method: "GET", url: intl("?language=de"), status: 400, contains: ['"language"', "give status too"] },
+  { name: "product §8: an unknown status is 400 naming it", method: "GET", url: intl("?status=broken&language=de"), status: 400, contains: ['"status"'] },
+  { name: "product §8: a language the project lacks is 400 naming it", method: "GET", url: intl("?status=missing&language=xx"), status: 400, contains: ['"language"', "xx is not a language of this project"] },
+  { name: "product §8: one unknown code in languages= is 400 naming it", method: "GET", url: intl("?languages=de,xx"), status: 400, contains: ['"languages"', "xx is not a language"] },
+  { name: "product §8: an empty languages= is 400 naming it", method: "GET", url: intl("?languages="), status: 400, contains: ['"languages"', "an empty code"] },
+  { name: "product §8: an empty entry in languages= is 400 naming it", method: "GET", url: intl("?languages=de,,en"), status: 400, contains: ['"languages"'] },
+  { name: "product §8: languages= over 2000 characters is 400 naming it", method: "GET", url: intl(`?languages=${"de,".repeat(700)}de`), status: 400, contains: ['"languages"'] },
+];
+
 scenarios("keys and translations", standardWorld, rows);
-coverage("keys-translations", rows);
+scenarios("message checks on keys and translations", messagesWorld, checkRows);
+coverage("keys-translations", [...rows, ...checkRows]);
 
 test("concurrent writes: different keys all land, one name is created once", async () => {
   const w = await openWorld(standardWorld);

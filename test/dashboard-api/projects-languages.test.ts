@@ -3,6 +3,7 @@
  */
 import { expect } from "bun:test";
 import { scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
+import { messagesWorld } from "./messages-world.ts";
 import { coverage } from "./routes.ts";
 import { standardWorld } from "./world.ts";
 
@@ -32,7 +33,7 @@ const rows: Scenario[] = [
     body: { name: "  Mobile app ", base_language_code: "en" },
     status: 201,
     async after({ as }, body) {
-      expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED });
+      expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED, message_syntax: "icu" });
       const admin = as("admin");
       expect((await admin.get(`/projects/${body.id}/languages`)).body.items).toEqual([{ code: "en", name: "English", is_base_language: true, created_at: CREATED }]);
       expect((await admin.get(`/projects/${body.id}`)).body).toEqual(body);
@@ -96,9 +97,9 @@ const rows: Scenario[] = [
       expect(body).toEqual({
         total_keys: 2,
         languages: [
-          { code: "de", name: "German", is_base_language: false, translated: 1, approved: 0 },
-          { code: "en", name: "English", is_base_language: true, translated: 2, approved: 1 },
-          { code: "pt-BR", name: "Brazilian Portuguese", is_base_language: false, translated: 0, approved: 0 },
+          { code: "de", name: "German", is_base_language: false, translated: 1, approved: 0, errors: 0, warnings: 0 },
+          { code: "en", name: "English", is_base_language: true, translated: 2, approved: 1, errors: 0, warnings: 0 },
+          { code: "pt-BR", name: "Brazilian Portuguese", is_base_language: false, translated: 0, approved: 0, errors: 0, warnings: 0 },
         ],
       }),
   },
@@ -146,5 +147,79 @@ const rows: Scenario[] = [
   { name: "a member may not remove a language", as: "member", method: "DELETE", url: "/projects/:pid/languages/de", status: 403, contains: ["admin role"] },
 ];
 
+const problemsOf = async ({ as, ids }: ScenarioContext) =>
+  (await as("member").get(`/projects/${ids.pid}/problems`)).body.items.map((p: any) => [p.key, p.language_code, p.severity, p.message]);
+
+/** product §7: the project's message syntax, what it changes, and the counts of findings. */
+const checkRows: Scenario[] = [
+  {
+    name: "product §7: progress counts each language's errors and warnings",
+    as: "member",
+    method: "GET",
+    url: "/projects/:pid/progress",
+    status: 200,
+    after: (_, body) =>
+      expect(body.languages.map((l: any) => [l.code, l.translated, l.errors, l.warnings])).toEqual([
+        ["de", 3, 0, 1],
+        ["en", 4, 0, 0],
+        ["fr", 2, 1, 0],
+        ["ja", 2, 1, 1],
+      ]),
+  },
+  { name: "product §7: a project's messages are ICU unless said otherwise", method: "GET", url: "/projects/:pid", status: 200, contains: ['"message_syntax":"icu"'] },
+  {
+    name: "product §7: text syntax: no ICU errors, an unknown placeholder only warns; every value is rechecked before the answer",
+    method: "PATCH",
+    url: "/projects/:pid",
+    body: { message_syntax: "text" },
+    status: 200,
+    contains: ['"message_syntax":"text"'],
+    async after(ctx) {
+      expect(await problemsOf(ctx)).toEqual([
+        ["greeting", "ja", "warning", "`cnt` is not in the English text; use `name`"],
+        ["greeting", "ja", "warning", "`name` from the English text is missing"],
+      ]);
+      expect(ctx.t.query("SELECT count(*) AS n FROM translations WHERE checked_at IS NULL")).toEqual([{ n: 0 }]);
+    },
+  },
+  {
+    name: "product §7: back to ICU, the errors are back",
+    before: async ({ as, ids }) => expect((await as("admin").patch(`/projects/${ids.pid}`, { message_syntax: "text" })).status).toBe(200),
+    method: "PATCH",
+    url: "/projects/:pid",
+    body: { message_syntax: "icu" },
+    status: 200,
+    async after(ctx) {
+      expect((await problemsOf(ctx)).map((p: string[]) => p.slice(0, 3))).toEqual([
+        ["files.count", "de", "warning"],
+        ["files.count", "fr", "error"],
+        ["greeting", "ja", "error"],
+        ["greeting", "ja", "warning"],
+      ]);
+    },
+  },
+  {
+    name: "product §7: a new base language: every value is checked against its values",
+    method: "PATCH",
+    url: "/projects/:pid",
+    body: { base_language_code: "ja" },
+    status: 200,
+    async after(ctx) {
+      expect(await problemsOf(ctx)).toEqual([
+        ["files.count", "de", "warning", "`{count}` has no `one` case, which German uses for 1; those numbers get the `other` text"],
+        ["files.count", "fr", "error", "The `{` at character 9 is never closed: a `}` is missing"],
+        ["greeting", "de", "error", "`{name}` is not in the Japanese text; use `{cnt}`"],
+        ["greeting", "de", "warning", "`{cnt}` from the Japanese text is missing"],
+        ["greeting", "en", "error", "`{name}` is not in the Japanese text; use `{cnt}`"],
+        ["greeting", "en", "warning", "`{cnt}` from the Japanese text is missing"],
+      ]);
+    },
+  },
+  { name: "product §7: the same syntax again changes nothing", method: "PATCH", url: "/projects/:pid", body: { message_syntax: "icu" }, status: 200, contains: ['"message_syntax":"icu"'] },
+  { name: "product §7: an unknown message syntax is 400 naming it", method: "PATCH", url: "/projects/:pid", body: { message_syntax: "markdown" }, status: 400, contains: ['"message_syntax"'] },
+  { name: "product §7: a member may not change the message syntax", as: "member", method: "PATCH", url: "/projects/:pid", body: { message_syntax: "text" }, status: 403, contains: ["admin role"] },
+];
+
 scenarios("projects and languages", standardWorld, rows);
-coverage("projects-languages", rows);
+scenarios("message checks in project settings", messagesWorld, checkRows);
+coverage("projects-languages", [...rows, ...checkRows]);

@@ -2,10 +2,11 @@
  * Releases (product §3, §4, interface §2.3, §3): drafts, publishing, slugs and deletion; admins
  * only, members read them.
  */
-import { expect } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { releaseDir } from "../../src/bundles/layout.ts";
-import { scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
+import { openWorld, scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
+import { messagesWorld } from "./messages-world.ts";
 import { coverage } from "./routes.ts";
 import { standardWorld } from "./world.ts";
 
@@ -33,7 +34,7 @@ const rows: Scenario[] = [
     body: { name: " Spring ", tag: "2026.03" },
     status: 201,
     events: ["release_created"],
-    after: (_, body) => expect(body).toEqual({ id: expect.stringMatching(/^rel_[0-9A-Za-z]{20}$/), name: "Spring", tag: "2026.03", status: "draft", created_at: CREATED, published_at: null }),
+    after: (_, body) => expect(body).toEqual({ id: expect.stringMatching(/^rel_[0-9A-Za-z]{20}$/), name: "Spring", tag: "2026.03", status: "draft", created_at: CREATED, published_at: null, forced: false }),
   },
   { name: "a tag taken in the project is 409", method: "POST", url: "/projects/:pid/releases", body: { name: "Again", tag: "v1" }, status: 409, contains: ['tagged "v1"'], events: [] },
   { name: "a tag taken in another project is free", method: "POST", url: "/projects/:otherPid/releases", body: { name: "Launch", tag: "v1" }, status: 201 },
@@ -49,7 +50,7 @@ const rows: Scenario[] = [
     method: "GET",
     url: "/projects/:pid/releases/:draftId",
     status: 200,
-    after: (_, body) => expect(body).toEqual({ id: expect.any(String), name: "Next", tag: "v2", status: "draft", created_at: CREATED, published_at: null }),
+    after: (_, body) => expect(body).toEqual({ id: expect.any(String), name: "Next", tag: "v2", status: "draft", created_at: CREATED, published_at: null, forced: false }),
   },
   {
     name: "a published release has its slug and the languages it shipped with their download URLs",
@@ -130,5 +131,108 @@ const rows: Scenario[] = [
   { name: "a member may not delete a release", as: "member", method: "DELETE", url: "/projects/:pid/releases/:releaseId", status: 403, contains: ["admin role"], events: [] },
 ];
 
+const publishIntl = "/projects/:pid/releases/:draftId/publish";
+const INTL_ERRORS = [
+  { key_id: ":filesKeyId", key: "files.count", language_code: "fr", code: "icu_syntax", severity: "error", message: "The `{` at character 9 is never closed: a `}` is missing" },
+  { key_id: ":greetingKeyId", key: "greeting", language_code: "ja", code: "placeholder_unknown", severity: "error", message: "`{cnt}` is not in the English text; use `{name}`" },
+];
+const withIds = (ids: Record<string, string>) => INTL_ERRORS.map((p) => ({ ...p, key_id: ids[p.key_id.slice(1)] }));
+const fileOf = ({ t }: ScenarioContext, body: any, code: string, ext: string) => t.fetch(body.languages.find((l: any) => l.code === code).download_urls[ext]);
+
+/** product §7: publishing refuses errors unless an admin forces it, and the release records that. */
+const checkRows: Scenario[] = [
+  {
+    name: "product §7: while a message has an error, publishing is 409 with the errors and writes nothing",
+    method: "POST",
+    url: publishIntl,
+    status: 409,
+    contains: ["2 errors in messages block publishing", "allow_errors"],
+    events: [],
+    async after({ as, ids }, body) {
+      expect(body.error_count).toBe(2);
+      expect(body.problems).toEqual(withIds(ids));
+      expect((await as("admin").get(`/projects/${ids.pid}/releases/${ids.draftId}`)).body).toMatchObject({ status: "draft", forced: false });
+    },
+  },
+  { name: "product §7: allow_errors false is the same refusal", method: "POST", url: publishIntl, body: { allow_errors: false }, status: 409, events: [] },
+  {
+    name: "product §7: an admin publishes anyway; the release records it was forced, the files hold what was checked",
+    method: "POST",
+    url: publishIntl,
+    body: { allow_errors: true },
+    status: 200,
+    contains: ['"status":"published"', '"forced":true'],
+    events: ["release_published"],
+    async after(ctx, body) {
+      const { as, ids, t } = ctx;
+      expect((await as("member").get(`/projects/${ids.pid}/releases/${ids.draftId}`)).body.forced).toBe(true);
+      expect(t.query("SELECT forced FROM releases WHERE public_id = ?", ids.draftId!)).toEqual([{ forced: 1 }]);
+      expect((await (await fileOf(ctx, body, "fr", "json")).json())["files.count"]).toBe("Message {count, plural, one {# truc} other {# trucs}");
+      // publishing §3: ARB placeholders are the checked parse's: ja's {cnt}, none for fr's value that does not parse.
+      const ja = await (await fileOf(ctx, body, "ja", "arb")).json();
+      expect(ja["@greeting"]).toEqual({ placeholders: { cnt: {} } });
+      expect(ja["@filesCount"]).toEqual({ placeholders: { count: { type: "num" } } });
+      const fr = await (await fileOf(ctx, body, "fr", "arb")).json();
+      expect(fr["@filesCount"]).toBeUndefined();
+      const [event] = t.query<{ payload: string }>("SELECT payload FROM outbox_events WHERE event = 'release_published' ORDER BY id DESC LIMIT 1");
+      expect(Object.keys(JSON.parse(event!.payload).data)).toEqual(["release_id", "name", "tag", "status"]);
+    },
+  },
+  {
+    name: "product §7: warnings never block; once the errors are fixed the release is not forced",
+    async before({ as, ids }) {
+      const admin = as("admin");
+      expect((await admin.put(`/projects/${ids.pid}/keys/${ids.filesKeyId}/translations/fr`, { value: "{count, plural, one {# truc} other {# trucs}}" })).status).toBe(200);
+      expect((await admin.put(`/projects/${ids.pid}/keys/${ids.greetingKeyId}/translations/ja`, { value: "こんにちは {name}" })).status).toBe(200);
+    },
+    method: "POST",
+    url: publishIntl,
+    status: 200,
+    contains: ['"forced":false'],
+    events: ["release_published"],
+  },
+  { name: "product §7: allow_errors without errors publishes, not forced", method: "POST", url: "/projects/:cleanPid/releases/:cleanDraftId/publish", body: { allow_errors: true }, status: 200, contains: ['"forced":false'] },
+  { name: "allow_errors that is no boolean is 400 naming it", method: "POST", url: publishIntl, body: { allow_errors: "yes" }, status: 400, contains: ['"allow_errors"'], events: [] },
+  { name: "a member may not publish, with or without allow_errors", as: "member", method: "POST", url: publishIntl, body: { allow_errors: true }, status: 403, contains: ["admin role"], events: [] },
+];
+
 scenarios("releases", standardWorld, rows);
-coverage("releases", rows);
+scenarios("message checks when publishing", messagesWorld, checkRows);
+coverage("releases", [...rows, ...checkRows]);
+
+// Token rows are tests of their own: using a token records when it was last used, which the
+// tables count as a write.
+test("product §6, §7: a publish-scope token is refused while errors exist and cannot force", async () => {
+  const w = await openWorld(messagesWorld);
+  try {
+    const token = w.as("token:publish");
+    const url = `/projects/${w.ids.pid}/releases/${w.ids.draftId}/publish`;
+    const refused = await token.post(url);
+    expect(refused.status).toBe(409);
+    expect(refused.body.problems.length).toBe(2);
+    const forcing = await token.post(url, { allow_errors: true });
+    expect(forcing.status).toBe(403);
+    expect(forcing.body).toEqual({ error: "only an admin may publish with errors (allow_errors)" });
+    expect(w.t.query("SELECT status, forced FROM releases WHERE public_id = ?", w.ids.draftId!)).toEqual([{ status: "draft", forced: 0 }]);
+    expect(w.t.query("SELECT count(*) AS n FROM outbox_events WHERE event = 'release_published'")).toEqual([{ n: 0 }]);
+  } finally {
+    await w.close();
+  }
+});
+
+test("product §7, publishing §2: parallel publishes of one draft, forced or not, publish it once", async () => {
+  const w = await openWorld(messagesWorld);
+  try {
+    const admin = w.as("admin");
+    const url = (pid: string, rid: string) => `/projects/${pid}/releases/${rid}/publish`;
+    const clean = await Promise.all(Array.from({ length: 6 }, () => admin.post(url(w.ids.cleanPid!, w.ids.cleanDraftId!))));
+    expect(clean.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const forced = await Promise.all(Array.from({ length: 6 }, (_, i) => admin.post(url(w.ids.pid!, w.ids.draftId!), { allow_errors: i % 2 === 0 })));
+    const statuses = forced.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toEqual([200]);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 409)).toBe(true);
+    expect(w.t.query("SELECT count(*) AS n FROM outbox_events WHERE event = 'release_published'")).toEqual([{ n: 2 }]);
+  } finally {
+    await w.close();
+  }
+});

@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "users" | "projects-languages" | "keys-translations" | "history" | "import" | "releases" | "tokens" | "webhooks-endpoints";
+export type Resource = "sessions" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "tokens" | "webhooks-endpoints";
 
 export const PREFIX = "/dashboard/api";
 
@@ -56,6 +56,12 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["POST /projects/:pid/keys/:keyId/translations/:code/approve", "member"],
   ],
   history: [["GET /projects/:pid/keys/:keyId/history", "member"]],
+  problems: [["GET /projects/:pid/problems", "member"]],
+  editor: [
+    ["GET /projects/:pid/key-counts", "member"],
+    ["GET /projects/:pid/editor-preferences", "member"],
+    ["PUT /projects/:pid/editor-preferences", "member"],
+  ],
   import: [["POST /projects/:pid/import", "member"]],
   releases: [
     ["GET /projects/:pid/releases", "member"],

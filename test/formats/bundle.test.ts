@@ -8,7 +8,6 @@ import { compareCodePoints } from "../../src/common/text.ts";
 import { arbLocale } from "../../src/formats/arb.ts";
 import { arbNames } from "../../src/formats/arb-names.ts";
 import { compileLanguage, type BundleFormat } from "../../src/formats/bundle.ts";
-import { placeholderNames } from "../../src/formats/icu.ts";
 
 const sorted = (keys: string[]) => [...keys].sort(compareCodePoints);
 
@@ -105,7 +104,7 @@ describe("ARB bundle", () => {
     const arb = JSON.parse(text);
     expect(Object.keys(arb)).toEqual(["@@locale", "cartItems", "@cartItems", "kClass", "helloWorld", "@helloWorld"]);
     expect(arb["@@locale"]).toBe("pt_BR");
-    expect(arb["@cartItems"]).toEqual({ description: "cart badge", placeholders: { count: {}, name: {} } });
+    expect(arb["@cartItems"]).toEqual({ description: "cart badge", placeholders: { count: { type: "num" }, name: {} } });
     expect(arb["@helloWorld"]).toEqual({ placeholders: { name: {} } });
     expect(arb.kClass).toBe("Class");
   });
@@ -116,14 +115,61 @@ describe("ARB bundle", () => {
     expect(arbLocale("en")).toBe("en");
   });
 
-  test("product §3: ICU placeholders are found in simple, plural, select, nested and formatted arguments", () => {
-    expect(placeholderNames("Hello {name}")).toEqual(["name"]);
-    expect(placeholderNames("{ count , plural, =0{none} one {# item} other {{count} items in {place}}}")).toEqual(["count", "place"]);
-    expect(placeholderNames("{gender, select, male {he} female {she} other {{who}}}")).toEqual(["gender", "who"]);
-    expect(placeholderNames("Total {amount, number, ::currency/EUR} on {day, date, short}")).toEqual(["amount", "day"]);
-    expect(placeholderNames("{n, selectordinal, one {#st} two {#nd} other {#th}}")).toEqual(["n"]);
-    expect(placeholderNames("no placeholders, just { spaced words } and }{ braces {")).toEqual([]);
-    expect(placeholderNames("{a}{a}{b}")).toEqual(["a", "b"]);
+  /** The `placeholders` of one message's ARB metadata. */
+  const placeholdersOf = (value: string, syntax: "icu" | "text" = "icu") =>
+    JSON.parse(compileLanguage({ keys: ["m"], contexts: new Map() }, arbNames(["m"]), { code: "en", values: [value] }, syntax).arb)["@m"]?.placeholders;
+
+  test("publishing §3: placeholders come from the checked parse, in order of first use, typed as gen-l10n expects", () => {
+    expect(placeholdersOf("Hello {name}")).toEqual({ name: {} });
+    expect(Object.entries(placeholdersOf("{ count , plural, =0{none} one {# item} other {{count} items in {place}}}"))).toEqual([
+      ["count", { type: "num" }],
+      ["place", {}],
+    ]);
+    expect(placeholdersOf("{gender, select, male {he} female {she} other {{who}}}")).toEqual({ gender: { type: "String" }, who: {} });
+    expect(placeholdersOf("Total {amount, number, ::currency/EUR} on {day, date, short} at {t, time, short}")).toEqual({
+      amount: { type: "num" },
+      day: { type: "DateTime" },
+      t: { type: "DateTime" },
+    });
+    expect(placeholdersOf("{n, selectordinal, one {#st} two {#nd} other {#th}}")).toEqual({ n: { type: "num" } });
+    expect(placeholdersOf("{a}{a}{b}")).toEqual({ a: {}, b: {} });
+    // Used plainly first and as a plural later: gen-l10n infers the plural's type for the one placeholder.
+    expect(placeholdersOf("{n} · {n, plural, one {# item} other {# items}}")).toEqual({ n: { type: "num" } });
+  });
+
+  test("publishing §3: apostrophes quote as in ICU; # and tags are text; a value that does not parse declares nothing", () => {
+    expect(placeholdersOf("It''s {name}'s turn, not '{literal}'")).toEqual({ name: {} });
+    expect(placeholdersOf("{n, plural, other {# left, '#' is a sign}}")).toEqual({ n: { type: "num" } });
+    expect(placeholdersOf("<b>{name}</b> <br>")).toEqual({ name: {} });
+    expect(placeholdersOf("Message {count, plural, one {# truc} other {# trucs}")).toBeUndefined();
+    expect(placeholdersOf("no placeholders, just words")).toBeUndefined();
+  });
+
+  test("product §7: a text-syntax project declares its {name} and {{name}} tokens", () => {
+    expect(placeholdersOf("Hi {{name}}, {{count, number}} new, {other}", "text")).toEqual({ name: {}, count: {}, other: {} });
+  });
+
+  test("publishing §3: a 100,000-character message with 17,000 placeholders compiles in linear time", () => {
+    const names = Array.from({ length: 17_000 }, (_, i) => i.toString(36));
+    const filled = (list: string[], length: number) => {
+      const text = list.map((n) => `{${n}}`).join("");
+      return text + "x".repeat(length - text.length);
+    };
+    const message = filled(names, 100_000);
+    const half = filled(names.slice(0, 8_500), 50_000);
+    const time = (value: string) => {
+      let best = Infinity;
+      for (let round = 0; round < 5; round++) {
+        const started = performance.now();
+        placeholdersOf(value);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    expect(Object.keys(placeholdersOf(message)).length).toBe(17_000);
+    // Quadratic work (a list scanned once per name) would take 4 times as long for twice the input.
+    expect(time(message)).toBeLessThan(2.5 * time(half) + 5);
+    expect(time(message)).toBeLessThan(500);
   });
 
   test("interface §2.6: a key set without an ARB name for one of its keys is refused, not compiled with a hole", () => {

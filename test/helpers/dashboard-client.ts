@@ -17,6 +17,8 @@ export interface Reply<T = any> {
 export class DashboardClient {
   cookie = "";
   csrf = "";
+  /** An API token sent as `Authorization: Bearer` (docs/product.md §6), instead of or beside a session. */
+  bearer = "";
 
   constructor(
     readonly baseUrl: string,
@@ -43,6 +45,7 @@ export class DashboardClient {
     const headers: Record<string, string> = { ...extraHeaders };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrf && method !== "GET") headers["x-csrf-token"] = this.csrf;
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     let payload: string | undefined;
     if (body !== undefined) {
       headers["content-type"] = "application/json";

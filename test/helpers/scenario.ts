@@ -15,14 +15,22 @@ import { join } from "node:path";
 import { DashboardClient, type Reply } from "./dashboard-client.ts";
 import { copyDataDir, ORIGIN, TEST_DIR_ROOT, testApp, testDir, type TestApp, type TestAppOptions } from "./app.ts";
 
-/** The people a scenario can send its request as. */
-export type Who = "admin" | "member" | "anonymous" | "admin-without-csrf";
+/**
+ * The API tokens a scenario can send its request with (`Authorization: Bearer`, no cookie), by the
+ * scopes they hold (docs/product.md §6); `token:other` is a token of another project, with every scope.
+ */
+export type TokenWho = "token:read" | "token:write" | "token:publish" | "token:other";
+
+/** The people (and tokens) a scenario can send its request as. */
+export type Who = "admin" | "member" | "anonymous" | "admin-without-csrf" | TokenWho;
 
 export interface World {
   /** Ids made while preparing the data dir, by name (`pid`, `keyId`, `releaseId`, ...). */
   ids: Record<string, string>;
   /** The signed-in sessions, as cookie and CSRF token. */
   sessions: Partial<Record<"admin" | "member", { cookie: string; csrf: string }>>;
+  /** Token values for the `token:*` callers, when the world made them. */
+  tokens?: Partial<Record<TokenWho, string>>;
 }
 
 export interface ScenarioContext {
@@ -62,7 +70,13 @@ export function fillIds(template: string, ids: Record<string, string>): string {
 function clientFor(t: TestApp, world: World, who: Who, peer?: string): DashboardClient {
   const client = t.client(peer);
   if (who === "anonymous") return client;
-  const session = world.sessions[who === "admin-without-csrf" ? "admin" : who];
+  if (who.startsWith("token:")) {
+    const token = world.tokens?.[who as TokenWho];
+    if (!token) throw new Error(`the world has no ${who}`);
+    client.bearer = token;
+    return client;
+  }
+  const session = world.sessions[who === "admin-without-csrf" ? "admin" : (who as "admin" | "member")];
   if (!session) throw new Error(`the world has no ${who} session`);
   client.cookie = session.cookie;
   client.csrf = who === "admin-without-csrf" ? "" : session.csrf;

@@ -26,7 +26,7 @@ function events(pid: string): { event: string; data: any }[] {
     .map((e) => ({ event: e.event, data: e.data }));
 }
 
-async function keysOf(pid: string): Promise<Record<string, { context: string | null; translations: Record<string, { value: string; status: string }> }>> {
+async function keysOf(pid: string): Promise<Record<string, { context: string | null; translations: Record<string, { value: string; status: string; problems: unknown[] }> }>> {
   const list = await admin.get(`/projects/${pid}/keys?page_size=500`);
   return Object.fromEntries(list.body.items.map((k: any) => [k.key, { context: k.context, translations: k.translations }]));
 }
@@ -44,9 +44,9 @@ describe("POST /projects/:pid/import (product §4)", () => {
       content: JSON.stringify({ existing: "Neu", menu: { open: "Öffnen", close: "Schließen" } }),
     });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ created_keys: 2, updated_translations: 3 });
+    expect(r.body).toMatchObject({ created_keys: 2, updated_translations: 3, updated_keys: 1, unchanged: 0, deleted_keys: 0 });
     const keys = await keysOf(pid);
-    expect(keys.existing!.translations.de).toEqual({ value: "Neu", status: "translated" }); // an edit resets approved
+    expect(keys.existing!.translations.de).toEqual({ value: "Neu", status: "translated", problems: [] }); // an edit resets approved
     expect(keys["menu.open"]!.translations.de!.value).toBe("Öffnen");
     expect(events(pid).slice(before)).toEqual([
       { event: "translation_updated", data: { key: "existing", language_code: "de", value: "Neu", status: "translated" } },
@@ -57,7 +57,7 @@ describe("POST /projects/:pid/import (product §4)", () => {
     ]);
     // The same file again changes nothing and emits nothing.
     const again = await c.post(`/projects/${pid}/import`, { language_code: "de", format: "json", content: JSON.stringify({ existing: "Neu" }) });
-    expect(again.body).toEqual({ created_keys: 0, updated_translations: 0 });
+    expect(again.body).toMatchObject({ created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 1, changes: [] });
   });
 
   test("product §4 import: YAML values such as yes, ~ and 1.0 arrive as those strings", async () => {
@@ -75,7 +75,7 @@ describe("POST /projects/:pid/import (product §4)", () => {
     const arb = { "@@locale": "en", greeting: "Hello {name}", "@greeting": { description: "On the home page", placeholders: { name: {} } }, bye: "Bye" };
     const r = await c.post(`/projects/${pid}/import`, { language_code: "en", format: "arb", content: JSON.stringify(arb) });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ created_keys: 2, updated_translations: 2 });
+    expect(r.body).toMatchObject({ created_keys: 2, updated_translations: 2 });
     expect((await keysOf(pid)).greeting!.context).toBe("On the home page");
     // Keys whose ARB names differ from the key: the published French file maps back to them.
     await c.key(pid, "checkout.total", { fr: "Total" });
@@ -86,7 +86,7 @@ describe("POST /projects/:pid/import (product §4)", () => {
     frArb.kClass = "Catégorie";
     const back = await c.post(`/projects/${pid}/import`, { language_code: "fr", format: "arb", content: JSON.stringify(frArb) });
     expect(back.status).toBe(200);
-    expect(back.body).toEqual({ created_keys: 0, updated_translations: 2 });
+    expect(back.body).toMatchObject({ created_keys: 0, updated_translations: 2, updated_keys: 2 });
     const keys = await keysOf(pid);
     expect(keys["checkout.total"]!.translations.fr!.value).toBe("Montant total");
     expect(keys.class!.translations.fr!.value).toBe("Catégorie");

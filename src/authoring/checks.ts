@@ -1,0 +1,215 @@
+import { eq } from "drizzle-orm";
+import { log } from "../common/log.ts";
+import { checkMessage, countBySeverity, type MessageProblem } from "../messages/check.ts";
+import { PluralCatalog } from "../messages/plurals.ts";
+import { readMessage, type ReadMessage } from "../messages/read.ts";
+import type { Db } from "../storage/db.ts";
+import { projects, type ProjectRow } from "../storage/schema.ts";
+import { prepareCheckQueries, type CheckQueries } from "./queries.ts";
+
+/**
+ * The message checks where values are stored (docs/product.md §7, docs/messages.md "When"): every
+ * saved or imported value gets its findings in the same transaction; a changed base value rechecks
+ * the key's other translations with it; a changed base language or message syntax rechecks the
+ * whole project, and values stored before the checks existed are checked after start, both in
+ * chunks that leave room for other requests.
+ */
+export interface Findings {
+  problems: MessageProblem[];
+  errors: number;
+  warnings: number;
+}
+
+interface LanguageInfo {
+  code: string;
+  name: string;
+}
+
+/** One project's checking context: its syntax, base language and languages, read once. */
+export class ProjectChecks {
+  readonly syntax: ProjectRow["messageSyntax"];
+  private readonly q: CheckQueries;
+  private readonly languages = new Map<number, LanguageInfo>();
+  private readonly baseLanguageId: number | undefined;
+  private readonly catalog = new PluralCatalog();
+
+  constructor(db: Db, project: ProjectRow) {
+    this.q = prepareCheckQueries(db);
+    this.syntax = project.messageSyntax;
+    let baseId: number | undefined;
+    for (const l of this.q.languages.all(project.id)) {
+      this.languages.set(l.id, { code: l.code, name: l.name });
+      if (l.code === project.baseLanguageCode) baseId = l.id;
+    }
+    this.baseLanguageId = baseId;
+  }
+
+  isBase(languageId: number): boolean {
+    return languageId === this.baseLanguageId;
+  }
+
+  private baseName(): string {
+    return (this.baseLanguageId !== undefined && this.languages.get(this.baseLanguageId)?.name) || "base";
+  }
+
+  /**
+   * The findings for `value` in a language of key `keyId`. The key's base value is read from the
+   * database unless given (`null`: the key has none); a base-language value is checked alone.
+   */
+  findings(keyId: number, languageId: number, value: string, base?: ReadMessage | null): Findings {
+    const lang = this.languages.get(languageId);
+    if (!lang) return { problems: [], errors: 0, warnings: 0 };
+    let baseRead: ReadMessage | null = null;
+    if (!this.isBase(languageId) && this.baseLanguageId !== undefined) {
+      if (base !== undefined) baseRead = base;
+      else {
+        const stored = this.q.value.get(keyId, this.baseLanguageId);
+        baseRead = stored ? readMessage(stored.value, this.syntax) : null;
+      }
+    }
+    const problems = checkMessage(value, readMessage(value, this.syntax), {
+      syntax: this.syntax,
+      languageName: lang.name,
+      plurals: this.catalog.of(lang.code),
+      baseName: this.baseName(),
+      base: baseRead,
+    });
+    const { errors, warnings } = countBySeverity(problems);
+    return { problems, errors, warnings };
+  }
+
+  /** Writes findings beside a value. Call inside the transaction that wrote the value. */
+  write(keyId: number, languageId: number, findings: Findings, now: number): void {
+    this.q.store.run(JSON.stringify(findings.problems), findings.errors, findings.warnings, now, keyId, languageId);
+  }
+
+  /**
+   * Checks and writes a value just stored, and when it is the base language's, rechecks the key's
+   * other translations against it. Returns the value's own findings.
+   */
+  store(keyId: number, languageId: number, value: string, now: number): Findings {
+    const findings = this.findings(keyId, languageId, value);
+    this.write(keyId, languageId, findings, now);
+    if (this.isBase(languageId)) this.recheckOthers(keyId, value, now);
+    return findings;
+  }
+
+  /** After the base value of a key changed: its other translations, checked against `baseValue`. */
+  recheckOthers(keyId: number, baseValue: string, now: number): void {
+    if (this.baseLanguageId === undefined) return;
+    const base = readMessage(baseValue, this.syntax);
+    for (const other of this.q.otherLanguages.all(keyId, this.baseLanguageId)) {
+      this.write(keyId, other.languageId, this.findings(keyId, other.languageId, other.value, base), now);
+    }
+  }
+}
+
+/** Rows per chunk of a recheck: a few milliseconds of work between two chances for requests. */
+export const RECHECK_CHUNK_ROWS = 500;
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function currentProject(db: Db, projectId: number): ProjectRow | undefined {
+  return db.select().from(projects).where(eq(projects.id, projectId)).get();
+}
+
+/**
+ * Marks every value of the project unchecked. Call inside the transaction that changed its base
+ * language or message syntax: if the process stops before the recheck ends, the start-up pass
+ * finishes it.
+ */
+export function markProjectUnchecked(db: Db, projectId: number): void {
+  prepareCheckQueries(db).markProjectUnchecked.run(projectId);
+}
+
+/**
+ * Checks the project's unchecked values, a chunk at a time, each chunk in its own transaction
+ * with the project as it is then. Returns how many values it checked.
+ */
+export async function recheckProject(db: Db, now: () => number, projectId: number): Promise<number> {
+  const q = prepareCheckQueries(db);
+  let checked = 0;
+  const project = currentProject(db, projectId);
+  if (!project) return 0;
+  for (const { id: languageId } of q.languages.all(projectId)) {
+    let after = 0;
+    for (;;) {
+      const fresh = currentProject(db, projectId);
+      if (!fresh) return checked;
+      const rows = q.uncheckedOfLanguage.all(languageId, after, RECHECK_CHUNK_ROWS);
+      if (rows.length === 0) break;
+      const checks = new ProjectChecks(db, fresh);
+      db.transaction(() => {
+        const at = now();
+        for (const row of rows) checks.write(row.keyId, languageId, checks.findings(row.keyId, languageId, row.value), at);
+      });
+      checked += rows.length;
+      after = rows[rows.length - 1]!.rowid;
+      await yieldToRequests();
+    }
+  }
+  return checked;
+}
+
+/**
+ * One pass over every unchecked value of every project, in rowid order, a chunk at a time (values
+ * stored before the checks existed, or whose project's recheck a stop interrupted). `stopped` is
+ * asked between chunks.
+ */
+export async function checkUncheckedValues(db: Db, now: () => number, stopped: () => boolean = () => false): Promise<number> {
+  const q = prepareCheckQueries(db);
+  let after = 0;
+  let checked = 0;
+  while (!stopped()) {
+    const rows = q.uncheckedAnywhere.all(after, RECHECK_CHUNK_ROWS);
+    if (rows.length === 0) break;
+    const byProject = new Map<number, ProjectChecks | null>();
+    db.transaction(() => {
+      const at = now();
+      for (const row of rows) {
+        let checks = byProject.get(row.projectId);
+        if (checks === undefined) {
+          const project = currentProject(db, row.projectId);
+          checks = project ? new ProjectChecks(db, project) : null;
+          byProject.set(row.projectId, checks);
+        }
+        checks?.write(row.keyId, row.languageId, checks.findings(row.keyId, row.languageId, row.value), at);
+      }
+    });
+    checked += rows.length;
+    after = rows[rows.length - 1]!.rowid;
+    await yieldToRequests();
+  }
+  return checked;
+}
+
+export interface UncheckedValuesPass {
+  /** How many values the pass checked, once it ends. */
+  done: Promise<number>;
+  /** Ends the pass after its current chunk. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the pass over unchecked values on a later turn, so start-up and the first requests never
+ * wait for it (docs/messages.md "After an upgrade").
+ */
+export function startUncheckedValuesPass(db: Db, now: () => number): UncheckedValuesPass {
+  let stopped = false;
+  const done = (async () => {
+    await yieldToRequests();
+    const checked = await checkUncheckedValues(db, now, () => stopped);
+    if (checked > 0) log.info("message checks: checked values stored without findings", { values: checked });
+    return checked;
+  })().catch((err: unknown) => {
+    log.error("message checks: the pass over unchecked values failed", { error: err instanceof Error ? err.message : String(err) });
+    return 0;
+  });
+  return {
+    done,
+    async stop() {
+      stopped = true;
+      await done;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Actor } from "../changes/actor.ts";
+import { Changes } from "../changes/changes.ts";
+import { HttpError } from "../common/errors.ts";
+import { openDatabase } from "../storage/db.ts";
+import type { ProjectRow } from "../storage/schema.ts";
+import { importTranslations, type ImportInput, type ImportResult } from "./import.ts";
+
+/**
+ * An import as a job for another thread (docs/publishing.md §6 "Not holding up other requests"):
+ * everything it needs travels as plain data, and it runs on a SQLite connection of its own (WAL
+ * lets the server's connection go on reading meanwhile), doing the very same `importTranslations`.
+ */
+export interface ImportJob {
+  dataDir: string;
+  project: ProjectRow;
+  input: ImportInput;
+  actor: Actor;
+  /** The time every row and event of the import carries (the server's clock, so tests can set it). */
+  now: number;
+}
+
+export type ImportReply = { ok: ImportResult } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
+
+/** Runs one job on a connection of its own, then closes it. Never throws: the reply says what happened. */
+export function runImportJob(job: ImportJob): ImportReply {
+  const db = openDatabase(job.dataDir);
+  try {
+    const clock = { now: () => job.now };
+    // Events go to the outbox on this connection, in the import's transaction; the server wakes
+    // its sender and drops its caches when the job is done.
+    return { ok: importTranslations({ db, clock, changes: new Changes(db, clock) }, job.project, job.input, job.actor) };
+  } catch (err) {
+    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
+    // The error's code crosses over too (SQLITE_FULL, ENOSPC): a full disk is answered as one.
+    const code = (err as { code?: unknown })?.code;
+    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err), ...(typeof code === "string" ? { code } : {}) };
+  } finally {
+    db.$client.close();
+  }
+}
+
+/** The result of a reply, or the error it reports. */
+export function importResultOf(reply: ImportReply): ImportResult {
+  if ("ok" in reply) return reply.ok;
+  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
+  throw Object.assign(new Error(`import job: ${reply.crashed}`), { code: reply.code });
+}

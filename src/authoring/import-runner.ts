@@ -1,0 +1,73 @@
+import type { Actor } from "../changes/actor.ts";
+import { HttpError } from "../common/errors.ts";
+import { log } from "../common/log.ts";
+import type { AppDeps } from "../deps.ts";
+import type { ProjectRow } from "../storage/schema.ts";
+import { checkImportRequest, importTranslations, type ImportInput, type ImportResult } from "./import.ts";
+import type { ImportJob } from "./import-job.ts";
+import { findProject } from "./projects.ts";
+
+/**
+ * A file up to this many characters is imported on the request's own thread: about 1,500 entries,
+ * some 30 ms of work, less than starting a worker. Larger ones go to a worker thread
+ * (docs/publishing.md §6 "Not holding up other requests").
+ */
+export const INLINE_IMPORT_MAX_CHARS = 128 * 1024;
+/** Imports waiting or running at once, per server; more are a 429 (each may hold a 10 MB file). */
+export const IMPORT_QUEUE_MAX = 8;
+
+/**
+ * Runs imports one at a time per app, in order of arrival: two CI jobs pushing at once never
+ * contend for the write lock, and the second sees the first's keys. Cheap checks (language,
+ * `delete_missing`, size) answer before the queue. A large file goes to `offThread`, which runs
+ * the job on another thread (the dashboard API gives a worker thread, dashboard-api/worker.ts).
+ */
+export class ImportRunner {
+  private tail: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly offThread: (job: ImportJob) => Promise<ImportResult>,
+  ) {}
+
+  async run(project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
+    checkImportRequest(this.deps, project, input);
+    if (this.inFlight >= IMPORT_QUEUE_MAX) {
+      throw new HttpError(429, `${IMPORT_QUEUE_MAX} imports are already running or waiting; try again shortly`, { "retry-after": "5" });
+    }
+    this.inFlight++;
+    const previous = this.tail;
+    let done!: () => void;
+    this.tail = new Promise((resolve) => (done = resolve));
+    try {
+      await previous;
+      // The project as it is now: its base language may have changed while this one waited.
+      return await this.runNow(findProject(this.deps.db, project.publicId), input, actor);
+    } finally {
+      this.inFlight--;
+      done();
+    }
+  }
+
+  private async runNow(project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
+    if (input.content.length <= INLINE_IMPORT_MAX_CHARS) return importTranslations(this.deps, project, input, actor);
+    const { settings, clock, changes } = this.deps;
+    const started = performance.now();
+    const result = await this.offThread({ dataDir: settings.dataDir, project, input, actor, now: clock.now() });
+    if (!input.dry_run && result.changes.length > 0) {
+      changes.notify(project.id);
+      changes.wake(); // the worker's events are in the outbox now
+    }
+    log.info("import done in a worker", {
+      project_id: project.publicId,
+      language: input.language_code,
+      dry_run: input.dry_run ?? false,
+      created_keys: result.created_keys,
+      updated_translations: result.updated_translations,
+      deleted_keys: result.deleted_keys,
+      ms: Math.round(performance.now() - started),
+    });
+    return result;
+  }
+}

@@ -1,0 +1,45 @@
+import { and, eq, sql } from "drizzle-orm";
+import { badRequest } from "../common/errors.ts";
+import type { Db } from "../storage/db.ts";
+import { languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { queryLanguage, searchCondition } from "./keys.ts";
+
+/**
+ * How many keys each filter of the key list would show for one language (docs/product.md §8): the
+ * counts beside the grid's filters, with the same `search`. `missing`, `translated` (not yet
+ * approved) and `approved` partition `total`; `problems` counts keys whose value in the language
+ * has a finding of the message checks.
+ */
+export interface KeyCountsView {
+  language_code: string;
+  total: number;
+  missing: number;
+  translated: number;
+  approved: number;
+  problems: number;
+}
+
+/**
+ * One pass over the matching keys, each joined to its one value in the language by the
+ * translations' primary key: a count costs what the filter's own `count(*)` does, however many
+ * languages the project has.
+ */
+export function keyCounts(db: Db, project: ProjectRow, query: { language?: string; search?: string }): KeyCountsView {
+  if (query.language === undefined) throw badRequest('invalid query parameter "language": required (the language the counts are about)');
+  const all = db.select().from(languages).where(eq(languages.projectId, project.id)).all();
+  const language = queryLanguage(all, query.language, "language");
+  const search = query.search?.trim();
+  const row = db
+    .select({
+      total: sql<number>`count(*)`,
+      missing: sql<number>`coalesce(sum(${translations.keyId} IS NULL), 0)`,
+      translated: sql<number>`coalesce(sum(${translations.status} = 'translated'), 0)`,
+      approved: sql<number>`coalesce(sum(${translations.status} = 'approved'), 0)`,
+      problems: sql<number>`coalesce(sum(${translations.errorCount} > 0 OR ${translations.warningCount} > 0), 0)`,
+    })
+    .from(translationKeys)
+    .leftJoin(translations, and(eq(translations.keyId, translationKeys.id), eq(translations.languageId, language.id)))
+    .where(search ? and(eq(translationKeys.projectId, project.id), searchCondition(project.id, search)) : eq(translationKeys.projectId, project.id))
+    .get()!;
+  return { language_code: language.code, ...row };
+}

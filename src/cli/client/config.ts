@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { CliError } from "../../common/errors.ts";
+import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from "../../tokens/tokens.ts";
+import type { ParsedArgs } from "../args.ts";
+import type { Connection } from "./api.ts";
+import { readTextFile } from "./files.ts";
+import { hasPlaceholder } from "./patterns.ts";
+
+/**
+ * `phrasebook.yaml` (docs/product.md §6, docs/automation.md): the server (optional; the token always
+ * comes from the environment or --token) and the files: each `source` is pushed as the base
+ * language, `translations` is where pull writes every language and what push --translations reads.
+ */
+export const CONFIG_FILE = "phrasebook.yaml";
+
+export interface FileSet {
+  /** Paths as the user reads them: relative to the current directory when the config is elsewhere. */
+  source?: string;
+  translations?: string;
+}
+
+export interface ClientConfig {
+  path: string;
+  server?: string;
+  files: FileSet[];
+}
+
+function fail(path: string, why: string, line?: number): never {
+  throw new CliError(`${path}${line !== undefined ? `:${line}` : ""}: ${why}`, 1);
+}
+
+/** A path of the config, as seen from the current directory. */
+function fromConfig(configPath: string, path: string): string {
+  const absolute = isAbsolute(path) ? path : resolve(dirname(configPath), path);
+  const rel = relative(process.cwd(), absolute);
+  return rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
+}
+
+/** Reads the config named by --config, or ./phrasebook.yaml when there is one (else undefined). */
+export function loadConfig(args: ParsedArgs): ClientConfig | undefined {
+  const given = args.flags["--config"];
+  const path = given ?? CONFIG_FILE;
+  if (given === undefined && !existsSync(path)) return undefined;
+  const text = readTextFile(path);
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    fail(path, `not valid YAML: ${e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`, e.linePos?.[0].line);
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: 10 });
+  if (data === null || data === undefined) fail(path, "is empty; it needs a files: list (see phrasebook push --help)");
+  if (typeof data !== "object" || Array.isArray(data)) fail(path, "must be a mapping with server: and files:");
+  const record = data as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key === "token") fail(path, "holds a token: remove it, and give the token as PHRASEBOOK_TOKEN (a secret of the CI), never in a file of the repository");
+    if (key !== "server" && key !== "files") fail(path, `unknown setting "${key}" (the settings are server and files)`);
+  }
+  if (record.server !== undefined && typeof record.server !== "string") fail(path, "server: must be a URL such as https://i18n.example.com");
+  if (!Array.isArray(record.files) || record.files.length === 0) fail(path, "files: must list at least one entry with source: and translations:");
+  const files = record.files.map((entry: unknown, i: number): FileSet => {
+    const where = `files[${i}]`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) fail(path, `${where} must be a mapping with source: and translations:`);
+    const e = entry as Record<string, unknown>;
+    for (const key of Object.keys(e)) if (key !== "source" && key !== "translations") fail(path, `${where}: unknown setting "${key}" (the settings are source and translations)`);
+    if (e.source !== undefined && (typeof e.source !== "string" || !e.source)) fail(path, `${where}.source must be a file path`);
+    if (e.translations !== undefined && (typeof e.translations !== "string" || !e.translations)) fail(path, `${where}.translations must be a file pattern`);
+    if (e.source === undefined && e.translations === undefined) fail(path, `${where} needs source: or translations:`);
+    if (typeof e.translations === "string" && !hasPlaceholder(e.translations)) {
+      fail(path, `${where}.translations "${e.translations}" has neither {language} nor {locale}, so every language would be written to one file`);
+    }
+    return {
+      source: typeof e.source === "string" ? fromConfig(path, e.source) : undefined,
+      translations: typeof e.translations === "string" ? fromConfig(path, e.translations) : undefined,
+    };
+  });
+  return { path, server: record.server as string | undefined, files };
+}
+
+const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}}$`);
+
+/** The server and token: flag, then environment, then (server only) the config. Never printed. */
+export function connectionFrom(args: ParsedArgs, config: ClientConfig | undefined, env: Record<string, string | undefined> = process.env): Connection {
+  const rawServer = args.flags["--server"] ?? (env.PHRASEBOOK_SERVER || undefined) ?? config?.server;
+  if (!rawServer) throw new CliError("no server: set PHRASEBOOK_SERVER (or pass --server, or add server: to phrasebook.yaml) to the Phrasebook server's address, e.g. https://i18n.example.com", 1);
+  let url: URL;
+  try {
+    url = new URL(rawServer.trim());
+  } catch {
+    throw new CliError(`the server "${rawServer.slice(0, 100)}" is not a URL; give its public address, e.g. https://i18n.example.com`, 1);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    throw new CliError(`the server must be an http(s) address without query, fragment or credentials (got "${rawServer.slice(0, 100)}")`, 1);
+  }
+  const server = (url.origin + url.pathname).replace(/\/+$/, "");
+  const rawToken = args.flags["--token"] ?? env.PHRASEBOOK_TOKEN;
+  if (!rawToken) throw new CliError("no token: set PHRASEBOOK_TOKEN (or pass --token) to an API token of the project, made in the dashboard (API tokens)", 1);
+  const token = rawToken.trim();
+  // The value is never shown: a mistyped secret should not end up in a CI log.
+  if (!TOKEN_SHAPE.test(token)) throw new CliError(`the token is not a Phrasebook API token (those are ${TOKEN_PREFIX} and ${TOKEN_RANDOM_LENGTH} letters and digits)`, 1);
+  return { server, token };
+}

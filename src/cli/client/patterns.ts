@@ -1,0 +1,66 @@
+import { CliError } from "../../common/errors.ts";
+import type { ImportFormat } from "../../formats/parse.ts";
+
+/**
+ * File patterns of the client (docs/product.md §6): `{language}` is a language code as the server
+ * has it (`pt-BR`), `{locale}` the same with underscores (`pt_BR`, the form of Flutter's gen-l10n
+ * file names and of ARB's @@locale).
+ */
+const PLACEHOLDER = /\{(language|locale)\}/g;
+/** What a language code from a server may look like before it becomes part of a path. */
+const LANGUAGE_CODE = /^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/;
+
+export function hasPlaceholder(pattern: string): boolean {
+  return /\{(language|locale)\}/.test(pattern);
+}
+
+/** The code as written into a path; refuses anything but letters, digits and dashes (a path trick). */
+export function safeLanguageCode(code: string): string {
+  if (code.length > 35 || !LANGUAGE_CODE.test(code)) throw new CliError(`the server named a language "${code.slice(0, 40)}" that is no language code`, 2);
+  return code;
+}
+
+export function fillPattern(pattern: string, code: string): string {
+  const safe = safeLanguageCode(code);
+  return pattern.replace(PLACEHOLDER, (_, which: string) => (which === "locale" ? safe.replace(/-/g, "_") : safe));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The language code in `path` if it matches `pattern` (`lib/l10n/app_pt_BR.arb` gives `pt-BR`). */
+export function languageFromPath(pattern: string, path: string): string | undefined {
+  if (!hasPlaceholder(pattern)) return undefined;
+  let source = "";
+  let last = 0;
+  for (const m of pattern.matchAll(PLACEHOLDER)) {
+    source += escapeRegExp(pattern.slice(last, m.index)) + (m[1] === "locale" ? "([A-Za-z0-9]+(?:_[A-Za-z0-9]+)*)" : "([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)");
+    last = m.index! + m[0].length;
+  }
+  source += escapeRegExp(pattern.slice(last));
+  const match = new RegExp(`^${source}$`).exec(path);
+  if (!match) return undefined;
+  const codes = new Set(match.slice(1).map((c) => c.replace(/_/g, "-")));
+  return codes.size === 1 ? [...codes][0] : undefined; // two parts naming different languages: no match
+}
+
+/** A glob that finds the files a pattern could name. */
+export function patternGlob(pattern: string): string {
+  return pattern.replace(PLACEHOLDER, "*");
+}
+
+export function formatFromPath(path: string): ImportFormat | undefined {
+  const lower = path.toLowerCase();
+  if (lower.endsWith(".arb")) return "arb";
+  if (lower.endsWith(".json")) return "json";
+  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
+  return undefined;
+}
+
+export function parseFormat(raw: string | undefined): ImportFormat | undefined {
+  if (raw === undefined) return undefined;
+  const format = raw.toLowerCase() === "yml" ? "yaml" : raw.toLowerCase();
+  if (format !== "json" && format !== "yaml" && format !== "arb") throw new CliError(`--format must be json, yaml or arb (got "${raw}")`, 1);
+  return format;
+}

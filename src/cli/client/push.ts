@@ -1,0 +1,175 @@
+import { isAbsolute, normalize } from "node:path";
+import type { ImportResult } from "../../authoring/import.ts";
+import type { LanguageView } from "../../authoring/languages.ts";
+import { CliError } from "../../common/errors.ts";
+import { ContentError, parseImport, type ImportFormat } from "../../formats/parse.ts";
+import type { ParsedArgs } from "../args.ts";
+import { IMPORT_TIMEOUT_MS, PhrasebookClient } from "./api.ts";
+import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
+import { readTextFile } from "./files.ts";
+import { formatFromPath, languageFromPath, parseFormat, patternGlob } from "./patterns.ts";
+import { megabytes, Progress, progressWanted } from "./progress.ts";
+import { tokenProject } from "./project.ts";
+
+/** Files over this size show progress on a terminal (docs/product.md §6). */
+const PROGRESS_FROM_BYTES = 1024 * 1024;
+
+interface PlannedFile {
+  path: string;
+  format: ImportFormat;
+  language: string;
+  content: string;
+  bytes: number;
+  /** Whether --delete-missing applies: the base language only. */
+  deleteMissing: boolean;
+}
+
+/** A file's language as asked for: --language, the ARB @@locale, or a configured pattern. */
+interface Wanted {
+  path: string;
+  format?: ImportFormat;
+  language?: string;
+  /** How the language was found, for the error when the project lacks it. */
+  from: string;
+}
+
+const same = (a: string, b: string) => normalize(a) === normalize(b);
+
+/** Files a pattern names that exist, with the language each names. */
+function existingTranslations(pattern: string): { path: string; code: string }[] {
+  const glob = patternGlob(pattern);
+  const absolute = isAbsolute(glob);
+  const found: { path: string; code: string }[] = [];
+  for (const match of new Bun.Glob(absolute ? glob.slice(1) : glob).scanSync({ cwd: absolute ? "/" : ".", onlyFiles: true })) {
+    const path = absolute ? `/${match}` : match;
+    const code = languageFromPath(pattern, path);
+    if (code) found.push({ path, code });
+  }
+  return found.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** The files of phrasebook.yaml: each source as the base language, and with --translations the rest. */
+function configuredFiles(config: ClientConfig, base: string, withTranslations: boolean): Wanted[] {
+  const wanted: Wanted[] = [];
+  for (const set of config.files) {
+    if (set.source) wanted.push({ path: set.source, language: base, from: `it is the source of ${config.path}` });
+  }
+  if (!withTranslations) return wanted;
+  for (const set of config.files) {
+    if (!set.translations) continue;
+    for (const { path, code } of existingTranslations(set.translations)) {
+      if (config.files.some((s) => s.source && same(s.source, path))) continue; // pushed as the source already
+      wanted.push({ path, language: code, from: `its name matches ${set.translations}` });
+    }
+  }
+  return wanted;
+}
+
+/** A file named on the command line: its language from --language, else found later. */
+function namedFile(path: string, language: string | undefined, config: ClientConfig | undefined, base: string): Wanted {
+  if (language) return { path, language, from: "--language" };
+  for (const set of config?.files ?? []) {
+    if (set.source && same(set.source, path)) return { path, language: base, from: `it is the source of ${config!.path}` };
+    const code = set.translations ? languageFromPath(set.translations, path) : undefined;
+    if (code) return { path, language: code, from: `its name matches ${set.translations}` };
+  }
+  return { path, from: "" };
+}
+
+function localError(path: string, err: unknown): never {
+  if (err instanceof ContentError) {
+    throw new CliError(`${path}${err.line !== undefined ? `:${err.line}:${err.column}` : ""}: ${err.reason}`, 1);
+  }
+  throw err;
+}
+
+/** Reads and checks one file on this machine, so a broken file is reported with its line before anything is sent. */
+function plan(wanted: Wanted, formatFlag: ImportFormat | undefined, languages: LanguageView[], base: string, deleteMissing: boolean): PlannedFile {
+  const { path } = wanted;
+  const format = formatFlag ?? formatFromPath(path);
+  if (!format) throw new CliError(`${path}: cannot tell the format: name the file .json, .yaml or .arb, or pass --format`, 1);
+  const content = readTextFile(path);
+  let locale: string | undefined;
+  try {
+    locale = parseImport(format, content).locale;
+  } catch (err) {
+    localError(path, err);
+  }
+  const asked = wanted.language ?? locale?.replace(/_/g, "-");
+  const from = wanted.language ? wanted.from : "its @@locale";
+  if (!asked) {
+    throw new CliError(`${path}: cannot tell its language: pass --language CODE, give the ARB file an @@locale, or name it by a translations pattern of phrasebook.yaml`, 1);
+  }
+  const language = languages.find((l) => l.code.toLowerCase() === asked.toLowerCase());
+  if (!language) {
+    throw new CliError(`${path}: ${asked} (${from}) is not a language of the project (it has ${languages.map((l) => l.code).join(", ")}); add it in the dashboard first`, 1);
+  }
+  if (locale !== undefined && locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
+    throw new CliError(`${path}: its @@locale is ${locale}, not ${language.code} (${from})`, 1);
+  }
+  if (deleteMissing && language.code !== base) {
+    throw new CliError(`${path}: --delete-missing deletes the keys a base-language file lacks, and this file is ${language.code}, not the base language ${base}`, 1);
+  }
+  return { path, format, language: language.code, content, bytes: Buffer.byteLength(content), deleteMissing };
+}
+
+function summary(path: string, r: ImportResult, dryRun: boolean): string {
+  let line = `${path}: ${r.created_keys} created, ${r.updated_keys} updated, ${r.unchanged} unchanged, ${r.deleted_keys} deleted`;
+  if (r.problems > 0) line += `; ${r.problems} with message problems (phrasebook status)`;
+  if (dryRun) line += " (dry run: nothing was changed)";
+  return line;
+}
+
+const MARK = { created: "+", updated: "~", deleted: "-" } as const;
+
+/** `phrasebook push` (docs/product.md §6). */
+export async function runPush(args: ParsedArgs): Promise<number> {
+  const named = args.words.slice(1);
+  const config = loadConfig(args);
+  const languageFlags = args.lists["--language"] ?? [];
+  if (languageFlags.length > 1) throw new CliError("push takes one --language (push the files of each language separately)", 1);
+  const formatFlag = parseFormat(args.flags["--format"]);
+  const dryRun = args.switches.has("--dry-run");
+  const deleteMissing = args.switches.has("--delete-missing");
+  const withTranslations = args.switches.has("--translations");
+  if (named.length === 0 && !config) throw new CliError("no FILE given and no phrasebook.yaml here (see phrasebook push --help)", 1);
+  if (named.length === 0 && languageFlags.length > 0) throw new CliError("--language is for files named on the command line; phrasebook.yaml says each file's language", 1);
+  if (named.length > 0 && withTranslations) throw new CliError("--translations pushes the files of phrasebook.yaml; give no FILE with it", 1);
+
+  const client = new PhrasebookClient(connectionFrom(args, config));
+  const project = await tokenProject(client, "push");
+  const base = project.base_language_code;
+  const languages = (await client.dashboard<{ items: LanguageView[] }>("push", "GET", `/projects/${project.id}/languages`)).items;
+
+  const wanted = named.length > 0 ? named.map((path) => namedFile(path, languageFlags[0], config, base)) : configuredFiles(config!, base, withTranslations);
+  // Every file is read and checked before the first is sent: a broken one stops the push whole.
+  const files = wanted.map((w) => plan(w, formatFlag, languages, base, deleteMissing && (named.length > 0 || w.language === base)));
+  if (files.filter((f) => f.deleteMissing).length > 1) {
+    throw new CliError(`--delete-missing with ${files.filter((f) => f.deleteMissing).length} files of the base language would delete each file's keys with the next: push one file`, 1);
+  }
+
+  for (const file of files) {
+    const progress = new Progress(file.path, progressWanted() && file.bytes > PROGRESS_FROM_BYTES);
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    const result = await client
+      .dashboard<ImportResult>(`push ${file.path}`, "POST", `/projects/${project.id}/import`, {
+        json: JSON.stringify({ language_code: file.language, format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing }),
+        timeoutMs: IMPORT_TIMEOUT_MS,
+        onUpload: (sent, total) => {
+          if (sent < total) return progress.update(`uploading ${Math.floor((sent / total) * 100)}% of ${megabytes(total)}`);
+          progress.update(`importing on the server (${progress.seconds()})`, true);
+          ticker ??= setInterval(() => progress.update(`importing on the server (${progress.seconds()})`), 250);
+        },
+      })
+      .finally(() => {
+        clearInterval(ticker);
+        progress.done();
+      });
+    process.stdout.write(summary(file.path, result, dryRun) + "\n");
+    if (dryRun) {
+      for (const { key, change } of result.changes) process.stdout.write(`${MARK[change]} ${key}\n`);
+      if (result.changes_truncated) process.stdout.write(`  ... and more: the server lists the first ${result.changes.length} changes\n`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,85 @@
+import { CliError } from "../../common/errors.ts";
+import type { ParsedArgs } from "../args.ts";
+import { PhrasebookClient } from "./api.ts";
+import { connectionFrom, loadConfig } from "./config.ts";
+import { tokenProject } from "./project.ts";
+
+/** A language of GET /projects/:pid/progress; `errors` and `warnings` count message problems (docs/product.md §7). */
+interface LanguageProgress {
+  code: string;
+  is_base_language: boolean;
+  translated: number;
+  approved: number;
+  errors?: number;
+  warnings?: number;
+}
+
+interface Problem {
+  language_code: string;
+  severity: "error" | "warning";
+}
+
+function minProgress(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw.replace(/%$/, ""));
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 100) throw new CliError(`--min-progress must be a percentage from 0 to 100 (got "${raw}")`, 1);
+  return n;
+}
+
+/**
+ * Per-language problem counts: from the progress answer when it carries them, else counted from
+ * the problem list; undefined when the server reports neither.
+ */
+async function problemCounts(client: PhrasebookClient, pid: string, languages: LanguageProgress[]): Promise<Map<string, { errors: number; warnings: number }> | undefined> {
+  if (languages.every((l) => typeof l.errors === "number" && typeof l.warnings === "number")) {
+    return new Map(languages.map((l) => [l.code, { errors: l.errors!, warnings: l.warnings! }]));
+  }
+  let items: Problem[];
+  try {
+    items = (await client.dashboard<{ items: Problem[] }>("status", "GET", `/projects/${pid}/problems`)).items;
+  } catch {
+    return undefined;
+  }
+  const counts = new Map(languages.map((l) => [l.code, { errors: 0, warnings: 0 }]));
+  for (const p of items) {
+    const c = counts.get(p.language_code);
+    if (c) c[p.severity === "error" ? "errors" : "warnings"]++;
+  }
+  return counts;
+}
+
+const percent = (part: number, total: number) => (total === 0 ? 100 : (part / total) * 100);
+const shown = (p: number) => `${p === 100 || p === 0 ? p : Math.floor(p * 10) / 10}%`;
+
+/** `phrasebook status [--min-progress PCT] [--fail-on-errors]` (docs/product.md §6). */
+export async function runStatus(args: ParsedArgs): Promise<number> {
+  if (args.words.length > 1) throw new CliError(`status takes no FILE (got "${args.words[1]}")`, 1);
+  const min = minProgress(args.flags["--min-progress"]);
+  const failOnErrors = args.switches.has("--fail-on-errors");
+  const client = new PhrasebookClient(connectionFrom(args, loadConfig(args)));
+  const project = await tokenProject(client, "status");
+  const progress = await client.dashboard<{ total_keys: number; languages: LanguageProgress[] }>("status", "GET", `/projects/${project.id}/progress`);
+  const counts = await problemCounts(client, project.id, progress.languages);
+  const total = progress.total_keys;
+  const width = Math.max(...progress.languages.map((l) => l.code.length), 2);
+
+  process.stdout.write(`${project.name}: ${total} keys\n`);
+  const below: string[] = [];
+  const withErrors: string[] = [];
+  for (const l of progress.languages) {
+    const pct = percent(l.translated, total);
+    const c = counts?.get(l.code);
+    const problems = c ? `${c.errors} errors, ${c.warnings} warnings` : "errors and warnings unknown (the server does not report them)";
+    process.stdout.write(
+      `${l.code.padEnd(width)}  ${l.translated} translated (${shown(pct)}), ${l.approved} approved, ${total - l.translated} missing, ${problems}${l.is_base_language ? "  (base)" : ""}\n`,
+    );
+    if (min !== undefined && pct < min) below.push(`${l.code} (${shown(pct)})`);
+    if (c && c.errors > 0) withErrors.push(`${l.code} (${c.errors})`);
+  }
+  const failures: string[] = [];
+  if (below.length > 0) failures.push(`below ${min}% translated: ${below.join(", ")}`);
+  if (failOnErrors && !counts) throw new CliError("status --fail-on-errors: the server does not report message errors", 2);
+  if (failOnErrors && withErrors.length > 0) failures.push(`messages with errors: ${withErrors.join(", ")}`);
+  if (failures.length > 0) throw new CliError(failures.join("; "), 3);
+  return 0;
+}

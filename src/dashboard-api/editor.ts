@@ -1,0 +1,34 @@
+import { Elysia, t } from "elysia";
+import { editorPreferencesOf, setEditorPreferences } from "../authoring/editor-preferences.ts";
+import { keyCounts } from "../authoring/key-counts.ts";
+import { forbidden } from "../common/errors.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Caller, DashboardContext } from "./access.ts";
+
+/** The signed-in user's row id; `access: "own"` has already refused a token, this says so again for the types. */
+function userIdOf(caller: Caller): number {
+  if (caller.kind !== "session") throw forbidden("token lacks scope admin");
+  return caller.userId;
+}
+
+/**
+ * What the key grid needs beyond the key list (docs/product.md §8, docs/dashboard.md): the counts
+ * beside its filters, and the languages each user chose to see in a project.
+ */
+export function editorRoutes(deps: AppDeps, context: DashboardContext) {
+  const { db, clock } = deps;
+  return new Elysia()
+    .use(context)
+    .get("/projects/:pid/key-counts", ({ project, query }) => keyCounts(db, project, query), {
+      access: "read",
+      inProject: true,
+      query: t.Object({ language: t.Optional(t.String({ maxLength: 35 })), search: t.Optional(t.String({ maxLength: 500 })) }),
+    })
+    .get("/projects/:pid/editor-preferences", ({ project, caller }) => editorPreferencesOf(db, project, userIdOf(caller)), { access: "own", inProject: true })
+    .put("/projects/:pid/editor-preferences", ({ project, caller, body }) => setEditorPreferences(db, clock, project, userIdOf(caller), body.languages), {
+      access: "own",
+      inProject: true,
+      // A project has at most a few hundred languages; the bound keeps a silly body cheap.
+      body: t.Object({ languages: t.Array(t.String({ maxLength: 35 }), { maxItems: 1000 }) }),
+    });
+}

@@ -1,0 +1,186 @@
+import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
+import { pathOf } from "../common/http.ts";
+
+/**
+ * What every request to the dashboard API passes before a route sees it (docs/dashboard-api.md
+ * "Conventions", docs/deploy.md "Security notes"):
+ *
+ * - Bodies are JSON only: a form, multipart or text body is a 415. A cross-site page can send
+ *   those without asking (an HTML form, a no-cors fetch), but never `application/json`; so a
+ *   drive-by form cannot sign anyone in, run the first-run setup or change anything.
+ * - Bodies are read here, by this parser instead of Elysia's, and never past a limit: sign-in
+ *   bodies are tiny, every other body is small, and only the import route takes a large one, and
+ *   only from a caller already authenticated. The limit is checked against Content-Length before
+ *   anything is read, and against the bytes as they arrive when there is none.
+ * - JSON that nests deeper than BODY_MAX_DEPTH is a 400 before it is parsed: no route takes more
+ *   than a few levels, and deep values are what overflowed the stack in validation.
+ * - A cookie-authenticated change (and signing in, and the setup) from another site is a 403: its
+ *   `Origin`, when there is one, must be this server's (refuseCrossSite).
+ */
+
+/** Where the dashboard API is served (docs/product.md §2). */
+export const DASHBOARD_API_PREFIX = "/dashboard/api";
+
+/** Signing in and the first-run setup: an email, a name and a password. */
+export const SIGN_IN_BODY_MAX_BYTES = 16 * 1024;
+/**
+ * Every other route but import. The largest body is a translation value of 100,000 characters
+ * (docs/decisions.md "Translations"), at most 600 KB written as JSON.
+ */
+export const BODY_MAX_BYTES = 1024 * 1024;
+/** The import route, once the caller is authenticated: its file travels as a JSON string. */
+export const IMPORT_BODY_MAX_BYTES = 16 * 1024 * 1024;
+/** No route's body nests deeper than 3 levels; this leaves room and stops stack-deep input. */
+export const BODY_MAX_DEPTH = 32;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
+}
+
+type Limit = { max: number; signIn: boolean; import: boolean };
+
+/** The body limit of a path under the dashboard API. */
+export function bodyLimitFor(pathname: string, prefix: string): Limit {
+  const path = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : pathname;
+  if (path === "/login" || path === "/setup") return { max: SIGN_IN_BODY_MAX_BYTES, signIn: true, import: false };
+  if (/^\/projects\/[^/]+\/import$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true };
+  return { max: BODY_MAX_BYTES, signIn: false, import: false };
+}
+
+function declaredLength(request: Request): number | null {
+  const header = request.headers.get("content-length");
+  if (header === null) return null;
+  const n = Number(header);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+const tooLargeFor = (max: number) => tooLarge(`request body is larger than ${megabytes(max)}, the limit of this route`);
+
+/** Reads at most `max` bytes of the body; more is a 413, and the rest is never read. */
+async function readAtMost(request: Request, max: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      reader.cancel().catch(() => {});
+      throw tooLargeFor(max);
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/**
+ * True when JSON text nests objects and arrays deeper than `limit`. One pass over the text;
+ * strings are skipped with indexOf, so a large import's content costs little.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // skip to the closing quote: one not preceded by an odd run of backslashes
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end < 0) return false; // unterminated: JSON.parse will say so
+        let slashes = 0;
+        for (let j = end - 1; text.charCodeAt(j) === 0x5c; j--) slashes++;
+        i = end;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export interface BodyParserOptions {
+  prefix: string;
+  /** Throws the 401/403 of a caller who may not call the route (the dashboard API's authentication). */
+  authenticate(request: Request): unknown;
+  /**
+   * Parses a large import body on another thread (parseJsonBody there): JSON.parse of a 10 MB file
+   * escaped into a string takes about 100 ms, which this thread must not be held for
+   * (docs/publishing.md §6 "Not holding up other requests").
+   */
+  parseLarge?(bytes: Uint8Array): Promise<unknown>;
+}
+
+/** Import bodies from this size on are parsed by `parseLarge` when there is one. */
+export const PARSE_OFF_THREAD_FROM_BYTES = 1024 * 1024;
+
+/** A body's bytes as JSON: valid UTF-8, nesting within BODY_MAX_DEPTH, valid JSON; else a 400. */
+export function parseJsonBody(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, "request body is not valid UTF-8");
+  }
+  if (nestsDeeperThan(text, BODY_MAX_DEPTH)) throw new HttpError(400, `request body nests deeper than ${BODY_MAX_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "request body is not valid JSON");
+  }
+}
+
+/**
+ * The dashboard API's one body parser (Elysia's `onParse`, which runs before any route's own
+ * hooks). Returns the parsed body, or undefined for a request without one.
+ */
+export function jsonBodyParser(options: BodyParserOptions) {
+  return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
+    if (SAFE_METHODS.has(request.method)) return undefined;
+    const limit = bodyLimitFor(pathOf(request.url), options.prefix);
+    const type = contentType.trim().toLowerCase();
+    if (type !== "" && type !== "application/json") {
+      throw new HttpError(415, `request body must be JSON (Content-Type: application/json), not ${type.slice(0, 100)}`);
+    }
+    const declared = declaredLength(request);
+    if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
+    // Only an authenticated caller may send more than a small body: check who it is before reading.
+    if (limit.import && (declared === null || declared > BODY_MAX_BYTES)) options.authenticate(request);
+    const bytes = await readAtMost(request, limit.max);
+    if (bytes.byteLength === 0) return undefined;
+    if (type === "") throw new HttpError(415, "request body must be JSON (Content-Type: application/json)");
+    if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return options.parseLarge(bytes);
+    return parseJsonBody(bytes);
+  };
+}
+
+/**
+ * Refuses a request a browser sent from another site (docs/deploy.md "Security notes"): its
+ * `Origin` must be this server's public origin (PHRASEBOOK_PUBLIC_URL) or name the host the request
+ * was sent to (the address the browser used, also behind a proxy that passes Host on). A request
+ * without `Origin` is not from a browser's cross-site form or fetch (browsers send it with every
+ * POST, PUT, PATCH and DELETE), unless `Sec-Fetch-Site` says it is.
+ */
+export function refuseCrossSite(request: Request, publicUrl: string): void {
+  const origin = request.headers.get("origin");
+  if (origin === null) {
+    if (request.headers.get("sec-fetch-site") === "cross-site") throw forbidden("cross-site request refused");
+    return;
+  }
+  if (origin === new URL(publicUrl).origin) return;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    // "null" (a sandboxed frame, a redirect across sites) or garbage
+  }
+  if (host && host === new URL(request.url).host) return;
+  throw forbidden(`cross-site request refused: Origin ${origin.slice(0, 200)} is not this server's`);
+}

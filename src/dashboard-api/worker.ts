@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import { setPriority } from "node:os";
+import { fileURLToPath } from "node:url";
+import { isMainThread, parentPort } from "node:worker_threads";
+import { importResultOf, runImportJob, type ImportJob, type ImportReply } from "../authoring/import-job.ts";
+import type { ImportResult } from "../authoring/import.ts";
+import { HttpError } from "../common/errors.ts";
+import { parseJsonBody } from "./guards.ts";
+
+/**
+ * The dashboard API's work on another thread (docs/publishing.md §6 "Not holding up other
+ * requests"): parsing a large import body and running a large import take from a tenth of a second
+ * to seconds, and the server's thread must go on answering CDN files and API lists meanwhile. Each
+ * task gets a new worker thread, which ends when it answers; a crash of the process ends it too,
+ * so nothing outlives the server.
+ */
+type Task = { kind: "import"; job: ImportJob } | { kind: "parse-body"; bytes: Uint8Array };
+
+type ParseReply = { ok: unknown } | { refused: { status: number; message: string } } | { crashed: string };
+
+function perform(task: Task): ImportReply | ParseReply {
+  if (task.kind === "import") return runImportJob(task.job);
+  try {
+    return { ok: parseJsonBody(task.bytes) };
+  } catch (err) {
+    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
+    return { crashed: String(err) };
+  }
+}
+
+/**
+ * The nice value of a worker thread (Linux gives each thread its own): a task is background work,
+ * so when the cores are busy the server's thread, which answers requests, runs first.
+ */
+export const WORKER_NICE = 10;
+
+/** The worker's side: answers the task posted to it. Called by the worker's entry module. */
+export function serveWorker(): void {
+  if (isMainThread || !parentPort) return;
+  try {
+    setPriority(WORKER_NICE); // this thread only
+  } catch {
+    // not allowed here (a container without the capability): the task runs at normal priority
+  }
+  const port = parentPort;
+  port.on("message", (task: Task) => port.postMessage(perform(task)));
+}
+
+/**
+ * The module a worker starts from: the entry file beside this one when running from source; in the
+ * compiled executable, where files are bundled into one, the executable's own entry (main.ts
+ * serves the worker when it is not on the main thread).
+ */
+function workerEntry(): string {
+  const source = new URL("./worker-entry.ts", import.meta.url);
+  return source.protocol === "file:" && existsSync(fileURLToPath(source)) ? source.href : Bun.main;
+}
+
+/** Runs `task` in a new worker thread, and ends the thread when it answers. */
+function runInWorker<R>(task: Task): Promise<R> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerEntry());
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      worker.terminate();
+      fn();
+    };
+    worker.addEventListener("message", (event: MessageEvent<R>) => finish(() => resolve(event.data)));
+    worker.addEventListener("error", (event) => finish(() => reject(new Error(`worker thread failed: ${event.message}`))));
+    worker.addEventListener("close", () => finish(() => reject(new Error("worker thread ended without an answer"))));
+    worker.postMessage(task);
+  });
+}
+
+export async function importOffThread(job: ImportJob): Promise<ImportResult> {
+  return importResultOf(await runInWorker<ImportReply>({ kind: "import", job }));
+}
+
+export async function parseBodyOffThread(bytes: Uint8Array): Promise<unknown> {
+  const reply = await runInWorker<ParseReply>({ kind: "parse-body", bytes });
+  if ("ok" in reply) return reply.ok;
+  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
+  throw new Error(`parsing a body: ${reply.crashed}`);
+}

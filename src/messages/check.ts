@@ -1,0 +1,211 @@
+import type { MessageProblem } from "../storage/schema.ts";
+import { PLURAL_CATEGORIES, type LanguagePlurals, type PluralRulesOf } from "./plurals.ts";
+import type { MessageSyntax, PluralUse, ReadMessage } from "./read.ts";
+import { describeFault } from "./syntax-faults.ts";
+
+/**
+ * The message checks of docs/product.md §7, as plain functions over a value already read
+ * (read.ts): the server stores what they find, publishing runs them again, and the dashboard runs
+ * the same code while a translator types (docs/messages.md).
+ */
+export type { MessageProblem };
+
+export interface CheckContext {
+  syntax: MessageSyntax;
+  /** The value's language as people name it ("German"), and its plural rules (null: no data for it). */
+  languageName: string;
+  plurals: LanguagePlurals | null;
+  /** The base language's name ("English"). */
+  baseName: string;
+  /** The key's base-language value, read; null for a base-language value or a key without one. */
+  base: ReadMessage | null;
+}
+
+const NO_PROBLEMS = Object.freeze([]) as unknown as MessageProblem[];
+
+/** Beyond this many findings of one code, one more sums up the rest (a pasted blob stays readable). */
+export const MAX_PROBLEMS_PER_CODE = 5;
+
+type Code = MessageProblem["code"];
+
+class Findings {
+  readonly list: MessageProblem[] = [];
+  /** Past a few findings, a set keeps the duplicate check linear (a pasted blob can have thousands). */
+  private seen: Set<string> | undefined;
+  private count = 0;
+  private readonly perCode: Partial<Record<Code, number>> = {};
+
+  private isNew(message: string): boolean {
+    if (this.seen) {
+      if (this.seen.has(message)) return false;
+      this.seen.add(message);
+      return true;
+    }
+    if (this.list.some((p) => p.message === message)) return false;
+    if (++this.count > MAX_PROBLEMS_PER_CODE) this.seen = new Set([...this.list.map((p) => p.message), message]);
+    return true;
+  }
+
+  add(code: Code, severity: MessageProblem["severity"], message: string): void {
+    if (!this.isNew(message)) return;
+    const n = (this.perCode[code] ?? 0) + 1;
+    this.perCode[code] = n;
+    if (n <= MAX_PROBLEMS_PER_CODE) this.list.push({ code, severity, message });
+  }
+
+  /** Replaces what a code found past the cap with one line saying how many more there are. */
+  summarise(code: Code, severity: MessageProblem["severity"], what: string): void {
+    const n = this.perCode[code] ?? 0;
+    if (n > MAX_PROBLEMS_PER_CODE) this.list.push({ code, severity, message: `…and ${(n - MAX_PROBLEMS_PER_CODE).toLocaleString("en-US")} more ${what}` });
+  }
+}
+
+function listWords(words: string[], joiner = "and"): string {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} ${joiner} ${words[words.length - 1]}`;
+}
+
+/** "one and other", "only other": the categories a language has, for a sentence. */
+function categoryList(rules: PluralRulesOf): string {
+  return rules.categories.length === 1 ? `only ${rules.categories[0]}` : listWords([...rules.categories]);
+}
+
+function forNumbers(rules: PluralRulesOf, category: string): string {
+  const { integers, fraction } = rules.samples(category);
+  if (integers.length > 0) {
+    const shown = integers.slice(0, 3).map((n) => n.toLocaleString("en-US"));
+    return integers.length > 3 ? `${shown.join(", ")}, …` : listWords(shown);
+  }
+  return fraction !== undefined ? `fractions such as ${fraction}` : "some numbers";
+}
+
+/** What a missing category means in a language, worded once per language and category (a publish says it thousands of times). */
+function missingCategoryText(rules: PluralRulesOf, category: string, languageName: string): string {
+  return rules.memo(`missing\0${languageName}\0${category}`, () => `which ${languageName} uses for ${forNumbers(rules, category)}; those numbers get the \`other\` text`);
+}
+
+/**
+ * A category the message leaves out is fine when every whole number that would select it is
+ * caught by an exact case first (`=1` covers English `one`; it does not cover Russian `one`,
+ * which also takes 21, 31, ...). `=N` compares the number itself, categories the number minus the
+ * offset.
+ */
+function coveredByExactCases(rules: PluralRulesOf, category: string, use: PluralUse): boolean {
+  const { integers, fraction } = rules.samples(category);
+  if (integers.length === 0 || fraction !== undefined) return false;
+  return integers.every((n) => use.exact.includes(n + use.offset));
+}
+
+/** Whether a plural spells out exactly the language's categories (the common, correct case). */
+function exactlyTheCategories(rules: PluralRulesOf, use: PluralUse): boolean {
+  if (use.categories.length !== rules.categories.length) return false;
+  for (const c of use.categories) if (!rules.categories.includes(c)) return false;
+  return true;
+}
+
+/** The findings about one plural's cases, as messages (the same plural in many values is worded once). */
+function pluralFindings(use: PluralUse, rules: PluralRulesOf, languageName: string): string[] {
+  const arg = `{${use.argument}}`;
+  const kind = use.ordinal ? "ordinals" : "plurals";
+  const found: string[] = [];
+  for (const category of use.categories) {
+    if (rules.categories.includes(category)) continue;
+    found.push(
+      (PLURAL_CATEGORIES as readonly string[]).includes(category)
+        ? `\`${arg}\` has a \`${category}\` case, which ${languageName} ${kind} never use (${languageName} has ${categoryList(rules)})`
+        : `\`${arg}\` has a case \`${category}\`, which is no plural category (${languageName} ${kind} have ${categoryList(rules)}; =N matches an exact number)`,
+    );
+  }
+  for (const category of rules.categories) {
+    if (category === "other" || use.categories.includes(category) || coveredByExactCases(rules, category, use)) continue;
+    found.push(`\`${arg}\` has no \`${category}\` case, ${missingCategoryText(rules, category, languageName)}`);
+  }
+  return found;
+}
+
+const NO_FINDINGS: string[] = [];
+
+function checkPlurals(read: ReadMessage, ctx: CheckContext, out: Findings): void {
+  if (!ctx.plurals) return;
+  for (const use of read.plurals) {
+    const rules = use.ordinal ? ctx.plurals.ordinal : ctx.plurals.cardinal;
+    const found = exactlyTheCategories(rules, use)
+      ? NO_FINDINGS
+      : rules.memoList(`${ctx.languageName}\0${use.argument}\0${use.offset}\0${use.categories.join(" ")}\0${use.exact.join(" ")}`, () => pluralFindings(use, rules, ctx.languageName));
+    for (const message of found) out.add("plural_category", "warning", message);
+  }
+  out.summarise("plural_category", "warning", "plural case problems");
+}
+
+/** Whether two messages use the same argument names (most translations: yes, often in the same order). */
+function sameNames(a: ReadMessage["arguments"], b: ReadMessage["arguments"]): boolean {
+  if (a.length === b.length && a.every((arg, i) => arg.name === b[i]!.name)) return true;
+  const mine = new Set(a.map((x) => x.name));
+  const theirs = new Set(b.map((x) => x.name));
+  if (mine.size !== theirs.size) return false;
+  for (const name of mine) if (!theirs.has(name)) return false;
+  return true;
+}
+
+const shown = (ctx: CheckContext, name: string) => (ctx.syntax === "icu" ? `\`{${name}}\`` : `\`${name}\``);
+
+function unknownPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckContext, out: Findings): void {
+  const mine = new Set(read.arguments.map((a) => a.name));
+  const theirs = new Set(base.arguments.map((a) => a.name));
+  const severity = ctx.syntax === "icu" ? "error" : "warning";
+  // Suggest what the base text has and this value lacks (a misspelt name), else all it has.
+  const missing = base.arguments.filter((a) => !mine.has(a.name)).map((a) => a.name);
+  const suggestions = (missing.length > 0 ? missing : [...theirs]).slice(0, 3).map((n) => shown(ctx, n));
+  for (const { name } of read.arguments) {
+    if (theirs.has(name)) continue;
+    out.add(
+      "placeholder_unknown",
+      severity,
+      theirs.size === 0
+        ? `${shown(ctx, name)} is not in the ${ctx.baseName} text, which has no placeholders`
+        : `${shown(ctx, name)} is not in the ${ctx.baseName} text; use ${listWords(suggestions, "or")}`,
+    );
+  }
+  out.summarise("placeholder_unknown", severity, `placeholders are not in the ${ctx.baseName} text`);
+}
+
+function missingPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckContext, out: Findings): void {
+  const mine = new Set(read.arguments.map((a) => a.name));
+  for (const { name } of base.arguments) if (!mine.has(name)) out.add("placeholder_missing", "warning", `${shown(ctx, name)} from the ${ctx.baseName} text is missing`);
+  out.summarise("placeholder_missing", "warning", `placeholders of the ${ctx.baseName} text are missing`);
+}
+
+/**
+ * The problems of one value, errors first (docs/product.md §7): `icu_syntax` (then nothing else can
+ * be said), `placeholder_unknown`, `plural_category`, `placeholder_missing`. A base-language value
+ * is checked for syntax and plural cases only; placeholders are compared with a base value that
+ * parses.
+ */
+export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
+  if (read.fault) return ctx.syntax === "icu" ? [{ code: "icu_syntax", severity: "error", message: describeFault(value, read.fault) }] : [];
+  const base = ctx.base && !ctx.base.fault ? ctx.base : null;
+  // The common case, and the hot path of a publish: no argument here or in the base text.
+  if (read.arguments.length === 0 && (!base || base.arguments.length === 0)) return NO_PROBLEMS;
+  const compare = base !== null && !sameNames(read.arguments, base.arguments);
+  if (!compare && (read.plurals.length === 0 || ctx.syntax !== "icu")) return NO_PROBLEMS;
+  // Written in the order they are listed: placeholder_unknown (an error in ICU), plural_category, placeholder_missing.
+  const out = new Findings();
+  if (compare) unknownPlaceholders(read, base, ctx, out);
+  if (ctx.syntax === "icu") checkPlurals(read, ctx, out);
+  if (compare) missingPlaceholders(read, base, ctx, out);
+  return out.list;
+}
+
+/** How many findings of each severity (the counts stored beside them). */
+export function countBySeverity(problems: readonly MessageProblem[]): { errors: number; warnings: number } {
+  let errors = 0;
+  for (const p of problems) if (p.severity === "error") errors++;
+  return { errors, warnings: problems.length - errors };
+}
+
+/** A problem and where it is, as the problem list and a refused publish show it (docs/product.md §7). */
+export interface ProblemItem extends MessageProblem {
+  key_id: string;
+  key: string;
+  language_code: string;
+}

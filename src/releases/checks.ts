@@ -1,0 +1,74 @@
+import { HttpError } from "../common/errors.ts";
+import { checkMessage, type CheckContext, type ProblemItem } from "../messages/check.ts";
+import { PluralCatalog } from "../messages/plurals.ts";
+import { readMessage, type MessageArgument, type ReadMessage } from "../messages/read.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/**
+ * The message checks at publish time (docs/publishing.md §2): every value of the snapshot is read
+ * once, checked as on save (docs/product.md §7), and its arguments kept for the ARB placeholders,
+ * so what ships is exactly what was checked and no stored finding (perhaps older than the last
+ * change of the base language or syntax) is relied on.
+ */
+export interface SnapshotCheck {
+  errorCount: number;
+  /** The first errors, in key order then language order. */
+  errors: ProblemItem[];
+}
+
+/** How many errors a refused publish lists; the rest are counted. */
+export const REFUSAL_LISTS_AT_MOST = 100;
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Checks every value, base language first, and fills each language's `arguments` for the
+ * compiler. Yields between languages, so a large project does not hold up other requests.
+ */
+export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> {
+  const { syntax, keys, keyIds } = snapshot;
+  const catalog = new PluralCatalog();
+  const base = snapshot.languages.find((l) => l.isBase);
+  const baseReads: (ReadMessage | undefined)[] = base ? base.values.map((v) => (v === undefined ? undefined : readMessage(v, syntax))) : [];
+  const result: SnapshotCheck = { errorCount: 0, errors: [] };
+  const ordered = base ? [base, ...snapshot.languages.filter((l) => l !== base)] : snapshot.languages;
+  const errorsByLanguage = new Map<string, ProblemItem[]>();
+  for (const lang of ordered) {
+    const ctx: CheckContext = { syntax, languageName: lang.name, plurals: catalog.of(lang.code), baseName: base?.name ?? "base", base: null };
+    const args = new Array<readonly MessageArgument[] | undefined>(keys.length);
+    const found: ProblemItem[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const value = lang.values[i];
+      if (value === undefined) continue;
+      const read = lang === base ? baseReads[i]! : readMessage(value, syntax);
+      if (read.arguments.length > 0) args[i] = read.arguments;
+      ctx.base = lang === base ? null : (baseReads[i] ?? null);
+      const problems = checkMessage(value, read, ctx);
+      for (const p of problems) {
+        if (p.severity !== "error") continue;
+        result.errorCount++;
+        if (found.length < REFUSAL_LISTS_AT_MOST) found.push({ key_id: keyIds[i]!, key: keys[i]!, language_code: lang.code, ...p });
+      }
+    }
+    lang.arguments = args;
+    errorsByLanguage.set(lang.code, found);
+    await yieldToRequests();
+  }
+  // Key order first, then language code, as the problem list orders them.
+  const all = [...errorsByLanguage.values()].flat();
+  const keyPosition = new Map(keys.map((k, i) => [k, i]));
+  all.sort((a, b) => keyPosition.get(a.key)! - keyPosition.get(b.key)! || (a.language_code < b.language_code ? -1 : a.language_code > b.language_code ? 1 : 0));
+  result.errors = all.slice(0, REFUSAL_LISTS_AT_MOST);
+  return result;
+}
+
+/** 409 with the errors that block publishing (docs/product.md §7). */
+export function publishRefusal(check: SnapshotCheck): HttpError {
+  const n = check.errorCount;
+  const message =
+    n === 1
+      ? "1 error in a message blocks publishing: fix it, or publish anyway with allow_errors (admins only)"
+      : `${n.toLocaleString("en-US")} errors in messages block publishing: fix them, or publish anyway with allow_errors (admins only)`;
+  const body = JSON.stringify({ error: message, error_count: n, problems: check.errors });
+  return new HttpError(409, message, {}, body);
+}

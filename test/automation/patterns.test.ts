@@ -1,0 +1,43 @@
+/**
+ * The client's file patterns (product §6): `{language}` is the code as Phrasebook has it (`pt-BR`),
+ * `{locale}` the same with underscores (`pt_BR`, gen-l10n's file names); a code from a server becomes
+ * part of a path only when it is a language code, never a path trick.
+ */
+import { describe, expect, test } from "bun:test";
+import { fillPattern, formatFromPath, hasPlaceholder, languageFromPath, parseFormat, patternGlob } from "../../src/cli/client/patterns.ts";
+
+describe("product §6: {language} and {locale} patterns", () => {
+  test("filling: the code as it is, or with underscores", () => {
+    expect(fillPattern("lib/l10n/app_{locale}.arb", "pt-BR")).toBe("lib/l10n/app_pt_BR.arb");
+    expect(fillPattern("public/locales/{language}.json", "pt-BR")).toBe("public/locales/pt-BR.json");
+    expect(fillPattern("{language}/{locale}.yaml", "zh-Hant-TW")).toBe("zh-Hant-TW/zh_Hant_TW.yaml");
+  });
+
+  test("a code that is no language code never reaches a path", () => {
+    for (const code of ["../../etc/passwd", "de/..", "de\\x", "", "de ", "-de", "d".repeat(36), "de\u0000"]) {
+      expect(() => fillPattern("out/{language}.json", code), code).toThrow(/no language code/);
+    }
+  });
+
+  test("matching a path gives its language, in either form", () => {
+    expect(languageFromPath("lib/l10n/app_{locale}.arb", "lib/l10n/app_pt_BR.arb")).toBe("pt-BR");
+    expect(languageFromPath("lib/l10n/app_{locale}.arb", "lib/l10n/app_de.arb")).toBe("de");
+    expect(languageFromPath("locales/{language}.json", "locales/pt-BR.json")).toBe("pt-BR");
+    expect(languageFromPath("locales/{language}.json", "locales/de.yaml")).toBeUndefined();
+    expect(languageFromPath("locales/{language}.json", "other/de.json")).toBeUndefined();
+    // Regular-expression characters of the pattern are taken literally.
+    expect(languageFromPath("a.b/{language}.json", "aXb/de.json")).toBeUndefined();
+    // Two parts naming different languages name none.
+    expect(languageFromPath("{language}/app_{locale}.arb", "de/app_fr.arb")).toBeUndefined();
+    expect(languageFromPath("{language}/app_{locale}.arb", "pt-BR/app_pt_BR.arb")).toBe("pt-BR");
+    expect(languageFromPath("strings.json", "strings.json")).toBeUndefined();
+  });
+
+  test("placeholders, globs and formats", () => {
+    expect([hasPlaceholder("a/{language}.json"), hasPlaceholder("a/{locale}.arb"), hasPlaceholder("a/{lang}.json")]).toEqual([true, true, false]);
+    expect(patternGlob("lib/l10n/app_{locale}.arb")).toBe("lib/l10n/app_*.arb");
+    expect(["a.ARB", "a.json", "a.yml", "a.yaml", "a.txt"].map(formatFromPath)).toEqual(["arb", "json", "yaml", "yaml", undefined]);
+    expect(parseFormat("YML")).toBe("yaml");
+    expect(() => parseFormat("xml")).toThrow('--format must be json, yaml or arb (got "xml")');
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * Every route of the dashboard API against every kind of token (product §6): a `read` token is
+ * 403 everywhere; `write` reads the project's content and edits keys, translations, imports and
+ * adds languages; `publish` reads and creates, renames and publishes releases; no token reaches
+ * users, tokens, webhooks, slugs, deletions of languages or releases; a token of another project
+ * is 404 on this one's ids. The expectations are written here from docs/dashboard-api.md "Tokens",
+ * independently of the code's own map, and a route added to ROUTES without a line here fails.
+ */
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { ManualClock } from "../helpers/app.ts";
+import { openWorld, scenarios, type Scenario, type TokenWho } from "../helpers/scenario.ts";
+import { ROUTES } from "./routes.ts";
+import { tokenWorld } from "./token-world.ts";
+
+/** Which scopes let a token call the route (docs/dashboard-api.md "Tokens"). */
+type TokenRule = "write or publish" | "write" | "publish" | "no token";
+
+interface Example {
+  rule: TokenRule;
+  /** A request an admin makes successfully, and its status. */
+  url: string;
+  body?: unknown;
+  ok: number;
+}
+
+const ENDPOINT = { url: "https://hooks.example.test/new", events: ["key_created"] };
+
+/** One line per route of ROUTES that needs a caller. */
+const EXAMPLES: Record<string, Example> = {
+  "GET /me": { rule: "write or publish", url: "/me", ok: 200 },
+  "POST /logout": { rule: "write or publish", url: "/logout", ok: 400 }, // a token has no session to end
+  "GET /users": { rule: "no token", url: "/users", ok: 200 },
+  "POST /users": { rule: "no token", url: "/users", body: { email: "new@example.test", name: "New", password: "password-1", role: "member" }, ok: 201 },
+  "PATCH /users/:userId": { rule: "no token", url: "/users/:memberId", body: { name: "Renamed" }, ok: 200 },
+  "DELETE /users/:userId": { rule: "no token", url: "/users/:memberId", ok: 204 },
+  "GET /projects": { rule: "write or publish", url: "/projects", ok: 200 },
+  "POST /projects": { rule: "no token", url: "/projects", body: { name: "New", base_language_code: "en" }, ok: 201 },
+  "GET /projects/:pid": { rule: "write or publish", url: "/projects/:pid", ok: 200 },
+  "PATCH /projects/:pid": { rule: "no token", url: "/projects/:pid", body: { name: "Shop 2" }, ok: 200 },
+  "POST /projects/:pid/rotate-slug": { rule: "no token", url: "/projects/:pid/rotate-slug", ok: 200 },
+  "GET /projects/:pid/progress": { rule: "write or publish", url: "/projects/:pid/progress", ok: 200 },
+  "GET /projects/:pid/languages": { rule: "write or publish", url: "/projects/:pid/languages", ok: 200 },
+  "POST /projects/:pid/languages": { rule: "write", url: "/projects/:pid/languages", body: { code: "fr" }, ok: 201 },
+  "DELETE /projects/:pid/languages/:code": { rule: "no token", url: "/projects/:pid/languages/de", ok: 204 },
+  "GET /projects/:pid/keys": { rule: "write or publish", url: "/projects/:pid/keys", ok: 200 },
+  "POST /projects/:pid/keys": { rule: "write", url: "/projects/:pid/keys", body: { key: "new.key" }, ok: 201 },
+  "GET /projects/:pid/keys/:keyId": { rule: "write or publish", url: "/projects/:pid/keys/:keyId", ok: 200 },
+  "PATCH /projects/:pid/keys/:keyId": { rule: "write", url: "/projects/:pid/keys/:keyId", body: { context: "New context" }, ok: 200 },
+  "DELETE /projects/:pid/keys/:keyId": { rule: "write", url: "/projects/:pid/keys/:keyId", ok: 204 },
+  "PUT /projects/:pid/keys/:keyId/translations/:code": { rule: "write", url: "/projects/:pid/keys/:keyId/translations/de", body: { value: "Zur Kasse" }, ok: 200 },
+  "POST /projects/:pid/keys/:keyId/translations/:code/approve": { rule: "write", url: "/projects/:pid/keys/:keyId/translations/de/approve", ok: 200 },
+  "GET /projects/:pid/keys/:keyId/history": { rule: "write or publish", url: "/projects/:pid/keys/:keyId/history", ok: 200 },
+  "GET /projects/:pid/problems": { rule: "write or publish", url: "/projects/:pid/problems", ok: 200 },
+  "GET /projects/:pid/key-counts": { rule: "write or publish", url: "/projects/:pid/key-counts?language=de", ok: 200 },
+  // A user's own choice of languages in the editor: a token has no user to remember it for.
+  "GET /projects/:pid/editor-preferences": { rule: "no token", url: "/projects/:pid/editor-preferences", ok: 200 },
+  "PUT /projects/:pid/editor-preferences": { rule: "no token", url: "/projects/:pid/editor-preferences", body: { languages: ["de"] }, ok: 200 },
+  "POST /projects/:pid/import": { rule: "write", url: "/projects/:pid/import", body: { language_code: "de", format: "json", content: '{"cart.empty":"Leer"}' }, ok: 200 },
+  "GET /projects/:pid/releases": { rule: "write or publish", url: "/projects/:pid/releases", ok: 200 },
+  "POST /projects/:pid/releases": { rule: "publish", url: "/projects/:pid/releases", body: { name: "R", tag: "r9" }, ok: 201 },
+  "GET /projects/:pid/releases/:rid": { rule: "write or publish", url: "/projects/:pid/releases/:draftId", ok: 200 },
+  "PATCH /projects/:pid/releases/:rid": { rule: "publish", url: "/projects/:pid/releases/:draftId", body: { name: "Renamed" }, ok: 200 },
+  "POST /projects/:pid/releases/:rid/publish": { rule: "publish", url: "/projects/:pid/releases/:draftId/publish", ok: 200 },
+  "POST /projects/:pid/releases/:rid/rotate-slug": { rule: "no token", url: "/projects/:pid/releases/:releaseId/rotate-slug", ok: 200 },
+  "DELETE /projects/:pid/releases/:rid": { rule: "no token", url: "/projects/:pid/releases/:draftId", ok: 204 },
+  "GET /projects/:pid/tokens": { rule: "no token", url: "/projects/:pid/tokens", ok: 200 },
+  "POST /projects/:pid/tokens": { rule: "no token", url: "/projects/:pid/tokens", body: { name: "t", scopes: ["write"] }, ok: 201 },
+  "DELETE /projects/:pid/tokens/:tokenId": { rule: "no token", url: "/projects/:pid/tokens/:tokenId", ok: 204 },
+  "GET /projects/:pid/webhooks": { rule: "no token", url: "/projects/:pid/webhooks", ok: 200 },
+  "POST /projects/:pid/webhooks": { rule: "no token", url: "/projects/:pid/webhooks", body: ENDPOINT, ok: 201 },
+  "GET /projects/:pid/webhooks/:wid": { rule: "no token", url: "/projects/:pid/webhooks/:webhookId", ok: 200 },
+  "PATCH /projects/:pid/webhooks/:wid": { rule: "no token", url: "/projects/:pid/webhooks/:webhookId", body: { enabled: false }, ok: 200 },
+  "DELETE /projects/:pid/webhooks/:wid": { rule: "no token", url: "/projects/:pid/webhooks/:webhookId", ok: 204 },
+  "POST /projects/:pid/webhooks/:wid/test": { rule: "no token", url: "/projects/:pid/webhooks/:webhookId/test", body: {}, ok: 202 },
+  "GET /projects/:pid/webhooks/:wid/deliveries": { rule: "no token", url: "/projects/:pid/webhooks/:webhookId/deliveries", ok: 200 },
+  "GET /projects/:pid/deliveries/:did": { rule: "no token", url: "/projects/:pid/deliveries/:deliveryId", ok: 200 },
+  "POST /projects/:pid/deliveries/:did/redeliver": { rule: "no token", url: "/projects/:pid/deliveries/:deliveryId/redeliver", ok: 202 },
+};
+
+/** The scope a refusal names: the first scope of the rule, `admin` where no token reaches. */
+const NAMED: Record<TokenRule, string> = { "write or publish": "write", write: "write", publish: "publish", "no token": "admin" };
+const ALLOWS: Record<TokenRule, string[]> = { "write or publish": ["write", "publish"], write: ["write"], publish: ["publish"], "no token": [] };
+
+const signedIn = Object.values(ROUTES)
+  .flat()
+  .filter(([, rule]) => rule !== "no session")
+  .map(([route]) => route);
+
+test("product §6: every route that needs a caller has its token rule here", () => {
+  expect(signedIn.filter((route) => !EXAMPLES[route])).toEqual([]);
+  expect(Object.keys(EXAMPLES).filter((route) => !signedIn.includes(route))).toEqual([]);
+});
+
+function row(route: string, who: TokenWho): Scenario | undefined {
+  const example = EXAMPLES[route];
+  if (!example) return undefined;
+  const method = route.split(" ")[0]!;
+  const scope = who.slice("token:".length);
+  const allowed = who === "token:other" ? ALLOWS[example.rule].length > 0 : ALLOWS[example.rule].includes(scope);
+  const base = { method, body: example.body, as: who };
+  // The project is loaded before the access is judged: another project's id is unknown to a token whatever the route.
+  if (who === "token:other" && example.url.startsWith("/projects/:pid")) {
+    return { ...base, name: "product §6: a token of another project is 404 on this one", url: example.url, status: 404, contains: ['{"error":"project not found"}'], events: [] };
+  }
+  if (!allowed) {
+    return { ...base, name: `product §6: a ${scope} token is 403, lacking scope ${NAMED[example.rule]}`, url: example.url, status: 403, contains: [`{"error":"token lacks scope ${NAMED[example.rule]}"}`], events: [] };
+  }
+  if (route === "GET /projects") {
+    const own = who === "token:other" ? ":otherPid" : ":pid";
+    return { ...base, name: "product §6: a token lists its own project only", url: example.url, status: 200, after: ({ ids }, body) => expect(body.items.map((p: any) => p.id)).toEqual([ids[own.slice(1)]]) };
+  }
+  if (route === "POST /logout") {
+    return { ...base, name: "a token has no session to end: 400", url: example.url, status: 400, contains: ["no session"] };
+  }
+  return { ...base, name: `product §6: a ${scope} token may`, url: example.url, status: example.ok };
+}
+
+const WHO: TokenWho[] = ["token:read", "token:write", "token:publish", "token:other"];
+scenarios("dashboard API routes by token scope", tokenWorld, signedIn.flatMap((route) => WHO.map((who) => row(route, who)).filter((r): r is Scenario => r !== undefined)));
+
+const bearerRows: Scenario[] = [
+  {
+    name: "product §6: a request with a session cookie and a bearer token is 400, whichever is valid",
+    as: "admin",
+    headers: { authorization: "Bearer pb_0000000000000000000000000000000000000000000" },
+    method: "POST",
+    url: "/projects/:pid/keys",
+    body: { key: "both" },
+    status: 400,
+    contains: ["not both"],
+    events: [],
+  },
+  { name: "an unknown token is 401", as: "anonymous", headers: { authorization: "Bearer pb_0000000000000000000000000000000000000000000" }, method: "GET", url: "/projects", status: 401, contains: ['{"error":"invalid token"}'] },
+  { name: "a bearer value that is no token is 401", as: "anonymous", headers: { authorization: "bearer nonsense" }, method: "GET", url: "/projects", status: 401, contains: ['{"error":"invalid token"}'] },
+  {
+    name: "an Authorization of another scheme (a proxy's Basic login) leaves the session as it was",
+    as: "member",
+    headers: { authorization: "Basic dXNlcjpwYXNz" },
+    method: "GET",
+    url: "/projects/:pid/keys",
+    status: 200,
+  },
+  {
+    name: "product §6: a bearer request needs no CSRF header, and the history names the token (product §8)",
+    as: "token:write",
+    method: "PUT",
+    url: "/projects/:pid/keys/:keyId/translations/de",
+    body: { value: "Zur Kasse" },
+    status: 200,
+    events: ["translation_updated"],
+    async after({ as, ids }) {
+      const history = (await as("admin").get(`/projects/${ids.pid}/keys/${ids.keyId}/history`)).body.items;
+      expect(history[0]).toMatchObject({ language_code: "de", value: "Zur Kasse", previous_value: "Kasse", by: { kind: "token", id: ids.writerTokenId, name: "writer" }, via: "edit" });
+    },
+  },
+  {
+    name: "product §6, §8: an import with a token is attributed to the token",
+    as: "token:write",
+    method: "POST",
+    url: "/projects/:pid/import",
+    body: { language_code: "de", format: "json", content: '{"checkout.title":"Bezahlen"}' },
+    status: 200,
+    async after({ as, ids }) {
+      const history = (await as("admin").get(`/projects/${ids.pid}/keys/${ids.keyId}/history`)).body.items;
+      expect(history[0]).toMatchObject({ value: "Bezahlen", by: { kind: "token", id: ids.writerTokenId, name: "writer" }, via: "import" });
+    },
+  },
+  {
+    name: "product §6: a publish token creates a release with no user as its creator",
+    as: "token:publish",
+    method: "POST",
+    url: "/projects/:pid/releases",
+    body: { name: "From CI", tag: "ci-1" },
+    status: 201,
+    events: ["release_created"],
+    after: ({ t }, body) => expect(t.query("SELECT created_by FROM releases WHERE public_id = ?", body.id)).toEqual([{ created_by: null }]),
+  },
+  {
+    name: "GET /me with a token: its id, name and scopes, never its value",
+    as: "token:publish",
+    method: "GET",
+    url: "/me",
+    status: 200,
+    after: ({ ids }, body) => expect(body).toEqual({ token: { id: ids.publisherTokenId, name: "publisher", scopes: ["publish"] } }),
+  },
+  {
+    name: "product §6: a read token may read the public API but nothing of the dashboard API",
+    as: "token:read",
+    method: "GET",
+    url: "/projects/:pid/keys",
+    status: 403,
+    contains: ["token lacks scope write"],
+  },
+];
+
+scenarios("bearer tokens on the dashboard API", tokenWorld, bearerRows);
+
+describe("bearer tokens: revocation and use (product §6, interface §5)", () => {
+  test("interface §5 rule 9: a deleted token is refused from the next request on, though it was verified a moment ago, even with requests in flight", async () => {
+    const w = await openWorld(tokenWorld);
+    try {
+      const writer = w.as("token:write");
+      expect((await writer.get(`/projects/${w.ids.pid}/keys`)).status).toBe(200); // now remembered as verified
+      const during = Array.from({ length: 20 }, () => writer.get(`/projects/${w.ids.pid}/keys`));
+      const deleted = await w.as("admin").delete(`/projects/${w.ids.pid}/tokens/${w.ids.writerTokenId}`);
+      expect(deleted.status).toBe(204);
+      for (const r of await Promise.all(during)) expect([200, 401]).toContain(r.status);
+      const after = await Promise.all(Array.from({ length: 10 }, () => writer.post(`/projects/${w.ids.pid}/keys`, { key: "after.delete" })));
+      expect(after.map((r) => r.status)).toEqual(Array(10).fill(401));
+      expect(w.t.query("SELECT count(*) AS n FROM translation_keys WHERE key = 'after.delete'")).toEqual([{ n: 0 }]);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test("product §6: last_used_at is written on a token's use of the dashboard API, at most once a minute", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 12));
+    const w = await openWorld(tokenWorld, { clock });
+    try {
+      const lastUsed = () => w.t.query<{ last_used_at: number | null }>("SELECT last_used_at FROM api_tokens WHERE public_id = ?", w.ids.writerTokenId)[0]!.last_used_at;
+      const first = clock.now();
+      await w.as("token:write").get("/projects");
+      expect(lastUsed()).toBe(first);
+      clock.advance(59_999);
+      await w.as("token:write").get("/projects");
+      expect(lastUsed()).toBe(first);
+      clock.advance(1);
+      await w.as("token:write").get("/projects");
+      expect(lastUsed()).toBe(first + 60_000);
+      const listed = (await w.as("admin").get(`/projects/${w.ids.pid}/tokens`)).body.items.find((t: any) => t.id === w.ids.writerTokenId);
+      expect(listed.last_used_at).toBe(new Date(first + 60_000).toISOString());
+    } finally {
+      await w.close();
+    }
+  });
+
+  test("docs/publishing.md §6: a token's first request of the minute does not wait for another connection's write lock (a large import committing)", async () => {
+    const w = await openWorld(tokenWorld);
+    const other = new Database(join(w.t.dataDir, "phrasebook.db"));
+    try {
+      const fresh = (await w.as("admin").post(`/projects/${w.ids.pid}/tokens`, { name: "fresh", scopes: ["read", "write"] })).body;
+      other.run("BEGIN IMMEDIATE"); // as a worker's import holds it while it commits
+      const lastUsed = () => w.t.query<{ last_used_at: number | null }>("SELECT last_used_at FROM api_tokens WHERE public_id = ?", fresh.id)[0]!.last_used_at;
+      for (const path of ["/v1/projects", "/dashboard/api/projects"]) {
+        const started = performance.now();
+        const r = await w.t.fetch(path, { headers: { authorization: `Bearer ${fresh.token}` } });
+        expect(r.status).toBe(200);
+        expect(performance.now() - started).toBeLessThan(1000); // the busy timeout is 5 s
+      }
+      expect(lastUsed()).toBeNull();
+      other.run("COMMIT");
+      // Written by the next request, in the same minute.
+      await w.t.fetch("/dashboard/api/projects", { headers: { authorization: `Bearer ${fresh.token}` } });
+      expect(lastUsed()).toBe(w.t.clock.now());
+    } finally {
+      other.close();
+      await w.close();
+    }
+  });
+
+  test("product §6: only a read token reads the public API; a write or publish token is 403 there, on the cached path too", async () => {
+    const w = await openWorld(tokenWorld);
+    try {
+      const v1 = (who: TokenWho) => w.t.fetch("/v1/releases", { headers: { authorization: `Bearer ${w.world.tokens![who]}` } });
+      expect((await v1("token:read")).status).toBe(200);
+      expect((await v1("token:read")).headers.get("x-cache")).toBe("hit");
+      for (const who of ["token:write", "token:publish"] as const) {
+        const r = await v1(who);
+        expect({ status: r.status, body: await r.json() }).toEqual({ status: 403, body: { error: "token lacks scope read" } });
+      }
+    } finally {
+      await w.close();
+    }
+  });
+});
