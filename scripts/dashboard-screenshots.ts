@@ -61,6 +61,45 @@ try {
   await shot(page, "delivery", true);
   await page.goto(`/dashboard/projects/${pid}/languages`);
   await shot(page, "languages");
+
+  // The editor for real teams (docs/dashboard.md "The key grid"): a filter with its counts, the
+  // languages shown, one language at a time, plural forms, and a key's history.
+  await page.goto(`/dashboard/projects/${pid}/keys?status=missing&lang=pt-BR`);
+  await page.getByText("keys missing in Brazilian Portuguese").waitFor();
+  await page.getByRole("radio", { name: /^Missing \d/ }).waitFor();
+  await shot(page, "keys-filter");
+  // The language picker is shown on a project of 13 languages (the demo has 3).
+  const travel = await api.project("Travel app", "en", ["de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt-BR", "sv", "tr", "zh-Hans"]);
+  for (const [key, en, de, fr] of [
+    ["booking.confirm", "Confirm booking", "Buchung bestätigen", "Confirmer la réservation"],
+    ["booking.nights", "{count, plural, one {# night} other {# nights}}", "{count, plural, one {# Nacht} other {# Nächte}}", "{count, plural, one {# nuit} many {# de nuits} other {# nuits}}"],
+    ["search.placeholder", "Where to?", "Wohin?", "Où aller ?"],
+  ]) await api.key(travel, key!, { en: en!, de: de!, fr: fr! });
+  await api.put(`/projects/${travel}/editor-preferences`, { languages: ["de", "fr", "pl"] });
+  await page.goto(`/dashboard/projects/${travel}/keys`);
+  await page.getByRole("button", { name: /^Languages:/ }).click();
+  await page.getByRole("checkbox", { name: /de German/ }).waitFor();
+  await shot(page, "keys-languages");
+  await page.goto(`/dashboard/projects/${pid}/translate?lang=pt-BR&status=missing`);
+  await page.locator(".translate").waitFor();
+  await page.keyboard.type("Este campo é obrigatório");
+  await shot(page, "translate");
+  await page.goto(`/dashboard/projects/${pid}/translate?lang=pt-BR&status=&q=cart.items_count`);
+  await page.getByRole("textbox", { name: "pt-BR translation of cart.items_count, count many" }).waitFor();
+  await shot(page, "plural-forms");
+  // A change by a token and one by the admin, so the history has several kinds of entries.
+  const key = (await api.get(`/projects/${pid}/keys?search=app.title`)).body.items[0];
+  const writer = (await api.post(`/projects/${pid}/tokens`, { name: "CI sync", scopes: ["write"] })).body.token;
+  await fetch(`${server.url}/dashboard/api/projects/${pid}/keys/${key.id}/translations/pt-BR`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${writer}`, "content-type": "application/json" },
+    body: JSON.stringify({ value: "Loja de demonstração" }),
+  });
+  await api.put(`/projects/${pid}/keys/${key.id}/translations/pt-BR`, { value: "Loja Demo!" });
+  await page.goto(`/dashboard/projects/${pid}/keys?q=app.title`);
+  await page.getByRole("button", { name: "History of app.title" }).click();
+  await page.getByRole("dialog").locator(".history-entry").first().waitFor();
+  await shot(page, "history");
   await context.close();
 
   const phone = await openPage(browser, server, PHONE);
@@ -70,6 +109,10 @@ try {
   // Show the cards the grid becomes on a phone, not just the header above them.
   await phone.page.locator(".search-row").evaluate((el) => el.scrollIntoView());
   await shot(phone.page, "keys-phone");
+  await phone.page.goto(`/dashboard/projects/${pid}/translate?lang=pt-BR&status=&q=cart.items_count`);
+  await phone.page.locator(".translate").waitFor();
+  await phone.page.locator(".translate").evaluate((el) => el.scrollIntoView());
+  await shot(phone.page, "translate-phone");
   await phone.context.close();
 } finally {
   await browser.close();

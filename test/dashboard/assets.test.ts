@@ -21,8 +21,16 @@ async function shellAssets(): Promise<string[]> {
   return [...new Set([...html.matchAll(/\/dashboard\/assets\/[\w.-]+/g)].map((m) => m[0]))];
 }
 
-/** Budgets for what a first visit downloads (compressed): the whole UI in a few round trips. */
-const SCRIPT_BUDGET_BROTLI_BYTES = 25 * 1024;
+/**
+ * Budgets for what a first visit downloads (compressed): the whole UI in a few round trips. The
+ * script carries the message checks with FormatJS's ICU parser (about 6 KB brotli), so the key
+ * grid shows what saving will find (docs/messages.md "In the dashboard"): 25 KB before them. The
+ * editor for real teams (product §8: the one-language mode, the plural and select forms with
+ * placeholder chips, filters with counts, the language picker, history with restore) adds about
+ * 28 KB of minified script, about 8 KB brotli. Built-in assets are served at brotli quality 11
+ * (common/compress.ts), where the whole script is 33.0 KB: 35 KB leaves 2 KB of room.
+ */
+const SCRIPT_BUDGET_BROTLI_BYTES = 35 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
 describe("dashboard: the dashboard's pages and assets", () => {
@@ -116,9 +124,9 @@ describe("dashboard: per-language progress for the grid (GET /dashboard/api/proj
     expect(reply.body).toEqual({
       total_keys: 3,
       languages: [
-        { code: "de", name: "German", is_base_language: false, translated: 1, approved: 1 },
-        { code: "en", name: "English", is_base_language: true, translated: 2, approved: 0 },
-        { code: "fr", name: "French", is_base_language: false, translated: 0, approved: 0 },
+        { code: "de", name: "German", is_base_language: false, translated: 1, approved: 1, errors: 0, warnings: 0 },
+        { code: "en", name: "English", is_base_language: true, translated: 2, approved: 0, errors: 0, warnings: 0 },
+        { code: "fr", name: "French", is_base_language: false, translated: 0, approved: 0, errors: 0, warnings: 0 },
       ],
     });
   });

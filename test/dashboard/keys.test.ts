@@ -3,7 +3,7 @@
  * cells at a glance, per-language progress, search, paging, key edits, and import.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { BROWSER_TEST_TIMEOUT_MS, gridCell, horizontalOverflow, PHONE, useDashboard } from "./browser.ts";
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, eventually, gridCell, horizontalOverflow, PHONE, useDashboard } from "./browser.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
@@ -35,7 +35,7 @@ describe("dashboard: keys and translations", () => {
     expect(await gridCell(page, "de", "b.second").evaluate((el) => el === document.activeElement)).toBe(true);
     await deCell.getByText("Saved").waitFor();
     expect(await deCell.getAttribute("class")).toContain("translated");
-    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de).toEqual({ value: "Erste", status: "translated" });
+    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de).toEqual({ value: "Erste", status: "translated", problems: [] });
 
     await page.getByRole("button", { name: "Approve de translation of a.first" }).click();
     await deCell.getByText("approved", { exact: true }).waitFor();
@@ -45,7 +45,7 @@ describe("dashboard: keys and translations", () => {
     await deFirst.fill("Die Erste");
     await gridCell(page, "en", "a.first").focus();
     await deCell.getByText("translated", { exact: true }).waitFor();
-    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de).toEqual({ value: "Die Erste", status: "translated" });
+    expect((await f.api.get(`/projects/${pid}/keys?search=a.first`)).body.items[0].translations.de).toEqual({ value: "Die Erste", status: "translated", problems: [] });
     expect(problems).toEqual([]);
   });
 
@@ -147,4 +147,41 @@ describe("dashboard: keys and translations", () => {
     expect(await horizontalOverflow(page)).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    test(`product §7: a problem shows under the cell while the value is typed, as saving stores it; a new base value rechecks the row (${viewport.width} px)`, async () => {
+      const pid = await project(`Checks ${viewport.width}`, ["fr", "ja"]);
+      await f.api.key(pid, "files", { en: "{count, plural, one {# file} other {# files}}" });
+      await f.api.key(pid, "greeting", { en: "Hello {name}" });
+      const { page, problems } = await f.page(viewport);
+      await page.goto(`/dashboard/projects/${pid}/keys`);
+      const found = (code: string, key: string) => page.getByLabel(`Problems in ${code} translation of ${key}`, { exact: true });
+
+      // The issue's French message, one brace short: shown while typing, before any save.
+      await gridCell(page, "fr", "files").fill("Message {count, plural, one {# truc} other {# trucs}");
+      await found("fr", "files").getByText("The { at character 9 is never closed: a } is missing").waitFor();
+      expect(await found("fr", "files").locator("li.error").count()).toBe(1);
+      expect((await f.api.get(`/projects/${pid}/keys?search=files`)).body.items[0].translations.fr).toBeUndefined();
+      await gridCell(page, "fr", "files").fill("{count, plural, one {# truc} many {# de trucs} other {# trucs}}");
+      await eventually(async () => ((await found("fr", "files").locator("li").count()) === 0 ? true : undefined));
+
+      // The issue's Japanese message: an unknown placeholder; saved, the server stores what was shown.
+      await gridCell(page, "ja", "greeting").fill("メッセージ {cnt}");
+      await found("ja", "greeting").getByText("{cnt} is not in the English text; use {name}").waitFor();
+      await gridCell(page, "en", "files").focus();
+      await page.getByRole("cell").filter({ has: gridCell(page, "ja", "greeting") }).getByText("Saved").waitFor();
+      const stored = (await f.api.get(`/projects/${pid}/keys?search=greeting`)).body.items[0].translations.ja.problems;
+      expect(stored.map((p: any) => p.message)).toEqual(["`{cnt}` is not in the English text; use `{name}`", "`{name}` from the English text is missing"]);
+      expect(await found("ja", "greeting").locator("li").allTextContents()).toEqual(stored.map((p: any) => `${p.severity}: ${p.message.replaceAll("`", "")}`));
+      await page.getByText("1 error · 1 warning").waitFor(); // the ja progress card
+
+      // The base value now uses {cnt}: the Japanese cell is checked against it at once.
+      await gridCell(page, "en", "greeting").fill("Hello {cnt}");
+      await gridCell(page, "en", "files").focus();
+      await eventually(async () => ((await found("ja", "greeting").locator("li").count()) === 0 ? true : undefined));
+      expect((await f.api.get(`/projects/${pid}/keys?search=greeting`)).body.items[0].translations.ja.problems).toEqual([]);
+      expect(await horizontalOverflow(page)).toBe(0);
+      expect(problems).toEqual([]);
+    });
+  }
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const wid = (await f.api.post(`/projects/${pid}/webhooks`, { url: "https://10.9.9.9/hook", events: ["release_published"] })).body.id;
   const did = (await f.api.post(`/projects/${pid}/webhooks/${wid}/test`, { event: "release_published" })).body.delivery_id;
   const p = `/dashboard/projects/${pid}`;
-  paths = ["/dashboard", "/dashboard/users", `${p}/keys`, `${p}/import`, `${p}/languages`, `${p}/releases`, `${p}/releases/${rid}`, `${p}/tokens`, `${p}/integrations`, `${p}/integrations/${wid}`, `${p}/deliveries/${did}`, `${p}/settings`];
+  paths = ["/dashboard", "/dashboard/users", `${p}/keys`, `${p}/keys?status=missing&lang=pt-BR`, `${p}/translate?lang=pt-BR&status=`, `${p}/import`, `${p}/languages`, `${p}/releases`, `${p}/releases/${rid}`, `${p}/tokens`, `${p}/integrations`, `${p}/integrations/${wid}`, `${p}/deliveries/${did}`, `${p}/settings`];
 });
 
 describe("dashboard: every page at 1280 px and 390 px", () => {

@@ -4,7 +4,7 @@
  * (copyable) and the `latest` URLs.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { BROWSER_TEST_TIMEOUT_MS, eventually, inputWithValue, useDashboard } from "./browser.ts";
+import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, eventually, horizontalOverflow, inputWithValue, PHONE, useDashboard } from "./browser.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
 
@@ -123,4 +123,44 @@ describe("dashboard: releases", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Delete release" }).click();
     await page.getByRole("row", { name: /^a/ }).getByText("latest").waitFor();
   });
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    test(`product §7: a publish blocked by errors lists them with links to their keys; an admin publishes anyway and the release says so (${viewport.width} px)`, async () => {
+      const pid = await f.api.project(`Blocked ${viewport.width}`, "en", ["fr"]);
+      await f.api.key(pid, "files.count", { en: "{count, plural, one {# file} other {# files}}", fr: "Message {count, plural, one {# truc} other {# trucs}" });
+      await f.api.key(pid, "hello", { en: "Hello", fr: "Bonjour" });
+      const rid = (await f.api.post(`/projects/${pid}/releases`, { name: "Spring", tag: "v1" })).body.id;
+      const { page, problems } = await f.page(viewport);
+      const releasePage = `/dashboard/projects/${pid}/releases/${rid}`;
+      await page.goto(releasePage);
+
+      await page.getByRole("button", { name: "Publish…" }).click();
+      const text = await page.getByRole("dialog").textContent();
+      expect(text).toContain("fr: 2 strings, 1 error");
+      expect(text).toContain("Messages have 1 error: publishing is refused until they are fixed.");
+      await page.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+      const refusal = page.getByRole("region", { name: "Errors block publishing" });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toContain("files.count fr The { at character 9 is never closed: a } is missing");
+      expect((await f.api.get(`/projects/${pid}/releases/${rid}`)).body.status).toBe("draft");
+      expect(await horizontalOverflow(page)).toBe(0);
+
+      // The link leads to the key in the grid, where the cell says the same.
+      await refusal.getByRole("link", { name: "files.count" }).click();
+      await page.getByLabel("Problems in fr translation of files.count", { exact: true }).getByText("The { at character 9 is never closed: a } is missing").waitFor();
+      expect(new URL(page.url()).searchParams.get("q")).toBe("files.count");
+
+      await page.goto(releasePage);
+      await page.getByRole("button", { name: "Publish…" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Publish now" }).click();
+      await page.getByRole("button", { name: "Publish anyway…" }).click();
+      expect(await page.getByRole("dialog").textContent()).toContain("Apps get these messages exactly as they are");
+      await page.getByRole("dialog").getByRole("button", { name: "Publish anyway" }).click();
+      await page.getByRole("heading", { name: "Download URLs" }).waitFor();
+      await page.getByText("published with errors").waitFor();
+      expect((await f.api.get(`/projects/${pid}/releases/${rid}`)).body).toMatchObject({ status: "published", forced: true });
+      expect(await horizontalOverflow(page)).toBe(0);
+      expect(problems).toEqual([]);
+    });
+  }
 });

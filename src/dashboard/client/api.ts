@@ -7,6 +7,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The whole answer, for errors that carry more than a message (a refused publish lists problems). */
+    readonly data: any = null,
   ) {
     super(message);
   }
@@ -49,7 +51,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   if (!res.ok) {
     const message = typeof data?.error === "string" ? data.error : `request failed (HTTP ${res.status})`;
     if (res.status === 401 && !path.startsWith("/login") && !path.startsWith("/setup") && path !== "/me") onUnauthorized();
-    throw new ApiError(res.status, message);
+    throw new ApiError(res.status, message, data);
   }
   return data as T;
 }

@@ -84,8 +84,9 @@ export async function projectPage(pid: string, tab: ProjectTab, title: string, b
 
 export async function projectLanguages(pid: string): Promise<Language[]> {
   const list = await get<{ items: Language[] }>(projectPath(pid, "languages"));
-  // Base first, then by code: the order the grid and releases show them in.
-  return list.items.sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code));
+  // Base first, then by code in code-point order, as the server lists them (the user's chosen
+  // languages come in that order too): the order the grid and releases show them in.
+  return list.items.sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 }
 
 export function adminOnly(what: string): Child {

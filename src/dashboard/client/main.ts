@@ -10,6 +10,7 @@ import { releasePage } from "./pages/release.ts";
 import { releasesPage } from "./pages/releases.ts";
 import { settingsPage } from "./pages/settings.ts";
 import { tokensPage } from "./pages/tokens.ts";
+import { translatePage } from "./pages/translate.ts";
 import { usersPage } from "./pages/users.ts";
 import { deliveryPage, endpointPage, integrationsPage } from "./pages/webhooks.ts";
 import { defineRoutes, navigate, resolve, startRouter, type Ctx, type Route } from "./router.ts";
@@ -24,6 +25,7 @@ const routes: Route[] = [
   { pattern: "/users", page: usersPage },
   { pattern: "/projects/:pid", page: (c) => navigate(`/projects/${encodeURIComponent(c.params.pid!)}/keys`, { replace: true }) },
   { pattern: "/projects/:pid/keys", page: keysPage },
+  { pattern: "/projects/:pid/translate", page: translatePage },
   { pattern: "/projects/:pid/import", page: importPage },
   { pattern: "/projects/:pid/languages", page: languagesPage },
   { pattern: "/projects/:pid/releases", page: releasesPage },

@@ -27,6 +27,18 @@ interface Compiled extends Route {
 
 let table: Compiled[] = [];
 let renderer: (route: Route | null, ctx: Ctx) => void = () => {};
+/** The path of the page on screen, and its handler for a change of the query string alone. */
+let shown = "";
+let queryHandler: ((query: URLSearchParams) => void) | null = null;
+
+/**
+ * A page whose state lives in the query string (the key grid's filters) takes back/forward
+ * between two of its own URLs itself, without being drawn again: `handler` gets the new query.
+ * Any other navigation forgets it.
+ */
+export function onQueryChange(handler: (query: URLSearchParams) => void): void {
+  queryHandler = handler;
+}
 
 export function defineRoutes(routes: Route[], render: (route: Route | null, ctx: Ctx) => void): void {
   table = routes.map((r) => {
@@ -43,6 +55,8 @@ export function defineRoutes(routes: Route[], render: (route: Route | null, ctx:
 export function resolve(): void {
   const { pathname, search } = location;
   const query = new URLSearchParams(search);
+  queryHandler = null;
+  shown = pathname;
   for (const route of table) {
     const m = route.regex.exec(pathname);
     if (m) {
@@ -63,19 +77,27 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   const url = href(to);
   if (options.replace) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
+  const handler = queryHandler;
+  if (handler && location.pathname === shown) return handler(new URLSearchParams(location.search));
   resolve();
   window.scrollTo(0, 0);
 }
 
-/** Updates the query string (search, page) without adding a history entry per keystroke. */
-export function setQuery(values: Record<string, string | number | null>): void {
+/**
+ * Updates the query string (search, page): by default without adding a history entry (a keystroke
+ * is no step back); `push` adds one, so the back button returns to the state before.
+ */
+export function setQuery(values: Record<string, string | number | null>, options: { push?: boolean } = {}): void {
   const query = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(values)) {
     if (v === null || v === "" || v === 1) query.delete(k);
     else query.set(k, String(v));
   }
   const qs = query.toString();
-  history.replaceState(null, "", location.pathname + (qs ? `?${qs}` : ""));
+  const url = location.pathname + (qs ? `?${qs}` : "");
+  if (url === location.pathname + location.search) return;
+  if (options.push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
 }
 
 export function link(to: string, ...children: Child[]): HTMLAnchorElement {
@@ -83,7 +105,11 @@ export function link(to: string, ...children: Child[]): HTMLAnchorElement {
 }
 
 export function startRouter(): void {
-  window.addEventListener("popstate", resolve);
+  window.addEventListener("popstate", () => {
+    const handler = queryHandler;
+    if (handler && location.pathname === shown) handler(new URLSearchParams(location.search));
+    else resolve();
+  });
   // Same-origin links inside the dashboard change pages without a reload; modified clicks
   // (new tab, download) and links to the API, the CDN or elsewhere behave as usual.
   document.addEventListener("click", (event) => {

@@ -1,12 +1,23 @@
-import { del, get, isAdmin, patch, post, projectPath } from "../api.ts";
-import { h, plural, time } from "../dom.ts";
+import { ApiError, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
+import { fill, h, plural, time } from "../dom.ts";
 import { projectPage, type Project } from "../layout.ts";
 import { loadProgress, type Progress } from "../progress.ts";
+import { problemTable, type ProblemItem } from "../problems.ts";
 import { downloadTable, latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { navigate, resolve, type Ctx } from "../router.ts";
-import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
+import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
 
-/** Rename, publish (saying what ships), delete, rotate the slug, every URL (docs/publishing.md §2). */
+/**
+ * Rename, publish (saying what ships; when messages have errors, listing them with links to their
+ * keys, and for admins publishing anyway), delete, rotate the slug, every URL (docs/publishing.md §2).
+ */
+
+/** The answer of a publish refused for message errors (docs/product.md §7). */
+interface Refusal {
+  error: string;
+  error_count: number;
+  problems: ProblemItem[];
+}
 
 function whatShips(progress: Progress, project: Project): HTMLElement {
   const total = progress.total_keys;
@@ -22,13 +33,16 @@ function whatShips(progress: Progress, project: Project): HTMLElement {
         l.is_base_language ? " (base)" : "",
         `: ${plural(l.translated, "string")}`,
         missing > 0 ? h("span", { class: "missing-text" }, ` (${missing} untranslated, left out: apps fall back to ${project.base_language_code})`) : null,
+        l.errors > 0 ? [", ", h("span", { class: "count-error" }, plural(l.errors, "error"))] : null,
       );
     });
+  const errors = progress.languages.reduce((n, l) => n + l.errors, 0);
   return h(
     "div",
     null,
     h("p", null, `Publishing snapshots ${plural(total, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * 3, "file")} (JSON, YAML and ARB per language):`),
     h("ul", { class: "ships" }, rows),
+    errors > 0 ? h("p", { class: "error" }, `Messages have ${plural(errors, "error")}: publishing is refused until they are fixed.`) : null,
     h("p", null, "The release then cannot change, and the project's latest URLs switch to it. Webhook subscribers get release_published."),
   );
 }
@@ -42,12 +56,49 @@ export function releasePage(ctx: Ctx) {
     const isLatest = latestOf(all.items)?.id === release.id;
     const published = release.status === "published";
 
+    const refusalBox = h("div", { "aria-live": "polite" });
+    const publishNow = async (allowErrors: boolean) => {
+      try {
+        await post(projectPath(pid, "releases", rid, "publish"), allowErrors ? { allow_errors: true } : {});
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409 && Array.isArray(err.data?.problems)) return showRefusal(err.data as Refusal);
+        throw err;
+      }
+      resolve();
+    };
+    const publishAnyway = async () => {
+      const ok = await confirmDialog({
+        title: "Publish with errors?",
+        body: [
+          h("p", null, "Apps get these messages exactly as they are: a broken message may show raw, or fail in the app (Flutter's gen-l10n refuses to build with it)."),
+          h("p", null, "The release is marked as published with errors."),
+        ],
+        confirm: "Publish anyway",
+        danger: true,
+      });
+      if (ok) await publishNow(true);
+    };
+    const showRefusal = (refusal: Refusal) => {
+      const more = refusal.error_count - refusal.problems.length;
+      fill(
+        refusalBox,
+        h(
+          "section",
+          { class: "card refusal", "aria-labelledby": "refusal-title" },
+          h("h2", { id: "refusal-title" }, "Errors block publishing"),
+          h("p", null, `${plural(refusal.error_count, "error")} in messages. Fix them in the key grid (each links there), or publish anyway.`),
+          problemTable(pid, refusal.problems),
+          more > 0 ? h("p", { class: "muted small" }, `…and ${plural(more, "more error")}.`) : null,
+          isAdmin() ? h("div", { class: "actions" }, actionButton("Publish anyway…", publishAnyway, { class: "danger" })) : null,
+        ),
+      );
+      refusalBox.scrollIntoView({ block: "nearest" });
+    };
     const publish = async () => {
       const progress = await loadProgress(pid);
       const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: whatShips(progress, project), confirm: "Publish now" });
       if (!ok) return;
-      await post(projectPath(pid, "releases", rid, "publish"));
-      resolve();
+      await publishNow(false);
     };
     const remove = async () => {
       const ok = await confirmDialog({
@@ -83,7 +134,17 @@ export function releasePage(ctx: Ctx) {
     const head = h(
       "div",
       { class: "page-head" },
-      h("h2", null, release.name, " ", h("code", { class: "tag" }, release.tag), " ", statusBadge(release), isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null),
+      h(
+        "h2",
+        null,
+        release.name,
+        " ",
+        h("code", { class: "tag" }, release.tag),
+        " ",
+        statusBadge(release),
+        release.forced ? [" ", badge("published with errors", "forced", { title: "An admin published it while messages had errors" })] : null,
+        isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null,
+      ),
       h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
     );
 
@@ -129,6 +190,6 @@ export function releasePage(ctx: Ctx) {
         ]
       : section("Draft", h("p", null, "A draft has no files yet. Publish it to compile every language to JSON, YAML and ARB and put them on the CDN."));
 
-    return [h("div", { class: "card release-head" }, head, actions), files, rename];
+    return [h("div", { class: "card release-head" }, head, actions), refusalBox, files, rename];
   });
 }

@@ -4,7 +4,10 @@ import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
 
-/** Rename, base language, rotate the project slug (docs/interface.md §5 rule 7: revokes every URL). */
+/**
+ * Rename, base language, message syntax (docs/product.md §7), rotate the project slug
+ * (docs/interface.md §5 rule 7: revokes every URL).
+ */
 export function settingsPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   return projectPage(pid, "settings", "Settings", async (project) => {
@@ -22,12 +25,22 @@ export function settingsPage(ctx: Ctx) {
           submit: "Save",
           label: "Project settings",
           onSubmit: async (data) => {
-            await patch(projectPath(pid), { name: data.name, base_language_code: data.base_language_code });
+            await patch(projectPath(pid), { name: data.name, base_language_code: data.base_language_code, message_syntax: data.message_syntax });
             resolve();
           },
         },
         field("Name", input({ name: "name", value: project.name, required: true, maxlength: 200 })),
         field("Base language", base, "The language your source strings are written in; apps fall back to it. Add a language first to make it the base."),
+        field(
+          "Message syntax",
+          h(
+            "select",
+            { name: "message_syntax" },
+            h("option", { value: "icu", selected: project.message_syntax === "icu" }, "ICU MessageFormat: {name}, plural, select"),
+            h("option", { value: "text", selected: project.message_syntax === "text" }, "Plain text with {name} or {{name}} placeholders (i18next)"),
+          ),
+          "How your apps read messages. ICU messages are checked for syntax, placeholders and plural cases, and errors block publishing; plain text only has its placeholders compared with the base language's, as warnings. Changing it checks every value again.",
+        ),
       ),
     );
     const rotate = async () => {

@@ -1,16 +1,49 @@
+import type { TokenScope } from "../../../storage/schema.ts";
 import type { TokenView } from "../../../tokens/tokens.ts";
 import { del, get, isAdmin, post, projectPath } from "../api.ts";
 import { config } from "../config.ts";
-import { fill, h, time } from "../dom.ts";
+import { fill, h, time, uid } from "../dom.ts";
 import { adminOnly, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
-import { actionButton, confirmDialog, copyField, empty, field, form, input, section } from "../ui.ts";
+import { actionButton, badge, confirmDialog, copyField, empty, field, form, input, section } from "../ui.ts";
 
-/** Create (value shown once, copy, curl), list by name with times, delete. */
+/** Create (scopes chosen, value shown once, copy, a line to try it), list by name with scopes and times, delete. */
 type Token = TokenView;
+
+/** What each scope lets a token do (docs/product.md §6), in the order answers list them. */
+const SCOPES: { scope: TokenScope; text: string }[] = [
+  { scope: "read", text: "read published releases through the public API (apps, build scripts)" },
+  { scope: "write", text: "push strings from CI: keys, translations, import, adding languages" },
+  { scope: "publish", text: "create and publish releases from CI" },
+];
 
 export function curlLine(token: string): string {
   return `curl -H "Authorization: Bearer ${token}" ${config.api_url}/releases`;
+}
+
+/** The lines a CI job needs to use a write or publish token with the command-line client. */
+export function clientLine(token: string): string {
+  const server = config.api_url.replace(/\/v1$/, "");
+  return `PHRASEBOOK_SERVER=${server} PHRASEBOOK_TOKEN=${token} phrasebook push`;
+}
+
+function scopePicker(): HTMLElement {
+  const boxes = SCOPES.map(({ scope, text }) => {
+    const id = uid("scope");
+    const box = h("input", { type: "checkbox", id, name: "scopes", value: scope });
+    box.defaultChecked = scope === "read"; // read alone, also after the form is reset (docs/product.md §6)
+    return h(
+      "label",
+      { class: "check", for: id },
+      box,
+      h("span", null, h("code", null, scope), " ", h("span", { class: "muted small" }, text)),
+    );
+  });
+  return h("fieldset", { class: "scopes" }, h("legend", null, "Scopes"), h("div", { class: "stack" }, boxes));
+}
+
+function scopeBadges(scopes: TokenScope[]): HTMLElement {
+  return h("span", { class: "scope-list" }, scopes.map((s) => badge(s, s === "read" ? "translated" : s === "write" ? "base" : "approved")));
 }
 
 export function tokensPage(ctx: Ctx) {
@@ -22,14 +55,19 @@ export function tokensPage(ctx: Ctx) {
     const createSection = isAdmin()
       ? section(
           "New token",
-          h("p", { class: "muted small" }, `A token reads ${project.name}'s published releases through the public API (read-only). Name it after where it will live.`),
+          h(
+            "p",
+            { class: "muted small" },
+            `A token belongs to ${project.name} alone. With read it lists published releases through the public API; with write or publish, CI pushes strings and publishes releases through the command-line client. Name it after where it will live.`,
+          ),
           form(
             {
               submit: "Create token",
-              class: "row-form",
+              class: "stack",
               label: "New token",
               onSubmit: async (data, formEl) => {
-                const t = await post<Token & { token: string }>(projectPath(pid, "tokens"), { name: data.name });
+                const scopes = data.scopes ? data.scopes.split(",") : [];
+                const t = await post<Token & { token: string }>(projectPath(pid, "tokens"), { name: data.name, scopes });
                 formEl.reset();
                 fill(
                   created,
@@ -39,8 +77,10 @@ export function tokensPage(ctx: Ctx) {
                     h("h3", null, `Token “${t.name}” created`),
                     h("p", null, h("strong", null, "Copy it now: it is shown only once."), " Phrasebook keeps only a hash of it."),
                     copyField(t.token, "token", { "data-testid": "new-token" }),
-                    h("p", { class: "small" }, "Try it:"),
-                    copyField(curlLine(t.token), "curl command", { "data-testid": "curl-line" }),
+                    t.scopes.includes("read") ? [h("p", { class: "small" }, "Try it:"), copyField(curlLine(t.token), "curl command", { "data-testid": "curl-line" })] : null,
+                    t.scopes.includes("write") || t.scopes.includes("publish")
+                      ? [h("p", { class: "small" }, "In CI, as secrets of the job:"), copyField(clientLine(t.token), "client command", { "data-testid": "client-line" })]
+                      : null,
                   ),
                 );
                 const list = document.getElementById("token-list");
@@ -49,21 +89,26 @@ export function tokensPage(ctx: Ctx) {
                 if (list) fill(list, tokenTable(items));
               },
             },
-            field("Name", input({ name: "name", required: true, maxlength: 100, placeholder: "e.g. iOS app, website build" })),
+            field("Name", input({ name: "name", required: true, maxlength: 100, placeholder: "e.g. iOS app, website build, GitHub Actions" })),
+            scopePicker(),
           ),
           created,
         )
       : adminOnly("create or delete tokens");
 
     function tokenTable(list: Token[]) {
-      if (list.length === 0) return empty("No tokens yet.", h("p", null, "Apps and build scripts need one to list releases through the API. Download URLs themselves need no token."));
+      if (list.length === 0) return empty("No tokens yet.", h("p", null, "Apps and build scripts need one to list releases through the API, CI one to push strings. Download URLs themselves need no token."));
       return h(
         "div",
         { class: "table-wrap" },
         h(
           "table",
-          { class: "list" },
-          h("thead", null, h("tr", null, h("th", null, "Name"), h("th", null, "Created"), h("th", null, "Last used"), h("th", null, h("span", { class: "sr-only" }, "Actions")))),
+          { class: "list tokens" },
+          h(
+            "thead",
+            null,
+            h("tr", null, h("th", null, "Name"), h("th", null, "Scopes"), h("th", { class: "created" }, "Created"), h("th", null, "Last used"), h("th", null, h("span", { class: "sr-only" }, "Actions"))),
+          ),
           h(
             "tbody",
             null,
@@ -72,7 +117,8 @@ export function tokensPage(ctx: Ctx) {
                 "tr",
                 null,
                 h("td", null, t.name),
-                h("td", null, time(t.created_at)),
+                h("td", null, scopeBadges(t.scopes)),
+                h("td", { class: "created" }, time(t.created_at)),
                 h("td", null, time(t.last_used_at)),
                 h(
                   "td",
