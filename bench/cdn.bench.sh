@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# CDN throughput and latency against Debian's nginx serving the same files from disk
-# (docs/cdn.md "Speed").
+# CDN throughput, latency and CPU per request against its floor: a bare Bun.serve handler
+# returning a prebuilt Response clone of the same bytes, headers included (bench/lib/bare-server.ts), the most any
+# Bun server can do for these bytes (docs/cdn.md "Speed"). Debian's nginx serving the same files
+# from disk runs in the same rounds as the outside reference.
 #
-# Both servers run pinned to one core (BENCH_SERVER_CPU), wrk to another (BENCH_WRK_CPU); rounds
-# interleave the two servers (alternating which goes first) and the summary quotes medians of the
-# per-round ratios, because this kind of machine drifts 12-28% between runs of the same thing.
-# It also records each server's CPU time per request (from /proc): with the server bound to one
-# core, throughput is the inverse of that cost, and it is far less disturbed by other load.
-# nginx: one worker, sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive.
-# A third server, a bare Bun.serve handler with the bytes in memory, shows what Bun itself costs.
-# Knobs: BENCH_ROUNDS (5), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64); BASELINE_REV=<commit>
-# adds a fourth server, that revision's executable on its own data dir with the same bundles, to
-# every round (bench/lib/baseline.sh).
+# Every server runs pinned to one core (BENCH_SERVER_CPU), wrk to another (BENCH_WRK_CPU); rounds
+# interleave the servers (alternating which goes first). Each row is reported as a ratio to the
+# floor measured in the same round (the table quotes medians of those per-round ratios), because
+# this kind of machine drifts 12-28% between runs of the same thing. Beside it, each server's CPU
+# time per request (from /proc): with the server bound to one core, throughput is the inverse of
+# that cost, and it is far less disturbed by other load.
+# Servers: phrasebook (PHRASEBOOK_LOG_REQUESTS=false, as the issue measured it), phrasebook with
+# the request log on (the default; its lines go to a pipe, as under systemd), nginx (one worker,
+# sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive) and the floor.
+# Knobs: BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64); BASELINE_REV=<commit>
+# adds that revision's executable (request log off) on its own data dir with the same bundles to
+# every round (bench/lib/baseline.sh). PHRASEBOOK_BIN picks the executable (default dist/phrasebook).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-3}
 DURATION=${BENCH_DURATION:-5}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
 SERVER_CPU=${BENCH_SERVER_CPU:-0}
@@ -38,11 +42,13 @@ fi
 
 WORK=$(mktemp -d /tmp/phrasebook-bench-cdn.XXXXXX)
 PB_PID=""
+LOG_PID=""
 NGINX_PID=""
 BARE_PID=""
 BASE_PID=""
 cleanup() {
-  for pid in $PB_PID $NGINX_PID $BARE_PID $BASE_PID; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  # `|| true`: under set -e a wait that reports the SIGTERM would end the clean-up at the first server.
+  for pid in $PB_PID $LOG_PID $NGINX_PID $BARE_PID $BASE_PID; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -65,7 +71,21 @@ wait_for "http://127.0.0.1:$PB_PORT/healthz"
 SETUP=$("$BUN" bench/lib/cdn-setup.ts "http://127.0.0.1:$PB_PORT" "$WORK/data")
 field() { "$BUN" -e "console.log(($SETUP).files.$1.$2)"; }
 
-SERVERS=(phrasebook nginx bare)
+# The same executable and bytes with the request log on (the default): a copy of the data dir, so
+# the paths are the same; its log lines go to a pipe that discards them, as journald would read them.
+kill "$PB_PID" && wait "$PB_PID" 2>/dev/null || true
+cp -r "$WORK/data" "$WORK/data-log"
+PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$PB_PORT PHRASEBOOK_DATA_DIR=$WORK/data PHRASEBOOK_LOG_REQUESTS=false \
+  taskset -c "$SERVER_CPU" "$BIN" serve >"$WORK/phrasebook.log" 2>&1 &
+PB_PID=$!
+LOG_PORT=$(free_port)
+PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$LOG_PORT PHRASEBOOK_DATA_DIR=$WORK/data-log PHRASEBOOK_LOG_REQUESTS=true \
+  taskset -c "$SERVER_CPU" "$BIN" serve > >(cat >/dev/null) 2>&1 &
+LOG_PID=$!
+wait_for "http://127.0.0.1:$PB_PORT/healthz"
+wait_for "http://127.0.0.1:$LOG_PORT/healthz"
+
+SERVERS=(phrasebook phrasebook-log nginx bare)
 if [ -n "${BASELINE_REV:-}" ]; then
   # shellcheck source=bench/lib/baseline.sh
   source bench/lib/baseline.sh
@@ -129,14 +149,20 @@ taskset -c "$SERVER_CPU" "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" 2
 NGINX_PID=$!
 wait_for "http://127.0.0.1:$NGINX_PORT$(field en pinned_path)"
 
-# The floor: a bare Bun.serve handler with the same bytes in memory (bench/lib/bare-server.ts).
+# The floor: a bare Bun.serve handler with the same bytes in memory (bench/lib/bare-server.ts),
+# sending the same headers as Phrasebook for each path and encoding (it asks the server once).
 BARE_SPEC=$("$BUN" -e "const f = ($SETUP).files; console.log(JSON.stringify(Object.fromEntries(Object.values(f).flatMap((x) => [[x.pinned_path, x.file], [x.latest_path, x.file]]))))")
-taskset -c "$SERVER_CPU" "$BUN" bench/lib/bare-server.ts "$BARE_PORT" "$BARE_SPEC" >"$WORK/bare.log" 2>&1 &
+taskset -c "$SERVER_CPU" "$BUN" bench/lib/bare-server.ts "$BARE_PORT" "$BARE_SPEC" "http://127.0.0.1:$PB_PORT" >"$WORK/bare.log" 2>&1 &
 BARE_PID=$!
 wait_for "http://127.0.0.1:$BARE_PORT$(field en pinned_path)"
 
-# Same bytes from both servers before anything is measured.
+# Same bytes from every server before anything is measured.
 "$BUN" -e "
+  for (const port of [$LOG_PORT, $BARE_PORT]) for (const p of ['$(field en pinned_path)', '$(field de latest_path)']) for (const enc of ['identity', 'gzip']) {
+    const a = new Uint8Array(await (await fetch('http://127.0.0.1:$PB_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
+    const b = new Uint8Array(await (await fetch('http://127.0.0.1:' + port + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
+    if (Buffer.compare(a, b) !== 0) { console.error('port ' + port + ' serves other bytes on ' + p + ' ' + enc); process.exit(1); }
+  }
   const paths = ['$(field en pinned_path)', '$(field de pinned_path)', '$(field de latest_path)'];
   for (const p of paths) for (const enc of ['identity', 'gzip']) {
     const a = new Uint8Array(await (await fetch('http://127.0.0.1:$PB_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
@@ -185,6 +211,7 @@ run_wrk() { # scenario server port path header round pid
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$6" "$(awk '/Requests\/sec/ {print $2}' "$out")" "$(awk '$1 == "99%" {print $2}' "$out")" \
     "$(awk -v t="$((after - before))" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN {printf "%.3f", t * 1e6 / hz / n}')" >>"$RESULTS"
 }
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 for round in $(seq 1 "$ROUNDS"); do
   for s in "${SCENARIOS[@]}"; do
     IFS='|' read -r name path header basepath <<<"$s"
@@ -194,6 +221,7 @@ for round in $(seq 1 "$ROUNDS"); do
       target=$path
       case $server in
         phrasebook) port=$PB_PORT pid=$PB_PID ;;
+        phrasebook-log) port=$LOG_PORT pid=$LOG_PID ;;
         nginx) port=$NGINX_PORT pid=$NGINX_PID ;;
         bare) port=$BARE_PORT pid=$BARE_PID ;;
         baseline) port=$BASE_PORT pid=$BASE_PID target=$basepath ;;
@@ -204,8 +232,8 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "round $round/$ROUNDS done" >&2
 done
 
-echo "## CDN throughput against nginx"
+echo "## CDN against its floor (a bare Bun.serve answering the same bytes)"
 echo
-echo "Command: \`${BASELINE_REV:+BASELINE_REV=$BASELINE_REV }BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU)"
+echo "Command: \`${BASELINE_REV:+BASELINE_REV=$BASELINE_REV }BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u '+%Y-%m-%d %H:%M'), $(nproc) cores, $(uname -m), Bun $("$BUN" --version), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU, load average before/after: $LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
 "$BUN" bench/lib/cdn-summary.ts "$RESULTS" "$ROUNDS" "$DURATION" "$CONNECTIONS"

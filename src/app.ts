@@ -3,7 +3,7 @@ import { createCdn } from "./cdn/handler.ts";
 import { ClientAddresses, TrustedProxies } from "./common/client-address.ts";
 import { HttpError } from "./common/errors.ts";
 import { toHttpError } from "./common/error-reply.ts";
-import { pathOf } from "./common/http.ts";
+import { pathAndQueryOf, pathOf } from "./common/http.ts";
 import { dashboardApi } from "./dashboard-api/index.ts";
 import { dashboardPages } from "./dashboard/routes.ts";
 import type { AppDeps } from "./deps.ts";
@@ -14,6 +14,10 @@ import { isReachable } from "./storage/db.ts";
 
 /** The TCP peer of a request, asked only when needed (logs, per-address limits). */
 export type PeerAddress = () => string | undefined;
+const NO_PEER: PeerAddress = () => undefined;
+/** At most 1,024 peer and X-Forwarded-For pairs of up to 256 characters: well under 1 MB. */
+const RESOLVED_ADDRESSES_REMEMBERED = 1024;
+const REMEMBERED_KEY_MAX_LENGTH = 256;
 
 export interface App {
   /** Answers one request; every path the server answers starts here. */
@@ -42,7 +46,8 @@ export function createApp(deps: AppDeps): App {
   const publicApi = new PublicApi(deps);
 
   const routes = new Elysia()
-    .onError(({ code, error, request }) => toHttpError(code, error, pathOf(request.url)).toResponse())
+    // Errors are logged under the route's label, never the raw path (docs/deploy.md "Monitoring").
+    .onError(({ code, error, request }) => toHttpError(code, error, observability.routeOf(request.method, pathOf(request.url))).toResponse())
     .get("/healthz", () => {
       if (!isReachable(deps.db)) throw new HttpError(503, "the database does not answer");
       return { status: "ok" };
@@ -53,25 +58,49 @@ export function createApp(deps: AppDeps): App {
     .use(dashboardPages(settings))
     .use(metricsRoutes(settings.metrics, observability));
 
-  function handle(request: Request, peer: PeerAddress = () => undefined): Response | Promise<Response> {
-    const started = performance.now();
-    let client: string | undefined;
-    const clientAddress = () => {
-      if (client === undefined) {
-        const address = peer();
-        client = address === undefined ? "unknown" : proxies.enabled ? proxies.resolve(address, request.headers.get("x-forwarded-for")) : address;
+  // Metric labels and log routes come from what is declared here, never from a request's path.
+  observability.declareRoutes([...cdn.routes, ...routes.routes.map(({ method, path }) => ({ method, path }))]);
+
+  // Resolving an address behind a trusted proxy parses every hop (~3 µs, as much as a whole CDN
+  // hit); the answer depends only on the peer and the header, which repeat, so it is remembered
+  // (bounded, forgotten all at once when full; docs/cdn.md "Speed").
+  const resolved = new Map<string, string>();
+  /** The client's address: the peer, or the one a trusted proxy names (docs/deploy.md "Monitoring"). */
+  function clientAddress(request: Request, peer: PeerAddress): string {
+    const address = peer();
+    if (address === undefined) return "unknown";
+    if (!proxies.enabled) return address;
+    const forwardedFor = request.headers.get("x-forwarded-for");
+    const key = forwardedFor === null ? address : `${address}\n${forwardedFor}`;
+    let client = resolved.get(key);
+    if (client === undefined) {
+      client = proxies.resolve(address, forwardedFor);
+      if (key.length <= REMEMBERED_KEY_MAX_LENGTH) {
+        if (resolved.size >= RESOLVED_ADDRESSES_REMEMBERED) resolved.clear();
+        resolved.set(key, client);
       }
-      return client;
-    };
-    const file = cdn.handle(request);
-    if (file !== undefined) {
-      if (file instanceof Response) return observability.request(request, file, started, clientAddress);
-      return file.then((res) => observability.request(request, res, started, clientAddress));
     }
-    const hit = publicApi.hit(request);
-    if (hit !== undefined) return observability.request(request, hit, started, clientAddress);
-    clients.note(request, clientAddress());
-    return routes.handle(request).then((res) => observability.request(request, res, started, clientAddress));
+    return client;
+  }
+  const logs = observability.logsRequests;
+
+  function handle(request: Request, peer: PeerAddress = NO_PEER): Response | Promise<Response> {
+    const started = performance.now();
+    const method = request.method;
+    // The URL is read once: its path and query as sent, and the path alone (usually the same string).
+    const target = pathAndQueryOf(request.url);
+    const query = target.indexOf("?");
+    const path = query < 0 ? target : target.slice(0, query);
+    const file = cdn.handle(request, method, path);
+    if (file !== undefined) {
+      if (file instanceof Response) return observability.answered(method, path, file, started, logs ? clientAddress(request, peer) : "");
+      return file.then((res) => observability.answered(method, path, res, started, logs ? clientAddress(request, peer) : ""));
+    }
+    const hit = publicApi.hit(request, method, target);
+    if (hit !== undefined) return observability.answered(method, path, hit, started, logs ? clientAddress(request, peer) : "");
+    const client = clientAddress(request, peer);
+    clients.note(request, client);
+    return routes.handle(request).then((res) => observability.answered(method, path, res, started, client));
   }
 
   return { handle, routes: routes as unknown as Elysia };

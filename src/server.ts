@@ -5,12 +5,13 @@ import { cleanStrayReleaseFiles } from "./bundles/files.ts";
 import { Changes } from "./changes/changes.ts";
 import { systemClock, type Clock } from "./common/clock.ts";
 import { log } from "./common/log.ts";
-import { pathPrefix, type Settings } from "./config/settings.ts";
+import type { Settings } from "./config/settings.ts";
 import type { AppDeps } from "./deps.ts";
 import { Observability } from "./observability/index.ts";
-import { openDatabase, type Db } from "./storage/db.ts";
+import { openDatabase, warnIfDataDirIsOpen, type Db } from "./storage/db.ts";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
+import { startUncheckedValuesPass } from "./authoring/checks.ts";
 
 export interface RunningServer {
   url: string;
@@ -28,6 +29,7 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
  */
 export async function openApp(settings: Settings, clock: Clock = systemClock): Promise<{ deps: AppDeps; app: App }> {
   const db = openDatabase(settings.dataDir);
+  warnIfDataDirIsOpen(settings.dataDir);
   migrate(db.$client);
   const admin = await bootstrapAdmin(db, clock, settings.adminEmail, settings.adminPassword);
   if (admin) log.info("created bootstrap admin", { email: admin.email });
@@ -41,7 +43,7 @@ export async function openApp(settings: Settings, clock: Clock = systemClock): P
     db,
     clock,
     changes: new Changes(db, clock),
-    observability: new Observability({ logRequests: settings.logRequests, cdnPrefix: pathPrefix(settings.cdnUrl) }),
+    observability: new Observability({ logRequests: settings.logRequests }),
   };
   return { deps, app: createApp(deps) };
 }
@@ -58,6 +60,8 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
   const webhooks = startWebhooks(deps);
+  // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
+  const checks = startUncheckedValuesPass(db, () => clock.now());
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
 
   return {
@@ -66,6 +70,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     async stop() {
       await server.stop();
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
+      await checks.stop();
       deps.observability.stop();
       db.$client.close();
     },

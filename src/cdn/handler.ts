@@ -1,5 +1,6 @@
 import { HttpError } from "../common/errors.ts";
-import { etagMatches, pathStart, preferredEncoding, type Encoding } from "../common/http.ts";
+import { LATEST } from "../bundles/urls.ts";
+import { EncodingChooser, etagMatches, type Encoding } from "../common/http.ts";
 import { pathPrefix } from "../config/settings.ts";
 import type { AppDeps } from "../deps.ts";
 import { CdnCache, type CachedFile, type Route, type Variant } from "./cache.ts";
@@ -16,8 +17,13 @@ const MISS = { result: "miss" };
 export type CdnDeps = Pick<AppDeps, "db" | "settings" | "changes" | "observability">;
 
 export interface Cdn {
-  /** A response for a request under the CDN path, or undefined to let the app handle it. */
-  handle(request: Request): Response | Promise<Response> | undefined;
+  /**
+   * A response for a request under the CDN path, or undefined to let the app handle it. `method`
+   * and `path` (the raw path, without the query) are the request's, read once by the app.
+   */
+  handle(request: Request, method: string, path: string): Response | Promise<Response> | undefined;
+  /** The file routes' patterns, for metric labels and logs (docs/deploy.md "Monitoring"). */
+  routes: { method: string; path: string }[];
   cache: CdnCache;
 }
 
@@ -48,12 +54,13 @@ function makeRoute(path: CdnPath, file: CachedFile, latest: boolean): Route {
 }
 
 /** The hot path: pick the encoding, answer 304 on a matching tag, else a clone of a ready response. */
-function respond(request: Request, route: Route, sent: (bytes: number) => void): Response {
-  const encoding = preferredEncoding(request.headers.get("accept-encoding"));
+function respond(request: Request, method: string, route: Route, encodings: EncodingChooser, sent: (bytes: number) => void): Response {
+  const headers = request.headers;
+  const encoding = encodings.choose(headers.get("accept-encoding"));
   const v = (encoding === "br" ? route.br : encoding === "gzip" ? route.gzip : null) ?? route.identity;
-  const ifNoneMatch = request.headers.get("if-none-match");
+  const ifNoneMatch = headers.get("if-none-match");
   if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return v.notModified.clone();
-  if (request.method === "GET") sent(v.bytes);
+  if (method === "GET") sent(v.bytes);
   return v.ok.clone();
 }
 
@@ -80,8 +87,9 @@ export function createCdn(deps: CdnDeps): Cdn {
   const missCell = metrics.cdnCache.cell(MISS);
   const bytesCell = metrics.cdnBytes.cell();
   const sent = (bytes: number) => void (bytesCell.value += bytes);
+  const encodings = new EncodingChooser();
 
-  async function fill(request: Request, path: string): Promise<Response> {
+  async function fill(request: Request, method: string, path: string): Promise<Response> {
     const parsed = parseCdnPath(path.slice(prefix.length));
     if (!parsed) return NOT_FOUND.toResponse();
     const file = resolveFile(queries, parsed);
@@ -100,29 +108,26 @@ export function createCdn(deps: CdnDeps): Cdn {
     }
     const route = makeRoute(parsed, cached, file.latest);
     cache.add(path, route, generation);
-    return respond(request, route, sent);
+    return respond(request, method, route, encodings, sent);
   }
 
-  function handle(request: Request): Response | Promise<Response> | undefined {
-    const url = request.url;
-    const start = pathStart(url);
-    if (start < 0 || !url.startsWith(claim, start)) return undefined;
-    const query = url.indexOf("?", start);
-    const path = query < 0 ? url.slice(start) : url.slice(start, query);
+  function handle(request: Request, method: string, path: string): Response | Promise<Response> | undefined {
+    if (!path.startsWith(claim)) return undefined;
     if (prefix !== "" && path.length > prefix.length && path.charCodeAt(prefix.length) !== 47) return undefined; // "/cdnx"
-    const method = request.method;
     if (method === "GET" || method === "HEAD") {
       const route = cache.route(path);
       if (route !== undefined) {
         hitCell.value++;
-        return respond(request, route, sent);
+        return respond(request, method, route, encodings, sent);
       }
       missCell.value++;
-      return fill(request, path);
+      return fill(request, method, path);
     }
     if (method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     return new HttpError(405, `method ${method} is not allowed here`, { ...NOT_FOUND_HEADERS, allow: "GET, HEAD, OPTIONS" }).toResponse();
   }
 
-  return { handle, cache };
+  // Every method: the CDN answers them all under its prefix (405s included).
+  const routes = [`${prefix}/p/:projectSlug/r/${LATEST}/:file`, `${prefix}/p/:projectSlug/r/:releaseSlug/:file`].map((path) => ({ method: "ALL", path }));
+  return { handle, routes, cache };
 }

@@ -27,11 +27,9 @@ export type Encoding = "identity" | "gzip" | "br";
 
 /**
  * Accept-Encoding (RFC 9110 12.5.3): the coding with the highest q-value wins, ties go to br, then
- * gzip, then identity; q=0 refuses a coding, `*` stands for codings not named. Clients send only a
- * handful of distinct header values, so results are memoised and a hit is one Map lookup.
+ * gzip, then identity; q=0 refuses a coding, `*` stands for codings not named.
  */
 const MEMO_MAX_ENTRIES = 256;
-const memo = new Map<string, Encoding>();
 
 const PREFERENCE: Encoding[] = ["br", "gzip", "identity"];
 
@@ -64,13 +62,27 @@ function parseAcceptEncoding(header: string): Encoding {
 
 export function preferredEncoding(header: string | null): Encoding {
   if (header === null || header === "") return "identity";
-  let found = memo.get(header);
-  if (found === undefined) {
-    found = parseAcceptEncoding(header);
-    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
-    memo.set(header, found);
+  return parseAcceptEncoding(header);
+}
+
+/**
+ * `preferredEncoding` for a hot path: clients send only a handful of distinct header values, so
+ * answers are remembered (at most MEMO_MAX_ENTRIES, forgotten all at once when full) and a repeat
+ * is one Map lookup. Owned by its caller (the CDN of one app), never shared across apps.
+ */
+export class EncodingChooser {
+  private readonly memo = new Map<string, Encoding>();
+
+  choose(header: string | null): Encoding {
+    if (header === null || header === "") return "identity";
+    let found = this.memo.get(header);
+    if (found === undefined) {
+      found = parseAcceptEncoding(header);
+      if (this.memo.size >= MEMO_MAX_ENTRIES) this.memo.clear();
+      this.memo.set(header, found);
+    }
+    return found;
   }
-  return found;
 }
 
 /**

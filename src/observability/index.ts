@@ -1,27 +1,59 @@
-import { pathOf } from "../common/http.ts";
 import { loggingEnabled } from "../common/log.ts";
 import { Counter, Gauge, Histogram, Registry, type CounterCell, type HistogramCell } from "./metrics.ts";
-import { routeLabel } from "./route-label.ts";
+import { METHODS, methodIndex, RouteLabels, type DeclaredRoute } from "./route-labels.ts";
 
 /**
  * What the process reports about itself: request metrics and one JSON log line per request
- * (docs/deploy.md "Monitoring"). Capabilities get their counters from here; the server calls `request()`
- * once per response. Log lines go through a buffered writer so logging stays off the hot path's
- * critical cost (one syscall per batch, not per request).
+ * (docs/deploy.md "Monitoring"). Capabilities get their counters from here; the app calls
+ * `answered()` once per response, on every path, fast paths included.
+ *
+ * What an answer costs here (docs/cdn.md "Speed"): the route's cells are found by one Map lookup
+ * of the path the app already cut out of the URL (the same string the CDN cache looked up, so its
+ * hash is already computed), then two additions and a histogram slot. Nothing is sampled: every
+ * counter and the histogram's count move by one per request. Log lines are built by hand from
+ * parts made once (the route label's JSON, the timestamp of the current millisecond) and written in
+ * batches: one write per 200 ms or per batch, not one per request.
  */
 export interface ObservabilityOptions {
   logRequests: boolean;
-  cdnPrefix: string;
 }
 
 const FLUSH_INTERVAL_MS = 200;
-const SERIES_MEMO_MAX_ENTRIES = 1024;
+const FLUSH_LINES = 1024;
+/** Paths remembered per method, a cache in front of the route matcher (cleared when full). Reads are what repeats. */
+const PATHS_REMEMBERED = 4096;
 
-/** What one (method, status, path) resolves to: its route label and the metric cells it adds to. */
-interface Series {
-  route: string;
-  count: CounterCell;
-  latency: HistogramCell;
+/** One route label's cells: its latency histogram and its request counters by method and status. */
+class RouteSeries {
+  readonly latency: HistogramCell;
+  /** The label as a JSON string, ready for log lines. */
+  readonly json: string;
+  private readonly counters = new Map<number, CounterCell>();
+  private lastKey = -1;
+  private last: CounterCell | undefined;
+
+  constructor(
+    readonly label: string,
+    private readonly requests: Counter,
+    latency: Histogram,
+  ) {
+    this.latency = latency.cell({ route: label });
+    this.json = JSON.stringify(label);
+  }
+
+  /** The counter of (method, status) on this route; a run of the same answer costs one comparison. */
+  counter(method: number, status: number): CounterCell {
+    const key = status * METHODS.length + method;
+    if (key === this.lastKey) return this.last!;
+    let cell = this.counters.get(key);
+    if (cell === undefined) {
+      cell = this.requests.cell({ method: METHODS[method]!, route: this.label, status: String(status) });
+      this.counters.set(key, cell);
+    }
+    this.lastKey = key;
+    this.last = cell;
+    return cell;
+  }
 }
 
 export class Observability {
@@ -33,48 +65,99 @@ export class Observability {
   readonly rateLimited = this.registry.register(new Counter("phrasebook_api_rate_limited_total", "API requests refused by the rate limit"));
   readonly webhookAttempts = this.registry.register(new Counter("phrasebook_webhook_attempts_total", "Webhook delivery attempts by outcome", ["outcome"]));
 
+  private labels = new RouteLabels();
+  /** By label; labels come from a fixed set, so this is bounded by the routes the app declares. */
+  private readonly series = new Map<string, RouteSeries>();
+  /** GET and HEAD (method indexes 0 and 1): raw path to its route's series, for paths that answered. */
+  private readonly byPath: Map<string, RouteSeries>[] = [new Map(), new Map()];
   private buffer: string[] = [];
-  private readonly seriesMemo = new Map<string, Series>();
+  private logMs = -1;
+  private logTime = "";
+  /** The last client address and its JSON: requests come from few addresses (a proxy, an app's users). */
+  private logClient = "";
+  private logClientJson = '""';
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private options: ObservabilityOptions) {
+  constructor(private readonly options: ObservabilityOptions) {
     if (options.logRequests) {
       this.timer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
       this.timer.unref?.();
     }
   }
 
+  /** Whether each request gets a log line (PHRASEBOOK_LOG_REQUESTS); the caller then passes its client address. */
+  get logsRequests(): boolean {
+    return this.options.logRequests;
+  }
+
   gauge(name: string, help: string, read: () => number): void {
     this.registry.register(new Gauge(name, help, read));
   }
 
-  /** Records one answered request and hands the response back; `client` is read only when logging. */
-  request(request: Request, response: Response, startedMs: number, client: () => string): Response {
-    this.record(request.method, pathOf(request.url), response.status, performance.now() - startedMs, this.options.logRequests ? client() : "");
+  /** The routes requests are labelled by (the app declares them once it is built); nothing else is a label. */
+  declareRoutes(routes: readonly DeclaredRoute[]): void {
+    this.labels = new RouteLabels(routes);
+    for (const memo of this.byPath) memo.clear();
+  }
+
+  /** The label a request gets: its route's pattern, or `unmatched`. */
+  routeOf(method: string, path: string): string {
+    return this.labels.of(method, path);
+  }
+
+  /**
+   * Counts one answered request and, when logging is on, logs it; hands the response back.
+   * `path` is the raw request path without its query; `client` is read only when logging.
+   */
+  answered(method: string, path: string, response: Response, startedMs: number, client: string): Response {
+    const m = methodIndex(method);
+    const status = response.status;
+    const memo = this.byPath[m];
+    let series = memo?.get(path);
+    if (series === undefined) {
+      series = this.seriesOf(method, path);
+      // Only reads that answered are remembered: a flood of made-up paths (404s, 401s) neither
+      // grows the memo nor pushes the real files out of it.
+      if (memo !== undefined && status < 400) {
+        if (memo.size >= PATHS_REMEMBERED) memo.clear();
+        memo.set(path, series);
+      }
+    }
+    series.counter(m, status).value++;
+    const durationMs = performance.now() - startedMs;
+    series.latency.observe(durationMs / 1000);
+    if (this.options.logRequests) this.logLine(METHODS[m]!, series, status, durationMs, client);
     return response;
   }
 
-  record(method: string, pathname: string, status: number, durationMs: number, client = "unknown"): void {
-    // The same few paths repeat (CDN files, API pages): resolve each (method, status, path) to its
-    // label and metric cells once. Bounded, and cleared when full, so odd paths cannot grow it.
-    const key = method + " " + status + " " + pathname;
-    let series = this.seriesMemo.get(key);
+  private seriesOf(method: string, path: string): RouteSeries {
+    const label = this.labels.of(method, path);
+    let series = this.series.get(label);
     if (series === undefined) {
-      let route = routeLabel(pathname, this.options.cdnPrefix);
-      // Unknown paths would give metrics unbounded cardinality and logs a place for junk.
-      if (status === 404 && !route.includes(":")) route = "unmatched";
-      series = { route, count: this.requests.cell({ method, route, status: String(status) }), latency: this.latency.cell({ route }) };
-      if (this.seriesMemo.size >= SERIES_MEMO_MAX_ENTRIES) this.seriesMemo.clear();
-      this.seriesMemo.set(key, series);
+      series = new RouteSeries(label, this.requests, this.latency);
+      this.series.set(label, series);
     }
-    series.count.value++;
-    series.latency.observe(durationMs / 1000);
-    if (this.options.logRequests) {
-      this.buffer.push(
-        JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", method, route: series.route, status, duration_ms: Math.round(durationMs * 100) / 100, client }),
-      );
-      if (this.buffer.length >= 512) this.flush();
+    return series;
+  }
+
+  /** The same fields, in the same order, as `log.info("request", ...)` would write. */
+  private logLine(method: string, series: RouteSeries, status: number, durationMs: number, client: string): void {
+    const now = Date.now();
+    if (now !== this.logMs) {
+      this.logMs = now;
+      this.logTime = new Date(now).toISOString();
     }
+    if (client !== this.logClient) {
+      this.logClient = client;
+      this.logClientJson = JSON.stringify(client);
+    }
+    // Hundredths of a millisecond written as two integers: formatting a fraction costs twice as much.
+    const hundredths = Math.round(durationMs * 100);
+    const fraction = hundredths % 100;
+    this.buffer.push(
+      `{"time":"${this.logTime}","level":"info","msg":"request","method":"${method}","route":${series.json},"status":${status},"duration_ms":${(hundredths - fraction) / 100}${fraction < 10 ? ".0" : "."}${fraction},"client":${this.logClientJson}}`,
+    );
+    if (this.buffer.length >= FLUSH_LINES) this.flush();
   }
 
   flush(): void {

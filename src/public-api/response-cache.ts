@@ -3,21 +3,51 @@
  * project and literal path plus query string, so `?a=1&b=2` and `?b=2&a=1` are separate entries.
  * Entries live `ttlMs`, and all of a project's entries go at once when anything in the project
  * changes.
+ *
+ * A hit is the fast path of the API (docs/public-api.md "Speed"): two Map lookups (the project by
+ * number, then the path and query, a string the app has already cut out of the URL) and, when the
+ * caller's quota headers are the ones of the last hit on this entry, a clone of the Response made
+ * then. The body is kept as a Blob of its UTF-8 bytes, which a Response shares instead of copying
+ * (a string body is encoded again for every answer).
  */
-export interface CachedResponse {
-  status: number;
-  /** As the route produced it: a page of releases comes as UTF-8 bytes, the rest as strings. */
-  body: string | Uint8Array<ArrayBuffer>;
-  expiresAtMs: number;
+export class CachedResponse {
+  /** The last answer made from this entry and the headers it carries. */
+  private ready: Response | undefined;
+  private readyHeaders: Headers | undefined;
+
+  constructor(
+    readonly projectId: number,
+    readonly key: string,
+    readonly status: number,
+    readonly body: Blob,
+    readonly expiresAtMs: number,
+  ) {}
+
+  /** This entry's answer with `headers` (the caller's quota headers): the last one again when they are the same. */
+  respond(headers: Headers): Response {
+    if (this.readyHeaders !== headers || this.ready === undefined) {
+      this.ready = new Response(this.body, { status: this.status, headers });
+      this.readyHeaders = headers;
+    }
+    return this.ready.clone();
+  }
+
+  /** Bytes held: the key (UTF-16), the body, and the ready response. */
+  get weight(): number {
+    return 2 * this.key.length + this.body.size + RESPONSE_OVERHEAD_BYTES;
+  }
 }
 
 /** Bounds on memory: a token can only create entries by spending quota, but tokens are many. */
 export const CACHE_MAX_ENTRIES = 20_000;
 export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** A ready Response and its headers, counted per entry on top of the body. */
+const RESPONSE_OVERHEAD_BYTES = 512;
 
 export class ResponseCache {
-  // One insertion-ordered map for all projects: the oldest entry is evicted first when full.
-  private readonly entries = new Map<string, CachedResponse & { projectId: number }>();
+  private readonly byProject = new Map<number, Map<string, CachedResponse>>();
+  /** Every entry, oldest first: the first to go when the cache is full. */
+  private readonly order = new Set<CachedResponse>();
   private bytes = 0;
 
   constructor(private readonly ttlMs: number) {}
@@ -27,12 +57,10 @@ export class ResponseCache {
   }
 
   get(projectId: number, pathAndQuery: string, nowMs: number): CachedResponse | undefined {
-    if (!this.enabled) return undefined;
-    const key = projectId + " " + pathAndQuery;
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
+    const hit = this.byProject.get(projectId)?.get(pathAndQuery);
+    if (hit === undefined) return undefined;
     if (hit.expiresAtMs <= nowMs) {
-      this.remove(key, hit);
+      this.remove(hit);
       return undefined;
     }
     return hit;
@@ -40,15 +68,16 @@ export class ResponseCache {
 
   set(projectId: number, pathAndQuery: string, status: number, body: string | Uint8Array<ArrayBuffer>, nowMs: number): void {
     if (!this.enabled) return;
-    const key = projectId + " " + pathAndQuery;
-    const old = this.entries.get(key);
-    if (old) this.remove(key, old);
-    const entry = { projectId, status, body, expiresAtMs: nowMs + this.ttlMs };
-    this.entries.set(key, entry);
-    this.bytes += weight(key, entry.body);
-    while (this.entries.size > CACHE_MAX_ENTRIES || this.bytes > CACHE_MAX_BYTES) {
-      const [oldestKey, oldest] = this.entries.entries().next().value!;
-      this.remove(oldestKey, oldest);
+    let entries = this.byProject.get(projectId);
+    if (entries === undefined) this.byProject.set(projectId, (entries = new Map()));
+    const old = entries.get(pathAndQuery);
+    if (old !== undefined) this.remove(old);
+    const entry = new CachedResponse(projectId, pathAndQuery, status, new Blob([body]), nowMs + this.ttlMs);
+    entries.set(pathAndQuery, entry);
+    this.order.add(entry);
+    this.bytes += entry.weight;
+    while (this.order.size > CACHE_MAX_ENTRIES || this.bytes > CACHE_MAX_BYTES) {
+      this.remove(this.order.values().next().value!);
     }
   }
 
@@ -57,19 +86,26 @@ export class ResponseCache {
    * the CDN.
    */
   dropProject(projectId: number): void {
-    for (const [key, entry] of this.entries) if (entry.projectId === projectId) this.remove(key, entry);
+    const entries = this.byProject.get(projectId);
+    if (entries === undefined) return;
+    for (const entry of entries.values()) {
+      this.order.delete(entry);
+      this.bytes -= entry.weight;
+    }
+    this.byProject.delete(projectId);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.order.size;
   }
 
-  private remove(key: string, entry: CachedResponse): void {
-    this.entries.delete(key);
-    this.bytes -= weight(key, entry.body);
+  private remove(entry: CachedResponse): void {
+    const entries = this.byProject.get(entry.projectId);
+    if (entries?.get(entry.key) === entry) {
+      entries.delete(entry.key);
+      if (entries.size === 0) this.byProject.delete(entry.projectId);
+    }
+    this.order.delete(entry);
+    this.bytes -= entry.weight;
   }
-}
-
-function weight(key: string, body: string | Uint8Array): number {
-  return 2 * key.length + (typeof body === "string" ? 2 * body.length : body.byteLength); // UTF-16 strings: 2 bytes a unit at most
 }

@@ -69,7 +69,8 @@ export class PublicApi {
   constructor(private readonly deps: PublicApiDeps) {
     const { settings, db, changes } = deps;
     const windowMs = settings.rateWindowSeconds * 1000;
-    this.auth = new TokenAuth(db);
+    // Only tokens with the read scope read the API (docs/product.md §6); a write- or publish-only token is a 403.
+    this.auth = new TokenAuth(db, "read");
     this.tokenQuota = new FixedWindowLimiter(settings.rateLimit, windowMs);
     // Repeated invalid tokens from one address are limited too, by the same numbers (docs/product.md §2).
     this.failedAuthQuota = new FixedWindowLimiter(settings.rateLimit, windowMs);
@@ -88,16 +89,17 @@ export class PublicApi {
    * response cache (a hit costs no quota, docs/interface.md §4.2 rule 7). Anything else returns
    * undefined and goes through the validated routes, which call `answer`.
    */
-  hit(request: Request): Response | undefined {
-    if (request.method !== "GET") return undefined;
-    const key = this.keyOf(request);
-    if (key === undefined || endpointOf(key) === undefined) return undefined;
+  hit(request: Request, method: string, target: string): Response | undefined {
+    // `method` and `target` (the path and query as sent, the cache key) are the request's, read
+    // once by the app. Only the four endpoints' answers are ever stored, so a stored entry is proof
+    // the key names one of them.
+    if (method !== "GET" || !target.startsWith(PUBLIC_API_PREFIX) || !this.cache.enabled) return undefined;
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind !== "ok") return undefined;
-    const hit = this.cache.get(outcome.caller.projectId, key, now);
-    if (!hit) return undefined;
-    return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)) });
+    const hit = this.cache.get(outcome.caller.projectId, target, now);
+    if (hit === undefined) return undefined;
+    return hit.respond(this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)));
   }
 
   /**
@@ -120,7 +122,7 @@ export class PublicApi {
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind === "ok") {
       const hit = this.cache.get(outcome.caller.projectId, key, now);
-      if (hit) return new Response(hit.body, { status: hit.status, headers: this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)) });
+      if (hit) return hit.respond(this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)));
     }
     const gate = this.admit(client, outcome, now);
     if (gate instanceof Response) return gate;
@@ -171,6 +173,10 @@ export class PublicApi {
       const q = this.failedAuthQuota.take(client, now);
       if (!q.allowed) return this.rateLimited(q);
       return new HttpError(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' }).toResponse();
+    }
+    if (outcome.kind === "lacks-scope") {
+      // A live token, so no failed guess to count; it spends nothing (docs/product.md §6).
+      return new HttpError(403, `token lacks scope ${outcome.scope}`, { ...quotaHeaders(this.failedAuthQuota.peek(client, now)), "www-authenticate": `Bearer realm="phrasebook", error="insufficient_scope", scope="${outcome.scope}"` }).toResponse();
     }
     const q = this.tokenQuota.take(outcome.caller.tokenId, now);
     if (!q.allowed) return this.rateLimited(q);

@@ -1,7 +1,7 @@
 /** The CDN's pure parts: the bounded memory cache, and content negotiation (src/common/http.ts). */
 import { describe, expect, test } from "bun:test";
 import { cachedSize, CdnCache, FILE_OVERHEAD_BYTES, type CachedFile, type Route } from "../../src/cdn/cache.ts";
-import { etagMatches, preferredEncoding } from "../../src/common/http.ts";
+import { EncodingChooser, etagMatches, preferredEncoding } from "../../src/common/http.ts";
 
 function blob(key: string, projectId: number, bytes: number): CachedFile {
   const identity = new Blob([new Uint8Array(bytes)]);
@@ -77,6 +77,16 @@ describe("content negotiation (product §3)", () => {
     expect(preferredEncoding("identity")).toBe("identity");
     expect(preferredEncoding("deflate, zstd")).toBe("identity");
     expect(preferredEncoding("GZIP ; Q=1")).toBe("gzip");
+  });
+
+  test("product §3: the CDN's remembering chooser gives the same answers, also past its bound of remembered headers", () => {
+    const chooser = new EncodingChooser();
+    const headers = [null, "", "gzip, deflate, br", "gzip", "br;q=0, gzip;q=0", "gzip;q=0, *", "identity", "GZIP ; Q=1"];
+    for (let round = 0; round < 3; round++) {
+      for (const h of headers) expect(chooser.choose(h), String(h)).toBe(preferredEncoding(h));
+      // Many distinct values (as a scanner would send): the memo is cleared, answers stay right.
+      for (let i = 0; i < 300; i++) expect(chooser.choose(`gzip;q=0.${i % 10}, br;q=0, x-${i}`)).toBe(i % 10 === 0 ? "identity" : "gzip");
+    }
   });
 
   test("product §3: If-None-Match matches by weak comparison, in lists and with *", () => {

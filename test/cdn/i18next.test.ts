@@ -20,6 +20,8 @@ afterAll(async () => {
 test("interface §1 / interface §4.5: a real client (i18next + i18next-http-backend) loads two languages from the latest path and translates", async () => {
   const c = h.admin;
   const pid = await c.project("i18next app", "en", ["de"]);
+  // i18next's {{name}} is not ICU: the project checks its messages as plain text (product §7).
+  expect((await c.patch(`/projects/${pid}`, { message_syntax: "text" })).status).toBe(200);
   // Flat keys with dots, as the JSON bundle ships them (interface §2.6); i18next is told not to nest.
   await importJson(c, pid, "en", { "home.title": "Welcome, {{name}}!", "cart.count_one": "{{count}} item", "cart.count_other": "{{count}} items" });
   await importJson(c, pid, "de", { "home.title": "Willkommen, {{name}}!", "cart.count_one": "{{count}} Artikel", "cart.count_other": "{{count}} Artikel" });

@@ -38,4 +38,26 @@ describe("client addresses from a trusted proxy only", () => {
       await t.close();
     }
   });
+
+  test("through the app: resolved addresses are remembered per peer and header (docs/cdn.md Speed), past the memo's bound and for headers too long to remember", async () => {
+    const t = await testApp({ env: { PHRASEBOOK_TRUSTED_PROXIES: "127.0.0.1", PHRASEBOOK_RATE_LIMIT: "2" } });
+    try {
+      const guess = (peer: string, forwardedFor: string) =>
+        t.fetch("/v1/releases", { headers: { authorization: `Bearer pb_${"x".repeat(43)}`, "x-forwarded-for": forwardedFor } }, peer).then((r) => r.status);
+      const client = (i: number) => `10.${(i >> 8) & 255}.${i & 255}.1`; // 10/8 is not trusted by this app
+      // 1,100 clients behind the proxy, more than the memo keeps: each is its own address.
+      for (let i = 0; i < 1_100; i++) expect(await guess("127.0.0.1", client(i))).toBe(401);
+      expect([await guess("127.0.0.1", client(0)), await guess("127.0.0.1", client(0))]).toEqual([401, 429]);
+      expect([await guess("127.0.0.1", client(1_099)), await guess("127.0.0.1", client(1_099))]).toEqual([401, 429]);
+      // The same header from a peer that is not a proxy is that peer's, never the named client's
+      // (were it remembered by header alone, the third guess would be the named client's third).
+      expect([await guess("127.0.0.1", client(3_000)), await guess("198.51.100.20", client(3_000)), await guess("127.0.0.1", client(3_000))]).toEqual([401, 401, 401]);
+      // A header too long to remember (forged hops on the left) is still read right, every time.
+      const long = `${Array.from({ length: 40 }, (_, i) => `192.0.2.${i}`).join(", ")}, ${client(2_000)}`;
+      expect(long.length).toBeGreaterThan(256);
+      expect([await guess("127.0.0.1", long), await guess("127.0.0.1", long), await guess("127.0.0.1", client(2_000))]).toEqual([401, 401, 429]);
+    } finally {
+      await t.close();
+    }
+  });
 });

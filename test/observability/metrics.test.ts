@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Counter, Histogram, Registry } from "../../src/observability/metrics.ts";
-import { routeLabel } from "../../src/observability/route-label.ts";
+import { RouteLabels, UNMATCHED } from "../../src/observability/route-labels.ts";
 
 describe("metrics registry", () => {
   test("counters and histograms render in Prometheus text format", () => {
@@ -30,17 +30,65 @@ describe("metrics registry", () => {
       ].join("\n"),
     );
   });
+});
 
-  test("route labels never carry CDN slugs or ids", () => {
-    expect(routeLabel("/cdn/p/AbCdEfGhIjKlMnOp/r/QrStUvWxYz012345/en.json", "/cdn")).toBe("/cdn/p/:projectSlug/r/:releaseSlug/:file");
-    expect(routeLabel("/cdn/p/AbCdEfGhIjKlMnOp/r/latest/pt-BR.arb", "/cdn")).toBe("/cdn/p/:projectSlug/r/latest/:file");
-    expect(routeLabel("/p/AbCdEfGhIjKlMnOp/r/latest/en.yaml", "")).toBe("/p/:projectSlug/r/latest/:file");
-    expect(routeLabel("/v1/releases/rel_0123456789abcdefghij", "/cdn")).toBe("/v1/releases/:id");
-    expect(routeLabel("/v1/releases/anything-at-all", "/cdn")).toBe("/v1/releases/:id");
-    expect(routeLabel("/dashboard/api/projects/prj_0123456789abcdefghij/keys/key_0123456789abcdefghij/translations/pt-BR", "/cdn")).toBe(
-      "/dashboard/api/projects/:id/keys/:id/translations/:code",
+describe("route labels come from the routes declared, never from the path (deploy.md Monitoring)", () => {
+  const labels = new RouteLabels([
+    { method: "ALL", path: "/cdn/p/:projectSlug/r/latest/:file" },
+    { method: "ALL", path: "/cdn/p/:projectSlug/r/:releaseSlug/:file" },
+    { method: "GET", path: "/v1/releases" },
+    { method: "GET", path: "/v1/releases/:release_id" },
+    { method: "ALL", path: "/v1/*" },
+    { method: "PUT", path: "/dashboard/api/projects/:pid/keys/:keyId/translations/:code" },
+    { method: "GET", path: "/dashboard" },
+    { method: "GET", path: "/dashboard/*" },
+  ]);
+
+  test("a path gets the pattern of the route that takes it: static before parameter, parameter before wildcard", () => {
+    expect(labels.of("GET", "/cdn/p/AbCdEfGhIjKlMnOp/r/QrStUvWxYz012345/en.json")).toBe("/cdn/p/:projectSlug/r/:releaseSlug/:file");
+    expect(labels.of("GET", "/cdn/p/AbCdEfGhIjKlMnOp/r/latest/pt-BR.arb")).toBe("/cdn/p/:projectSlug/r/latest/:file");
+    expect(labels.of("POST", "/cdn/p/AbCdEfGhIjKlMnOp/r/latest/en.json")).toBe("/cdn/p/:projectSlug/r/latest/:file"); // the CDN answers every method
+    expect(labels.of("GET", "/v1/releases")).toBe("/v1/releases");
+    expect(labels.of("GET", "/v1/releases/anything-at-all")).toBe("/v1/releases/:release_id");
+    expect(labels.of("GET", "/v1/releases/a/b")).toBe("/v1/*");
+    expect(labels.of("DELETE", "/v1/releases")).toBe("/v1/*");
+    expect(labels.of("PUT", "/dashboard/api/projects/prj_0123456789abcdefghij/keys/key_0123456789abcdefghij/translations/pt-BR")).toBe(
+      "/dashboard/api/projects/:pid/keys/:keyId/translations/:code",
     );
-    expect(routeLabel("/dashboard/projects/prj_0123456789abcdefghij", "/cdn")).toBe("/dashboard/*");
-    expect(routeLabel("/v1/releases", "/cdn")).toBe("/v1/releases");
+    expect(labels.of("GET", "/dashboard/projects/prj_0123456789abcdefghij")).toBe("/dashboard/*");
+    expect(labels.of("HEAD", "/dashboard")).toBe("/dashboard"); // HEAD is answered by GET routes
+  });
+
+  test("anything no route takes is `unmatched`: other methods, other paths, colons, escapes, length", () => {
+    for (const [method, path] of [
+      ["GET", "/"],
+      ["GET", "/no/such/path"],
+      ["GET", "/prj_0123456789abcdefghij/languages/xx:yy"],
+      ["POST", "/dashboard/api/projects/prj_0123456789abcdefghij/keys/k/translations/de"],
+      ["DELETE", "/dashboard/api/projects/x/keys/y/translations/z"], // only PUT is declared there
+      ["PROPFIND", "/dashboard"],
+      ["GET", "/%ZZ:%00"],
+      ["GET", "/" + "a".repeat(5000)],
+      ["GET", "/cdn/p/x"],
+    ] as const) {
+      expect(labels.of(method, path), `${method} ${path}`).toBe(UNMATCHED);
+    }
+  });
+
+  test("the set of labels is the declared patterns and `unmatched`, nothing more", () => {
+    for (let i = 0; i < 100; i++) labels.of("GET", `/random/${i}:${Math.random()}`);
+    expect([...labels.labels].sort()).toEqual(
+      [
+        UNMATCHED,
+        "/cdn/p/:projectSlug/r/latest/:file",
+        "/cdn/p/:projectSlug/r/:releaseSlug/:file",
+        "/v1/releases",
+        "/v1/releases/:release_id",
+        "/v1/*",
+        "/dashboard/api/projects/:pid/keys/:keyId/translations/:code",
+        "/dashboard",
+        "/dashboard/*",
+      ].sort(),
+    );
   });
 });

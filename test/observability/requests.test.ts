@@ -64,11 +64,11 @@ describe("/metrics counts every answer by route pattern and status", () => {
     expect(requests("HEAD", "/cdn/p/:projectSlug/r/:releaseSlug/:file", 200)).toBe(1);
     expect(requests("GET", "/cdn/p/:projectSlug/r/:releaseSlug/:file", 404)).toBe(1);
     expect(requests("GET", "/v1/releases", 200)).toBe(2);
-    expect(requests("GET", "/v1/releases/:id", 200)).toBe(1);
+    expect(requests("GET", "/v1/releases/:release_id", 200)).toBe(1);
     expect(requests("GET", "/v1/releases", 401)).toBe(1);
     expect(requests("GET", "unmatched", 404)).toBe(1);
-    expect(value(text, 'phrasebook_http_requests_total{method="POST",route="/dashboard/api/projects/:id/releases/:id/publish",status="200"}')).toBe(1);
-    expect(value(text, 'phrasebook_http_requests_total{method="PUT",route="/dashboard/api/projects/:id/keys/:id/translations/:code",status="200"}')).toBe(1);
+    expect(value(text, 'phrasebook_http_requests_total{method="POST",route="/dashboard/api/projects/:pid/releases/:rid/publish",status="200"}')).toBe(1);
+    expect(value(text, 'phrasebook_http_requests_total{method="PUT",route="/dashboard/api/projects/:pid/keys/:keyId/translations/:code",status="200"}')).toBe(1);
     // The CDN cache: the first GET misses and fills it, the second GET and the HEAD hit, the unknown language misses.
     expect(delta('phrasebook_cdn_cache_total{result="miss"}')).toBe(2);
     expect(delta('phrasebook_cdn_cache_total{result="hit"}')).toBe(2);

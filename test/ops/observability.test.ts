@@ -58,7 +58,7 @@ describe("the request log", () => {
       expect(seen.filter((s) => s === "GET /v1/releases 200")).toHaveLength(2); // the fast path logs too
       expect(seen).toContain("GET /v1/releases 401");
       expect(seen).toContain("GET unmatched 404");
-      expect(seen).toContain("POST /dashboard/api/projects/:id/releases/:id/publish 200");
+      expect(seen).toContain("POST /dashboard/api/projects/:pid/releases/:rid/publish 200"); // the declared route pattern (deploy.md Monitoring)
       const slug = new URL(url).pathname.split("/")[3]!;
       const all = server.output();
       for (const secret of [slug, token, admin.cookie.split("=")[1]!, admin.csrf, "correct horse battery", "x".repeat(50)]) expect(all).not.toContain(secret);

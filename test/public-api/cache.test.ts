@@ -83,6 +83,30 @@ describe("interface §4.2 rule 7: cached answers", () => {
     expect(r.headers.get("x-cache")).toBe("hit");
     expect(remaining(r.headers)).toBe(600); // the hit is the second token's own quota, untouched
   });
+
+  test("interface §8 / docs/public-api.md Speed: a hit answered from the entry's ready Response still carries the caller's quota as it is now", async () => {
+    // A hit clones the Response made for the last hit on the entry when the quota headers are the
+    // same; whenever they differ (another request spent quota, another token asks), it must not.
+    const other = await newToken(f.dash, pid, "third");
+    const path = "/v1/releases?ready=1";
+    await f.api.get(path, token); // the miss fills the entry
+    const first = await f.api.get(path, token);
+    expect(first.headers.get("x-cache")).toBe("hit");
+    const spent = await f.api.get("/v1/releases?ready=2", token); // a miss: one more request spent
+    expect(remaining(spent.headers)).toBe(remaining(first.headers) - 1);
+    const again = await f.api.get(path, token);
+    expect(again.headers.get("x-cache")).toBe("hit");
+    expect(remaining(again.headers)).toBe(remaining(spent.headers));
+    expect(again.text).toBe(first.text);
+    for (let i = 0; i < 3; i++) {
+      const theirs = await f.api.get(path, other); // alternating callers on one entry
+      const mine = await f.api.get(path, token);
+      expect(remaining(theirs.headers)).toBe(600);
+      expect(remaining(mine.headers)).toBe(remaining(spent.headers));
+      expect(theirs.text).toBe(first.text);
+      expect(mine.text).toBe(first.text);
+    }
+  });
 });
 
 describe("product §2: any change to the project drops its entries", () => {

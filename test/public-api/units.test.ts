@@ -116,11 +116,11 @@ describe("interface §8: the fixed window", () => {
 });
 
 describe("interface §4.2 rule 7: the response cache", () => {
-  test("entries are per project and literal key, expire after the TTL, and go with their project", () => {
+  test("entries are per project and literal key, expire after the TTL, and go with their project", async () => {
     const cache = new ResponseCache(60_000);
     cache.set(1, "/v1/releases?a=1&b=2", 200, "one", 0);
     cache.set(2, "/v1/releases?a=1&b=2", 200, "two", 0);
-    expect(cache.get(1, "/v1/releases?a=1&b=2", 1)?.body).toBe("one");
+    expect(await cache.get(1, "/v1/releases?a=1&b=2", 1)?.body.text()).toBe("one");
     expect(cache.get(1, "/v1/releases?b=2&a=1", 1)).toBeUndefined();
     expect(cache.get(1, "/v1/releases?a=1&b=2", 60_000)).toBeUndefined();
     cache.dropProject(2);
