@@ -152,6 +152,14 @@ try {
       if (published.status !== 200) throw new Error(`publish (${side}): ${published.status} ${JSON.stringify(published.body)}`);
       const after = memory(server);
       const cpu = cpuSeconds(server) - cpuBefore;
+      // A second publish on the same server: what a long-running server pays, its code warm.
+      const again = await admin.post(`/projects/${pid}/releases`, { name: `Bench ${round} ${side} again`, tag: `bench-${round}-${side}-again` });
+      const warmCpuBefore = cpuSeconds(server);
+      const warmStarted = performance.now();
+      const warm = await admin.post(`/projects/${pid}/releases/${again.body.id}/publish`);
+      const warmSeconds = (performance.now() - warmStarted) / 1000;
+      if (warm.status !== 200) throw new Error(`second publish (${side}): ${warm.status} ${JSON.stringify(warm.body)}`);
+      const warmCpu = cpuSeconds(server) - warmCpuBefore;
       await server.stop();
       const floor = side === "current" ? await rewriteBaseline(join(dataDir, "releases", published.body.id)) : 0;
       console.log(
@@ -162,6 +170,8 @@ try {
           languages: LANGS,
           publish_seconds: Number(seconds.toFixed(3)),
           publish_cpu_seconds: Number(cpu.toFixed(2)),
+          warm_publish_seconds: Number(warmSeconds.toFixed(3)),
+          warm_publish_cpu_seconds: Number(warmCpu.toFixed(2)),
           baseline_write_seconds: Number(floor.toFixed(3)),
           rss_before_mb: idle.rss_mb,
           peak_before_mb: idle.peak_mb,
