@@ -9,7 +9,7 @@ import { dashboardPages } from "./dashboard/routes.ts";
 import type { AppDeps } from "./deps.ts";
 import { metricsRoutes } from "./observability/routes.ts";
 import { publicApiRoutes } from "./public-api/routes.ts";
-import { PublicApi } from "./public-api/service.ts";
+import { PublicApi, type ApiCaller } from "./public-api/service.ts";
 import { isReachable } from "./storage/db.ts";
 
 /** The TCP peer of a request, asked only when needed (logs, per-address limits). */
@@ -31,7 +31,8 @@ export interface App {
  * "Requests"). Never listens, so the server and in-process tests share it.
  *
  * 1. CDN files, answered before the framework from the in-memory cache (docs/cdn.md "Speed").
- * 2. Public API answers already cached for a valid token, likewise (docs/public-api.md "Speed").
+ * 2. Public API GETs of the four endpoints with a valid token, likewise (docs/public-api.md
+ *    "Speed"): a cached answer, or a miss whose input passes the `t` schema its route declares.
  * 3. Everything else through Elysia: the dashboard API, the public API, the dashboard pages,
  *    /healthz and /metrics, with one error handler that turns every failure into `{"error"}`.
  *
@@ -84,6 +85,31 @@ export function createApp(deps: AppDeps): App {
   }
   const logs = observability.logsRequests;
 
+  /**
+   * A public API miss before the router (`PublicApi.miss`: only when its input passes its route's
+   * `t` schema), with the router's answer to anything it throws: the same `onError` (docs/architecture.md "Errors").
+   */
+  function answerMiss(caller: ApiCaller, target: string, method: string, path: string): Response | undefined {
+    try {
+      return publicApi.miss(caller, target);
+    } catch (error) {
+      return toHttpError("UNKNOWN", error, observability.routeOf(method, path)).toResponse();
+    }
+  }
+
+  /**
+   * The public API caller of a fast-path request. A token seen for the first time is read from
+   * SQLite; should that fail (a busy database), the request goes on to the router, whose error
+   * handler answers it like any other failure.
+   */
+  function apiCaller(request: Request, method: string, target: string): ApiCaller | undefined {
+    try {
+      return publicApi.caller(request, method, target);
+    } catch {
+      return undefined;
+    }
+  }
+
   function handle(request: Request, peer: PeerAddress = NO_PEER): Response | Promise<Response> {
     const started = performance.now();
     const method = request.method;
@@ -96,8 +122,13 @@ export function createApp(deps: AppDeps): App {
       if (file instanceof Response) return observability.answered(method, path, file, started, logs ? clientAddress(request, peer) : "");
       return file.then((res) => observability.answered(method, path, res, started, logs ? clientAddress(request, peer) : ""));
     }
-    const hit = publicApi.hit(request, method, target);
-    if (hit !== undefined) return observability.answered(method, path, hit, started, logs ? clientAddress(request, peer) : "");
+    const caller = apiCaller(request, method, target);
+    if (caller !== undefined) {
+      const hit = publicApi.hit(caller, target);
+      if (hit !== undefined) return observability.answered(method, path, hit, started, logs ? clientAddress(request, peer) : "");
+      const miss = answerMiss(caller, target, method, path);
+      if (miss !== undefined) return observability.answered(method, path, miss, started, logs ? clientAddress(request, peer) : "");
+    }
     const client = clientAddress(request, peer);
     clients.note(request, client);
     return routes.handle(request).then((res) => observability.answered(method, path, res, started, client));

@@ -40,7 +40,11 @@ export interface ListQuery {
  *   means asc.
  */
 export function parseListQuery(rawQuery: string): ListQuery {
-  const params = readParams(rawQuery);
+  return parseListParams(readParams(rawQuery));
+}
+
+/** `parseListQuery` of parameters already read by `readParams` (a miss reads them once). */
+export function parseListParams(params: Map<string, string[]>): ListQuery {
   const one = (name: ReleasesQueryName): { value: string | undefined; repeated: boolean } => {
     const all = params.get(name);
     return { value: all?.[0], repeated: (all?.length ?? 0) > 1 };
@@ -69,17 +73,35 @@ export function parseListQuery(rawQuery: string): ListQuery {
  */
 export function readParams(rawQuery: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  const query = rawQuery.startsWith("?") ? rawQuery.slice(1) : rawQuery;
-  if (query === "") return out;
-  for (const pair of query.split("&")) {
-    if (pair === "") continue;
-    const eq = pair.indexOf("=");
-    const name = decode(eq < 0 ? pair : pair.slice(0, eq));
-    const value = eq < 0 ? "" : decode(pair.slice(eq + 1));
-    const list = out.get(name);
-    if (list) list.push(value);
-    else out.set(name, [value]);
+  const length = rawQuery.length;
+  // Walked by index rather than split: no array of pairs on every miss.
+  for (let at = rawQuery.startsWith("?") ? 1 : 0; at < length; ) {
+    let end = rawQuery.indexOf("&", at);
+    if (end < 0) end = length;
+    if (end > at) {
+      const eq = rawQuery.indexOf("=", at);
+      const named = eq < 0 || eq > end ? end : eq;
+      const name = decode(rawQuery.slice(at, named));
+      const value = named === end ? "" : decode(rawQuery.slice(named + 1, end));
+      const list = out.get(name);
+      if (list) list.push(value);
+      else out.set(name, [value]);
+    }
+    at = end + 1;
   }
+  return out;
+}
+
+/**
+ * The parameters of a query string (`readParams`) as the router hands them to a route's `t` schema
+ * (docs/public-api.md "Speed"): an object of the decoded parameters, a parameter given once a
+ * string and one given more often an array of its values. Names are decoded leniently here and strictly by the router; the two differ
+ * only for malformed escapes, which never spell a parameter the schema names.
+ */
+export function routeQueryObject(params: Map<string, string[]>): Record<string, string | string[]> {
+  // No prototype, as the router's: a parameter named __proto__ is a parameter like any other.
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [name, values] of params) out[name] = values.length === 1 ? values[0]! : values;
   return out;
 }
 

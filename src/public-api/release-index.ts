@@ -1,6 +1,6 @@
 import { iso } from "../common/clock.ts";
 import type { ReleaseSummaryT } from "./model.ts";
-import type { ListQuery, SortKey } from "./query.ts";
+import type { ListQuery, Order, SortKey } from "./query.ts";
 import { SearchIndex } from "./search-index.ts";
 import { compareCodePoints } from "../common/text.ts";
 import { fold } from "./text.ts";
@@ -31,6 +31,16 @@ type Ordering = "created_at" | "published_at" | "name" | "tag";
 // the tie-break order alone, which is the created_at order.
 const ORDERING_OF: Record<SortKey, Ordering> = { created_at: "created_at", status: "created_at", published_at: "published_at", name: "name", tag: "tag" };
 
+/**
+ * Every summary in one ordering and direction, comma-separated, and the byte at which the k-th
+ * begins (`starts[size]` is one past the end, where a comma would follow): a page without a search
+ * is then one slice of bytes, copied once, instead of a copy per release.
+ */
+interface Run {
+  bytes: Uint8Array;
+  starts: Int32Array;
+}
+
 interface SearchResult {
   /** Matching releases by index, ascending. */
   matches: Int32Array;
@@ -43,7 +53,8 @@ interface SearchResult {
  * permutation, so any page of any sort is a slice: no OFFSET scan, whatever the page (a deep page
  * costs what the first one does, docs/public-api.md "Speed"). Orders are total (ties break by
  * created_at, then by creation order), so `desc` is exactly `asc` reversed and pages never overlap
- * or skip an item.
+ * or skip an item. Without a search, a page is one slice of bytes of a run of every summary in its
+ * order (`Run`), so a miss copies the page once.
  */
 export class ReleaseIndex {
   readonly size: number;
@@ -53,6 +64,8 @@ export class ReleaseIndex {
   private readonly byPublicId = new Map<string, number>();
   private readonly orderings = new Map<Ordering, Int32Array>();
   private readonly ranks = new Map<Ordering, Int32Array>();
+  /** Built on the first page asked of each ordering and direction (`Run`). */
+  private readonly runs = new Map<string, Run>();
   private searchIndex: SearchIndex | undefined;
   private readonly foldedNames: string[];
   private readonly foldedTags: string[];
@@ -73,18 +86,21 @@ export class ReleaseIndex {
   }
 
   /**
-   * The page asked for, as pre-rendered summaries, and the count of all matches
-   * (docs/interface.md §2.5).
+   * The page asked for, as pre-rendered summaries (without a search, one comma-separated run of
+   * them), and the count of all matches (docs/interface.md §2.5).
    */
   page(q: ListQuery): { items: Uint8Array[]; total: number } {
     const ordering = ORDERING_OF[q.sort];
-    let order: Int32Array;
     if (q.search === "") {
-      order = this.ordering(ordering);
-    } else {
-      const found = this.search(fold(q.search));
-      order = found.ordered[ordering] ??= this.inOrder(found.matches, ordering);
+      // docs/product.md §2: past the end, empty items
+      if (q.page > Math.ceil(this.size / q.pageSize)) return { items: [], total: this.size };
+      const run = this.run(ordering, q.order);
+      const offset = (q.page - 1) * q.pageSize;
+      const end = Math.min(offset + q.pageSize, this.size);
+      return { items: [run.bytes.subarray(run.starts[offset]!, run.starts[end]! - 1)], total: this.size };
     }
+    const found = this.search(fold(q.search));
+    const order = (found.ordered[ordering] ??= this.inOrder(found.matches, ordering));
     const total = order.length;
     const totalPages = Math.ceil(total / q.pageSize);
     const items: Uint8Array[] = [];
@@ -96,6 +112,34 @@ export class ReleaseIndex {
       items.push(this.summaries[i]!);
     }
     return { items, total };
+  }
+
+  /**
+   * About 0.2 KB per release for each ordering and direction asked for without a search
+   * (docs/public-api.md "Speed": the memory of the index).
+   */
+  private run(kind: Ordering, direction: Order): Run {
+    const name = `${kind} ${direction}`;
+    let run = this.runs.get(name);
+    if (run === undefined) {
+      const order = this.ordering(kind);
+      const total = order.length;
+      const starts = new Int32Array(total + 1);
+      let length = 0;
+      for (let k = 0; k < total; k++) {
+        starts[k] = length;
+        length += this.summaries[direction === "asc" ? order[k]! : order[total - 1 - k]!]!.length + 1;
+      }
+      starts[total] = length;
+      const bytes = new Uint8Array(Math.max(0, length - 1));
+      for (let k = 0; k < total; k++) {
+        bytes.set(this.summaries[direction === "asc" ? order[k]! : order[total - 1 - k]!]!, starts[k]!);
+        if (k + 1 < total) bytes[starts[k + 1]! - 1] = COMMA;
+      }
+      run = { bytes, starts };
+      this.runs.set(name, run);
+    }
+    return run;
   }
 
   private ordering(kind: Ordering): Int32Array {

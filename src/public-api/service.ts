@@ -1,10 +1,12 @@
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { errorBody, HttpError } from "../common/errors.ts";
 import { pathAndQueryOf, pathStart } from "../common/http.ts";
 import type { AppDeps } from "../deps.ts";
 import { TokenAuth, type AuthOutcome, type Caller } from "../tokens/token-auth.ts";
 import { ProjectStates, type ProjectState } from "./project-state.ts";
 import { preparePublicApiQueries } from "./queries.ts";
-import { parseListQuery } from "./query.ts";
+import { ReleaseIdParams, ReleasesQueryWire } from "./model.ts";
+import { parseListParams, readParams, routeQueryObject } from "./query.ts";
 import { FixedWindowLimiter, quotaHeaders, type Quota } from "./rate-limit.ts";
 import { renderReleaseList } from "./release-index.ts";
 import { ResponseCache } from "./response-cache.ts";
@@ -17,6 +19,9 @@ export const RATE_LIMITED_BODY = '{"error": "rate limit exceeded"}';
 // docs/interface.md §4.3: the same for a draft and a missing id.
 const NOT_FOUND_RELEASE = "release not found";
 
+/** The caller of a request with a valid read token, as the app's fast paths hand it on. */
+export type ApiCaller = Caller;
+
 export interface Admitted {
   caller: Caller;
   state: ProjectState;
@@ -25,9 +30,16 @@ export interface Admitted {
 
 export type PublicApiDeps = Pick<AppDeps, "settings" | "db" | "clock" | "changes" | "observability">;
 
-type Endpoint = { kind: "projects" | "releases" | "languages" } | { kind: "release"; releaseId: string };
+/** `decoded`: whether the id's escapes decode (the router then gives the route a string, else null). */
+type Endpoint = { kind: "projects" | "releases" | "languages" } | { kind: "release"; releaseId: string; decoded: boolean };
 
 const RELEASE_PREFIX = "/v1/releases/";
+
+/** The query of a literal path and query, without its "?" ("" when there is none). */
+function queryOf(key: string): string {
+  const q = key.indexOf("?");
+  return q < 0 ? "" : key.slice(q + 1);
+}
 
 /**
  * Which endpoint a literal path and query ("/v1/releases?page=2", the cache key) names, if any.
@@ -43,13 +55,11 @@ export function endpointOf(key: string): Endpoint | undefined {
   if (!path.startsWith(RELEASE_PREFIX) || path.length === RELEASE_PREFIX.length) return undefined;
   const raw = path.slice(RELEASE_PREFIX.length);
   if (raw.includes("/")) return undefined;
-  let releaseId = "";
   try {
-    releaseId = decodeURIComponent(raw);
+    return { kind: "release", releaseId: decodeURIComponent(raw), decoded: true };
   } catch {
-    // malformed escape: names no release
+    return { kind: "release", releaseId: "", decoded: false }; // malformed escape: names no release
   }
-  return { kind: "release", releaseId };
 }
 
 /**
@@ -65,6 +75,10 @@ export class PublicApi {
   private readonly failedAuthQuota: FixedWindowLimiter<string>;
   private readonly states: ProjectStates;
   private readonly hitHeaderCache = new Map<number, { remaining: number; reset: number; headers: Headers }>();
+  // The routes' own input schemas (routes.ts declares these very objects), compiled by TypeBox, so
+  // a miss answered before the router is validated by `t` like one answered through it.
+  private readonly releasesQuery: TypeCheck<typeof ReleasesQueryWire>;
+  private readonly releaseIdParams: TypeCheck<typeof ReleaseIdParams>;
 
   constructor(private readonly deps: PublicApiDeps) {
     const { settings, db, changes } = deps;
@@ -76,6 +90,8 @@ export class PublicApi {
     this.failedAuthQuota = new FixedWindowLimiter(settings.rateLimit, windowMs);
     this.cache = new ResponseCache(settings.apiCacheTtlSeconds * 1000);
     this.states = new ProjectStates(preparePublicApiQueries(db), settings.cdnUrl);
+    this.releasesQuery = TypeCompiler.Compile(ReleasesQueryWire);
+    this.releaseIdParams = TypeCompiler.Compile(ReleaseIdParams);
     changes.subscribe((projectId) => {
       this.cache.dropProject(projectId);
       this.states.drop(projectId);
@@ -84,22 +100,60 @@ export class PublicApi {
   }
 
   /**
-   * The fast path, taken by the app before the framework (like CDN files, docs/public-api.md
-   * "Speed"): a GET of one of the four endpoints with a valid token whose answer is in the
-   * response cache (a hit costs no quota, docs/interface.md §4.2 rule 7). Anything else returns
-   * undefined and goes through the validated routes, which call `answer`.
+   * The first step of the fast paths, taken by the app before the framework (like CDN files,
+   * docs/public-api.md "Speed"): the caller of a GET under /v1/ with a valid read token, or
+   * undefined (no token, a bad one, another method, another path), which the routes answer.
+   * `method` and `target` (the path and query as sent, the cache key) are the request's, read once
+   * by the app; the token is hashed once for both fast paths.
    */
-  hit(request: Request, method: string, target: string): Response | undefined {
-    // `method` and `target` (the path and query as sent, the cache key) are the request's, read
-    // once by the app. Only the four endpoints' answers are ever stored, so a stored entry is proof
-    // the key names one of them.
-    if (method !== "GET" || !target.startsWith(PUBLIC_API_PREFIX) || !this.cache.enabled) return undefined;
+  caller(request: Request, method: string, target: string): Caller | undefined {
+    if (method !== "GET" || !target.startsWith(PUBLIC_API_PREFIX)) return undefined;
+    const outcome = this.auth.authenticate(request.headers.get("authorization"), this.deps.clock.now());
+    return outcome.kind === "ok" ? outcome.caller : undefined;
+  }
+
+  /**
+   * A cached answer for a valid caller (a hit costs no quota, docs/interface.md §4.2 rule 7), or
+   * undefined. Only the four endpoints' answers are ever stored, so a stored entry is proof the key
+   * names one of them.
+   */
+  hit(caller: Caller, target: string): Response | undefined {
+    if (!this.cache.enabled) return undefined;
     const now = this.deps.clock.now();
-    const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
-    if (outcome.kind !== "ok") return undefined;
-    const hit = this.cache.get(outcome.caller.projectId, target, now);
+    const hit = this.cache.get(caller.projectId, target, now);
     if (hit === undefined) return undefined;
-    return hit.respond(this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)));
+    return hit.respond(this.hitHeaders(caller.tokenId, this.tokenQuota.peek(caller.tokenId, now)));
+  }
+
+  /**
+   * A cache miss of one of the four endpoints for a valid caller, answered before the framework
+   * exactly as the route would answer it (docs/public-api.md "Speed"), but only when the request's
+   * input passes the `t` schema its route declares, checked with TypeBox's compiled checker on the
+   * input as the router hands it over (every parameter a string, a repeated one an array). Anything
+   * else returns undefined and goes through the routes unchanged, so every error answer (and
+   * anything the router would judge) stays the router's own. The check is never looser than the
+   * router's: the router also coerces, which only lets more through, to the routes.
+   */
+  miss(caller: Caller, target: string): Response | undefined {
+    const endpoint = endpointOf(target);
+    if (endpoint === undefined) return undefined;
+    // The query is read once, for the check and for the answer.
+    const params = endpoint.kind === "releases" ? readParams(queryOf(target)) : undefined;
+    if (!this.inputPasses(endpoint, params)) return undefined;
+    return this.respond(this.admitted(caller, this.deps.clock.now()), endpoint, target, params);
+  }
+
+  /** Whether the input of a request for `endpoint` passes its route's schema (routes.ts). */
+  private inputPasses(endpoint: Endpoint, params: Map<string, string[]> | undefined): boolean {
+    switch (endpoint.kind) {
+      case "releases":
+        return this.releasesQuery.Check(routeQueryObject(params!));
+      case "release":
+        return this.releaseIdParams.Check({ release_id: endpoint.decoded ? endpoint.releaseId : null });
+      case "projects":
+      case "languages":
+        return true; // their routes declare no input
+    }
   }
 
   /**
@@ -124,7 +178,11 @@ export class PublicApi {
       const hit = this.cache.get(outcome.caller.projectId, key, now);
       if (hit) return hit.respond(this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)));
     }
-    const gate = this.admit(client, outcome, now);
+    return this.respond(this.admit(client, outcome, now), endpoint, key);
+  }
+
+  /** The answer of an endpoint once admitted (or the refusal admission gave). */
+  private respond(gate: Admitted | Response, endpoint: Endpoint, key: string, params?: Map<string, string[]>): Response {
     if (gate instanceof Response) return gate;
     switch (endpoint.kind) {
       case "projects":
@@ -132,7 +190,7 @@ export class PublicApi {
       case "languages":
         return this.reply(gate, key, 200, gate.state.languages());
       case "releases":
-        return this.releases(gate, key);
+        return this.releases(gate, key, params ?? readParams(queryOf(key)));
       case "release": {
         const body = gate.state.detail(endpoint.releaseId);
         return body === undefined ? this.reply(gate, key, 404, errorBody(NOT_FOUND_RELEASE)) : this.reply(gate, key, 200, body);
@@ -178,11 +236,16 @@ export class PublicApi {
       // A live token, so no failed guess to count; it spends nothing (docs/product.md §6).
       return new HttpError(403, `token lacks scope ${outcome.scope}`, { ...quotaHeaders(this.failedAuthQuota.peek(client, now)), "www-authenticate": `Bearer realm="phrasebook", error="insufficient_scope", scope="${outcome.scope}"` }).toResponse();
     }
-    const q = this.tokenQuota.take(outcome.caller.tokenId, now);
+    return this.admitted(outcome.caller, now);
+  }
+
+  /** Spends one request of a valid caller's quota (429 when it is used up). */
+  private admitted(caller: Caller, now: number): Admitted | Response {
+    const q = this.tokenQuota.take(caller.tokenId, now);
     if (!q.allowed) return this.rateLimited(q);
-    const state = this.states.get(outcome.caller.projectId);
+    const state = this.states.get(caller.projectId);
     if (!state) return new HttpError(401, "invalid token", quotaHeaders(q)).toResponse(); // the project vanished under the token
-    return { caller: outcome.caller, state, headers: quotaHeaders(q) };
+    return { caller, state, headers: quotaHeaders(q) };
   }
 
   /** The X-RateLimit-* headers for a response that spends nothing (documents, unknown paths). */
@@ -190,11 +253,10 @@ export class PublicApi {
     return quotaHeaders(this.failedAuthQuota.peek(client, this.deps.clock.now()));
   }
 
-  private releases(a: Admitted, key: string): Response {
-    const q = key.indexOf("?");
+  private releases(a: Admitted, key: string, params: Map<string, string[]>): Response {
     let query;
     try {
-      query = parseListQuery(q < 0 ? "" : key.slice(q));
+      query = parseListParams(params);
     } catch (err) {
       if (err instanceof HttpError) return err.toResponse(a.headers);
       throw err;

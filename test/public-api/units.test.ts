@@ -152,7 +152,8 @@ function rows(n: number): PublishedRow[] {
 
 const q = (over: Partial<ListQuery> = {}): ListQuery => ({ page: 1, pageDigits: "1", pageSize: 20, search: "", sort: "created_at", order: "desc", ...over });
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-const ids = (items: Uint8Array[]) => items.map((s) => JSON.parse(text(s)).id as string);
+// A page's items are summaries, or runs of comma-separated summaries (docs/public-api.md "Speed").
+const ids = (items: Uint8Array[]) => (JSON.parse(`[${items.map(text).join(",")}]`) as { id: string }[]).map((s) => s.id);
 
 describe("interface §4.2: the in-memory index", () => {
   const index = new ReleaseIndex(rows(45));
@@ -243,9 +244,9 @@ describe("interface §4: which endpoint a literal path names", () => {
     expect(endpointOf("/v1/releases?page=2")).toEqual({ kind: "releases" });
     expect(endpointOf("/v1/projects")).toEqual({ kind: "projects" });
     expect(endpointOf("/v1/project-languages?x")).toEqual({ kind: "languages" });
-    expect(endpointOf("/v1/releases/rel_1?x=1")).toEqual({ kind: "release", releaseId: "rel_1" });
-    expect(endpointOf("/v1/releases/a%20b")).toEqual({ kind: "release", releaseId: "a b" });
-    expect(endpointOf("/v1/releases/%ZZ")).toEqual({ kind: "release", releaseId: "" });
+    expect(endpointOf("/v1/releases/rel_1?x=1")).toEqual({ kind: "release", releaseId: "rel_1", decoded: true });
+    expect(endpointOf("/v1/releases/a%20b")).toEqual({ kind: "release", releaseId: "a b", decoded: true });
+    expect(endpointOf("/v1/releases/%ZZ")).toEqual({ kind: "release", releaseId: "", decoded: false });
     for (const other of ["/v1/releases/", "/v1/releases/a/b", "/v1/release", "/v1/projects/", "/v1/openapi.json", "/v1/docs", "/v1/", "/v1/Projects"]) {
       expect(endpointOf(other), other).toBeUndefined();
     }
