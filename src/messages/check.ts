@@ -196,6 +196,22 @@ export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext
   return out.list;
 }
 
+/**
+ * Only the errors of `checkMessage`, the same ones in the same order: what a publish needs to
+ * refuse (docs/product.md §7: warnings never block). It skips the plural and missing-placeholder
+ * checks, which find warnings only, and so costs a publish less on every plural it ships.
+ */
+export function messageErrors(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
+  // In the text syntax nothing is an error (docs/messages.md "Problems").
+  if (ctx.syntax !== "icu") return NO_PROBLEMS;
+  if (read.fault) return [{ code: "icu_syntax", severity: "error", message: describeFault(value, read.fault) }];
+  const base = ctx.base && !ctx.base.fault ? ctx.base : null;
+  if (base === null || read.arguments.length === 0 || sameNames(read.arguments, base.arguments)) return NO_PROBLEMS;
+  const out = new Findings();
+  unknownPlaceholders(read, base, ctx, out);
+  return out.list;
+}
+
 /** How many findings of each severity (the counts stored beside them). */
 export function countBySeverity(problems: readonly MessageProblem[]): { errors: number; warnings: number } {
   let errors = 0;

@@ -1,14 +1,14 @@
 import { HttpError } from "../common/errors.ts";
-import { checkMessage, type CheckContext, type ProblemItem } from "../messages/check.ts";
+import { messageErrors, type CheckContext, type ProblemItem } from "../messages/check.ts";
 import { PluralCatalog } from "../messages/plurals.ts";
 import { readMessage, type MessageArgument, type ReadMessage } from "../messages/read.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /**
  * The message checks at publish time (docs/publishing.md §2): every value of the snapshot is read
- * once, checked as on save (docs/product.md §7), and its arguments kept for the ARB placeholders,
- * so what ships is exactly what was checked and no stored finding (perhaps older than the last
- * change of the base language or syntax) is relied on.
+ * once, checked for the errors a save would find (docs/product.md §7), and its arguments kept for
+ * the ARB placeholders, so what ships is exactly what was checked and no stored finding (perhaps
+ * older than the last change of the base language or syntax) is relied on.
  */
 export interface SnapshotCheck {
   errorCount: number;
@@ -43,7 +43,8 @@ export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> 
       const read = lang === base ? baseReads[i]! : readMessage(value, syntax);
       if (read.arguments.length > 0) args[i] = read.arguments;
       ctx.base = lang === base ? null : (baseReads[i] ?? null);
-      const problems = checkMessage(value, read, ctx);
+      // Errors only: warnings never block a publish, and the plural checks find nothing else.
+      const problems = messageErrors(value, read, ctx);
       for (const p of problems) {
         if (p.severity !== "error") continue;
         result.errorCount++;

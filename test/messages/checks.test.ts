@@ -5,7 +5,7 @@
  * the text syntax, and bounded time on very long and deeply nested values.
  */
 import { describe, expect, test } from "bun:test";
-import { checkMessage, countBySeverity, MAX_PROBLEMS_PER_CODE, type MessageProblem } from "../../src/messages/check.ts";
+import { checkMessage, countBySeverity, MAX_PROBLEMS_PER_CODE, messageErrors, type MessageProblem } from "../../src/messages/check.ts";
 import { PluralCatalog } from "../../src/messages/plurals.ts";
 import { MAX_NESTING, readMessage, type MessageSyntax } from "../../src/messages/read.ts";
 import { BROKEN, E, EN_N, VALID, W } from "./message-table.ts";
@@ -46,6 +46,27 @@ describe("message checks, a table of messages in eight languages (product §7)",
       expect(check(row.code, row.value, row.base, row.syntax)).toEqual(row.problems);
     });
   }
+});
+
+describe("the errors a publish looks for (product §7: errors block, warnings never do)", () => {
+  for (const row of [...VALID, ...BROKEN]) {
+    test(`product §7: publishing finds exactly the errors of ${row.code}${row.syntax === "text" ? " (text syntax)" : ""} ${JSON.stringify(row.value).slice(0, 60)}`, () => {
+      const syntax = row.syntax ?? "icu";
+      const errors = messageErrors(row.value, readMessage(row.value, syntax), {
+        syntax,
+        languageName: NAMES[row.code]!,
+        plurals: catalog.of(row.code),
+        baseName: "English",
+        base: row.base === undefined ? null : readMessage(row.base, syntax),
+      });
+      expect(errors).toEqual(row.problems.filter((p) => p.severity === "error"));
+    });
+  }
+
+  test("the table has errors of both codes for this to compare", () => {
+    const codes = new Set(BROKEN.flatMap((r) => r.problems.filter((p) => p.severity === "error").map((p) => p.code)));
+    expect(codes).toEqual(new Set(["icu_syntax", "placeholder_unknown"]));
+  });
 });
 
 describe("message checks: rules around the table (product §7)", () => {
