@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
@@ -171,28 +172,18 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
   const count = () => db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(where).get()!.n;
   let total: number;
   let rows: KeyRow[];
+  // One page of the matching keys in key order, whatever else a query selects.
+  const onPage = <Q extends SQLiteSelect>(query: Q) =>
+    query.where(where).orderBy(asc(translationKeys.key)).limit(pageSize).offset((page - 1) * pageSize);
   if (search) {
     // A search reads every value once; the page and its total come from that one pass.
-    const found = db
-      .select({ key: translationKeys, total: sql<number>`count(*) OVER ()` })
-      .from(translationKeys)
-      .where(where)
-      .orderBy(asc(translationKeys.key))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .all();
+    const withTotal = db.select({ key: translationKeys, total: sql<number>`count(*) OVER ()` }).from(translationKeys);
+    const found = onPage(withTotal.$dynamic()).all();
     rows = found.map((r) => r.key);
     total = found[0]?.total ?? (page > 1 ? count() : 0);
   } else {
     total = count();
-    rows = db
-      .select()
-      .from(translationKeys)
-      .where(where)
-      .orderBy(asc(translationKeys.key))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .all();
+    rows = onPage(db.select().from(translationKeys).$dynamic()).all();
   }
   const t = translationsOf(
     db,

@@ -6,6 +6,7 @@
  * connections, which is as parallel as requests to one process get.
  */
 import { readFileSync } from "node:fs";
+import { openRawSocket } from "../helpers/raw-socket.ts";
 
 export interface RawReply {
   status: number;
@@ -72,20 +73,7 @@ function parse(bytes: Uint8Array): RawReply {
 export async function burst(port: number, requests: BurstRequest[], timeoutMs = 60_000): Promise<RawReply[]> {
   const connections = await Promise.all(
     requests.map(async (request) => {
-      const chunks: Uint8Array[] = [];
-      let closed!: () => void;
-      const done = new Promise<void>((resolve) => (closed = resolve));
-      const socket = await Bun.connect({
-        hostname: "127.0.0.1",
-        port,
-        socket: {
-          data(_s, data) {
-            chunks.push(new Uint8Array(data));
-          },
-          close: () => closed(),
-          error: () => closed(),
-        },
-      });
+      const { socket, closed: done, received } = await openRawSocket(port);
       socket.setNoDelay(true);
       const bytes = encode(port, request);
       let sent = 0;
@@ -94,7 +82,7 @@ export async function burst(port: number, requests: BurstRequest[], timeoutMs = 
         sent += n;
         if (n === 0) await Bun.sleep(1);
       }
-      return { socket, last: bytes.subarray(bytes.byteLength - 1), chunks, done };
+      return { socket, last: bytes.subarray(bytes.byteLength - 1), received, done };
     }),
   );
   await Bun.sleep(20); // let the server read every partial request
@@ -106,7 +94,7 @@ export async function burst(port: number, requests: BurstRequest[], timeoutMs = 
   timeout.catch(() => {});
   return connections.map((c) => {
     c.socket.end();
-    return parse(Buffer.concat(c.chunks));
+    return parse(c.received());
   });
 }
 

@@ -12,6 +12,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import { join } from "node:path";
 import { backup } from "../../src/ops/backup.ts";
 import { testApp, testDir } from "../helpers/app.ts";
+import { capturingStdout } from "../helpers/stdout.ts";
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
@@ -24,22 +25,6 @@ function modes(dir: string, base = dir): string[] {
     if (statSync(path).isDirectory()) out.push(...modes(path, base));
   }
   return out;
-}
-
-/** What `run` writes to standard output (the log), captured while it runs and passed on after. */
-async function capturingStdout<T>(run: () => Promise<T>): Promise<{ result: T; lines: any[] }> {
-  const write = process.stdout.write;
-  let output = "";
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    output += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    const result = await run();
-    return { result, lines: output.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)) };
-  } finally {
-    process.stdout.write = write;
-  }
 }
 
 /** The entries of a ustar archive: name and mode. */

@@ -11,6 +11,7 @@ import { testApp } from "../helpers/app.ts";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
 import { importJson, projectSlug, publish } from "./fixtures.ts";
+import { capturingStdout } from "../helpers/stdout.ts";
 
 const LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt-BR"];
 const KEYS = 4000;
@@ -45,23 +46,6 @@ async function prepareInProcess<T>(dataDir: string, prepare: (admin: DashboardCl
 function releaseEntries(dataDir: string): string[] {
   const root = join(dataDir, "releases");
   return existsSync(root) ? readdirSync(root) : [];
-}
-
-/** What `run` writes to standard output (the log), captured while it runs and passed on after. */
-async function capturingStdout<T>(run: () => Promise<T>): Promise<{ result: T; output: string }> {
-  const write = process.stdout.write;
-  let output = "";
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    output += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    const result = await run();
-    return { result, output };
-  } finally {
-    process.stdout.write = write;
-    process.stdout.write(output);
-  }
 }
 
 /**

@@ -1,0 +1,19 @@
+/**
+ * What `run` writes to standard output (the JSON log lines of an in-process app), captured while it
+ * runs and passed on after, so a failing test still shows it.
+ */
+export async function capturingStdout<T>(run: () => Promise<T>): Promise<{ result: T; output: string; lines: any[] }> {
+  const write = process.stdout.write;
+  let output = "";
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    output += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    const result = await run();
+    return { result, output, lines: output.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)) };
+  } finally {
+    process.stdout.write = write;
+    process.stdout.write(output);
+  }
+}
