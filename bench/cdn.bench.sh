@@ -12,8 +12,11 @@
 # that cost, and it is far less disturbed by other load.
 # Servers: phrasebook (PHRASEBOOK_LOG_REQUESTS=false, as the issue measured it), phrasebook with
 # the request log on (the default; its lines go to a pipe, as under systemd), nginx (one worker,
-# sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive) and the floor.
-# Knobs: BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64); BASELINE_REV=<commit>
+# sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive), the floor, and the
+# floor with Phrasebook's program in memory (bench/lib/loaded-floor.ts: the app opened, never
+# asked), which tells the price of the program's heap (garbage collection) from that of the request path.
+# Knobs: BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64), BENCH_SCENARIOS (all
+# five rows: small-pinned small-latest large-pinned large-latest large-gzip); BASELINE_REV=<commit>
 # adds that revision's executable (request log off) on its own data dir with the same bundles to
 # every round (bench/lib/baseline.sh). PHRASEBOOK_BIN picks the executable (default dist/phrasebook).
 set -euo pipefail
@@ -45,10 +48,11 @@ PB_PID=""
 LOG_PID=""
 NGINX_PID=""
 BARE_PID=""
+LOADED_PID=""
 BASE_PID=""
 cleanup() {
   # `|| true`: under set -e a wait that reports the SIGTERM would end the clean-up at the first server.
-  for pid in $PB_PID $LOG_PID $NGINX_PID $BARE_PID $BASE_PID; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
+  for pid in $PB_PID $LOG_PID $NGINX_PID $BARE_PID $LOADED_PID $BASE_PID; do kill "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null || true; }; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -75,6 +79,7 @@ field() { "$BUN" -e "console.log(($SETUP).files.$1.$2)"; }
 # the paths are the same; its log lines go to a pipe that discards them, as journald would read them.
 kill "$PB_PID" && wait "$PB_PID" 2>/dev/null || true
 cp -r "$WORK/data" "$WORK/data-log"
+cp -r "$WORK/data" "$WORK/data-loaded"
 PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$PB_PORT PHRASEBOOK_DATA_DIR=$WORK/data PHRASEBOOK_LOG_REQUESTS=false \
   taskset -c "$SERVER_CPU" "$BIN" serve >"$WORK/phrasebook.log" 2>&1 &
 PB_PID=$!
@@ -85,7 +90,7 @@ LOG_PID=$!
 wait_for "http://127.0.0.1:$PB_PORT/healthz"
 wait_for "http://127.0.0.1:$LOG_PORT/healthz"
 
-SERVERS=(phrasebook phrasebook-log nginx bare)
+SERVERS=(phrasebook phrasebook-log nginx bare loaded)
 if [ -n "${BASELINE_REV:-}" ]; then
   # shellcheck source=bench/lib/baseline.sh
   source bench/lib/baseline.sh
@@ -156,9 +161,17 @@ taskset -c "$SERVER_CPU" "$BUN" bench/lib/bare-server.ts "$BARE_PORT" "$BARE_SPE
 BARE_PID=$!
 wait_for "http://127.0.0.1:$BARE_PORT$(field en pinned_path)"
 
+# The same floor with the app opened beside it on its own copy of the data dir (made above), compiled the way
+# `make build` compiles Phrasebook (bench/lib/loaded-floor.ts).
+"$BUN" build --compile --minify-whitespace --minify-syntax bench/lib/loaded-floor.ts --outfile "$WORK/loaded-floor" >/dev/null
+LOADED_PORT=$(free_port)
+PHRASEBOOK_DATA_DIR=$WORK/data-loaded PHRASEBOOK_LOG_REQUESTS=false taskset -c "$SERVER_CPU" "$WORK/loaded-floor" "$LOADED_PORT" "$BARE_SPEC" "http://127.0.0.1:$PB_PORT" >"$WORK/loaded.log" 2>&1 &
+LOADED_PID=$!
+wait_for "http://127.0.0.1:$LOADED_PORT$(field en pinned_path)"
+
 # Same bytes from every server before anything is measured.
 "$BUN" -e "
-  for (const port of [$LOG_PORT, $BARE_PORT]) for (const p of ['$(field en pinned_path)', '$(field de latest_path)']) for (const enc of ['identity', 'gzip']) {
+  for (const port of [$LOG_PORT, $BARE_PORT, $LOADED_PORT]) for (const p of ['$(field en pinned_path)', '$(field de latest_path)']) for (const enc of ['identity', 'gzip']) {
     const a = new Uint8Array(await (await fetch('http://127.0.0.1:$PB_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
     const b = new Uint8Array(await (await fetch('http://127.0.0.1:' + port + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
     if (Buffer.compare(a, b) !== 0) { console.error('port ' + port + ' serves other bytes on ' + p + ' ' + enc); process.exit(1); }
@@ -188,6 +201,15 @@ SCENARIOS=(
   "large-latest|$(field de latest_path)||$(base_path de latest_path)"
   "large-gzip|$(field de pinned_path)|Accept-Encoding: gzip|$(base_path de pinned_path)"
 )
+if [ -n "${BENCH_SCENARIOS:-}" ]; then
+  # Only the named rows (e.g. BENCH_SCENARIOS="small-pinned large-gzip"), for more rounds of the noisy ones.
+  kept=()
+  for s in "${SCENARIOS[@]}"; do
+    if [[ " $BENCH_SCENARIOS " == *" ${s%%|*} "* ]]; then kept+=("$s"); fi
+  done
+  [ ${#kept[@]} -gt 0 ] || { echo "BENCH_SCENARIOS names none of: small-pinned small-latest large-pinned large-latest large-gzip" >&2; exit 2; }
+  SCENARIOS=("${kept[@]}")
+fi
 RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
 CLK_TCK=$(getconf CLK_TCK)
@@ -224,6 +246,7 @@ for round in $(seq 1 "$ROUNDS"); do
         phrasebook-log) port=$LOG_PORT pid=$LOG_PID ;;
         nginx) port=$NGINX_PORT pid=$NGINX_PID ;;
         bare) port=$BARE_PORT pid=$BARE_PID ;;
+        loaded) port=$LOADED_PORT pid=$LOADED_PID ;;
         baseline) port=$BASE_PORT pid=$BASE_PID target=$basepath ;;
       esac
       run_wrk "$name" "$server" "$port" "$target" "$header" "$round" "$pid"
@@ -234,6 +257,6 @@ done
 
 echo "## CDN against its floor (a bare Bun.serve answering the same bytes)"
 echo
-echo "Command: \`${BASELINE_REV:+BASELINE_REV=$BASELINE_REV }BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u '+%Y-%m-%d %H:%M'), $(nproc) cores, $(uname -m), Bun $("$BUN" --version), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU, load average before/after: $LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "Command: \`${BASELINE_REV:+BASELINE_REV=$BASELINE_REV }${BENCH_SCENARIOS:+BENCH_SCENARIOS=\"$BENCH_SCENARIOS\" }BENCH_ROUNDS=$ROUNDS BENCH_DURATION=$DURATION bash bench/cdn.bench.sh\` ($(date -u '+%Y-%m-%d %H:%M'), $(nproc) cores, $(uname -m), Bun $("$BUN" --version), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), server on CPU $SERVER_CPU, wrk on CPU $WRK_CPU, load average before/after: $LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
 "$BUN" bench/lib/cdn-summary.ts "$RESULTS" "$ROUNDS" "$DURATION" "$CONNECTIONS"

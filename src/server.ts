@@ -1,3 +1,4 @@
+import type { Server } from "bun";
 import { clearUnfinishedPublishes, publishedReleaseIds } from "./releases/publish.ts";
 import { bootstrapAdmin } from "./accounts/users.ts";
 import { createApp, type App } from "./app.ts";
@@ -52,11 +53,13 @@ export async function openApp(settings: Settings, clock: Clock = systemClock): P
 export async function startServer(settings: Settings, clock: Clock = systemClock): Promise<RunningServer> {
   const { deps, app } = await openApp(settings, clock);
   const { db } = deps;
-  const server = Bun.serve({
+  // Asked only once a request is being answered, so `server` is set by then.
+  const peer = (request: Request) => server.requestIP(request)?.address;
+  const server: Server<undefined> = Bun.serve({
     hostname: settings.host,
     port: settings.port,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    fetch: (request, srv) => app.handle(request, () => srv.requestIP(request)?.address),
+    fetch: (request) => app.handle(request, peer),
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
   const webhooks = startWebhooks(deps);

@@ -21,6 +21,7 @@ const LABELS: Record<string, string> = {
 };
 const SERVERS: Record<string, string> = {
   bare: "floor: bare Bun.serve",
+  loaded: "floor with Phrasebook's program in memory",
   phrasebook: "phrasebook, request log off",
   "phrasebook-log": "phrasebook, request log on (default)",
   baseline: "baseline build, request log off",
@@ -92,6 +93,18 @@ const latestVsPinned = (size: string) => {
   if (!pinned || !latest) return NaN;
   return median([...latest.keys()].filter((r) => pinned.has(r)).map((r) => latest.get(r)! / pinned.get(r)!));
 };
+// The tail: what the program in memory costs (the loaded floor against the bare one) and what the
+// request path costs (phrasebook against the loaded floor), docs/cdn.md "Speed".
+if ([...data.values()].some((byServer) => byServer.has("loaded"))) {
+  out.push("");
+  out.push("| file | p99 ms: floor | floor with the program in memory | phrasebook, log off | phrasebook minus loaded floor |");
+  out.push("|---|---:|---:|---:|---:|");
+  for (const [scenario, byServer] of data) {
+    const p99 = (server: string) => median([...(byServer.get(server)?.values() ?? [])].map((x) => x.p99));
+    const [floor, loaded, ours] = [p99("bare"), p99("loaded"), p99("phrasebook")];
+    out.push(`| ${LABELS[scenario] ?? scenario} | ${fmt(floor, 2)} | ${fmt(loaded, 2)} | ${fmt(ours, 2)} | ${ours - loaded >= 0 ? "+" : ""}${fmt(ours - loaded, 2)} |`);
+  }
+}
 out.push("");
 out.push(`\`latest\` against pinned (phrasebook's ratios to the floor, same round, median): ~2 KB ${fmt(latestVsPinned("small"), 2)}x, ~250 KB ${fmt(latestVsPinned("large"), 2)}x.`);
 out.push(`${rounds} interleaved rounds of ${duration} s per server and file (the order of servers alternates), wrk -t1 -c${connections}, keep-alive.`);

@@ -19,7 +19,7 @@ export function listen(t: TestApp): Listening {
     hostname: "127.0.0.1",
     port: 0,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    fetch: (request, srv) => t.app.handle(request, () => srv.requestIP(request)?.address),
+    fetch: (request, srv) => t.app.handle(request, (r) => srv.requestIP(r)?.address),
   });
   return {
     url: `http://127.0.0.1:${server.port}`,

@@ -114,6 +114,30 @@ describe("deploy.md Monitoring: batching changes no count", () => {
     expect(Object.fromEntries(moved)).toEqual(Object.fromEntries(expected));
   }, 60_000);
 
+  test("deploy.md Monitoring: a line from the fast path has the fields log.info writes, in its order, with their values", async () => {
+    await linesAfter(0, 0);
+    const before = server.output().split("\n").length;
+    const sent = Date.now();
+    for (const [method, headers] of [["GET", { "if-none-match": etag }], ["HEAD", {}], ["GET", {}]] as const) {
+      await (await fetch(fileUrl, { method, headers })).arrayBuffer();
+    }
+    await linesAfter(0, 0);
+    const raw = server.output().split("\n").slice(before - 1).filter((l) => l.includes('"msg":"request"') && l.includes(CDN));
+    expect(raw).toHaveLength(3);
+    const lines = raw.map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const line of lines) {
+      expect(Object.keys(line)).toEqual(["time", "level", "msg", "method", "route", "status", "duration_ms", "client"]);
+      expect(new Date(line.time as string).toISOString()).toBe(line.time as string);
+      expect(Date.parse(line.time as string)).toBeGreaterThanOrEqual(sent - 1);
+      expect(line.level).toBe("info");
+      expect(line.route).toBe(CDN);
+      expect(typeof line.duration_ms).toBe("number");
+      expect(line.duration_ms as number).toBeGreaterThanOrEqual(0);
+      expect(line.client).toBe("127.0.0.1");
+    }
+    expect(lines.map((l) => `${l.method} ${l.status}`)).toEqual(["GET 304", "HEAD 200", "GET 200"]);
+  }, 30_000);
+
   test("deploy.md Monitoring: lines still in the buffer when the server is told to stop are written before it exits", async () => {
     await linesAfter(0, 0); // the last scrape's line is written
     const before = requestLines().length;
