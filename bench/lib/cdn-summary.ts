@@ -106,7 +106,10 @@ if ([...data.values()].some((byServer) => byServer.has("loaded"))) {
   }
 }
 out.push("");
-out.push(`\`latest\` against pinned (phrasebook's ratios to the floor, same round, median): ~2 KB ${fmt(latestVsPinned("small"), 2)}x, ~250 KB ${fmt(latestVsPinned("large"), 2)}x.`);
+const [small, large] = [latestVsPinned("small"), latestVsPinned("large")];
+if (!Number.isNaN(small) || !Number.isNaN(large)) {
+  out.push(`\`latest\` against pinned (phrasebook's ratios to the floor, same round, median): ~2 KB ${fmt(small, 2)}x, ~250 KB ${fmt(large, 2)}x.`);
+}
 out.push(`${rounds} interleaved rounds of ${duration} s per server and file (the order of servers alternates), wrk -t1 -c${connections}, keep-alive.`);
 out.push("Ratio to floor: requests/s over the floor's in the same round (median of rounds); CPU ratio to floor: the floor's CPU time per request over this server's, what the ratio would be on an otherwise idle core.");
 console.log(out.join("\n"));
