@@ -31,6 +31,18 @@ BUN=${BUN:-tools/node_modules/.bin/bun}
 BIN=${PHRASEBOOK_BIN:-dist/phrasebook}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
+# A misspelt row is refused before anything is built or started.
+for name in ${BENCH_SCENARIOS:-}; do
+  case $name in
+    small-pinned | small-latest | large-pinned | large-latest | large-gzip) ;;
+    *) echo "BENCH_SCENARIOS: unknown row \"$name\" (rows: small-pinned small-latest large-pinned large-latest large-gzip)" >&2; exit 2 ;;
+  esac
+done
+if [ -n "${BENCH_SCENARIOS+set}" ] && [ -z "${BENCH_SCENARIOS// /}" ]; then
+  echo "BENCH_SCENARIOS is empty (rows: small-pinned small-latest large-pinned large-latest large-gzip)" >&2
+  exit 2
+fi
+
 need=()
 command -v wrk >/dev/null 2>&1 || need+=(wrk)
 [ -x "$NGINX" ] || need+=(nginx)
@@ -207,7 +219,6 @@ if [ -n "${BENCH_SCENARIOS:-}" ]; then
   for s in "${SCENARIOS[@]}"; do
     if [[ " $BENCH_SCENARIOS " == *" ${s%%|*} "* ]]; then kept+=("$s"); fi
   done
-  [ ${#kept[@]} -gt 0 ] || { echo "BENCH_SCENARIOS names none of: small-pinned small-latest large-pinned large-latest large-gzip" >&2; exit 2; }
   SCENARIOS=("${kept[@]}")
 fi
 RESULTS="$WORK/results.tsv"
