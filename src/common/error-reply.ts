@@ -1,31 +1,31 @@
-import { HttpError } from "./errors.ts";
+import type { ValueError } from "@sinclair/typebox/errors";
+import { badRequest, HttpError, invalidField, invalidQueryParameter } from "./errors.ts";
 import { log } from "./log.ts";
+import { fieldOf, whyInvalid } from "./model.ts";
 
 /**
  * Turns anything a route raised into the HttpError that answers it. Elysia's own validation and
- * parse errors become 400s naming the offending field; unknown errors become a 500 whose body never
- * carries the cause (the cause is logged once).
+ * parse errors become 400s naming the offending field, in the words a service uses for the same
+ * limit (common/model.ts); unknown errors become a 500 whose body never carries the cause (the
+ * cause is logged once).
  */
-interface ValueErrorLike {
-  path?: string;
-  message?: string;
-}
-
 interface ElysiaValidationLike {
   type?: string;
-  valueError?: ValueErrorLike;
-  all?: ValueErrorLike[];
+  valueError?: ValueError;
+  all?: ValueError[];
 }
 
-const PART_NAMES: Record<string, string> = { body: "body", query: "query parameter", params: "path parameter", headers: "header", cookie: "cookie" };
+const PART_NAMES: Record<string, string> = { query: "query parameter", params: "path parameter", headers: "header", cookie: "cookie" };
 
-export function describeValidationError(err: ElysiaValidationLike): string {
+/** The 400 of a validation error: a body field or query parameter named as a service names it. */
+export function validationError(err: ElysiaValidationLike): HttpError {
   const first = err.valueError ?? err.all?.[0];
+  const field = fieldOf(first);
+  const why = whyInvalid(first);
+  if (err.type === "body") return field ? invalidField(field, why) : badRequest(`invalid request body: ${why}`);
+  if (err.type === "query" && field) return invalidQueryParameter(field, why);
   const part = PART_NAMES[err.type ?? ""] ?? err.type ?? "input";
-  const path = (first?.path ?? "").replace(/^\//, "").replace(/\//g, ".");
-  const why = (first?.message ?? "is invalid").replace(/^Expected/, "expected");
-  if (!path) return err.type === "body" ? `invalid request body: ${why}` : `invalid ${part}: ${why}`;
-  return `invalid ${part} "${path}": ${why}`;
+  return badRequest(field ? `invalid ${part} "${field}": ${why}` : `invalid ${part}: ${why}`);
 }
 
 /** Error codes of a full disk: the file system's, and SQLite's (bun:sqlite names it). */
@@ -40,7 +40,7 @@ export function toHttpError(code: string | number, error: unknown, route: string
   if (error instanceof HttpError) return error;
   switch (code) {
     case "VALIDATION":
-      return new HttpError(400, describeValidationError(error as ElysiaValidationLike));
+      return validationError(error as ElysiaValidationLike);
     case "PARSE": {
       // The dashboard API's body parser throws its own 400, 413 and 415 (dashboard-api/guards.ts).
       const cause = (error as { cause?: unknown })?.cause;

@@ -33,6 +33,11 @@ export const notFound = (message: string, headers?: Record<string, string>) => n
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooLarge = (message: string) => new HttpError(413, message);
 
+/** A 400 naming a body field (docs/product.md §4): `invalid field "name": must not be empty`. */
+export const invalidField = (field: string, why: string) => badRequest(`invalid field "${field}": ${why}`);
+/** A 400 naming a query parameter: `invalid query parameter "search": at most 500 characters`. */
+export const invalidQueryParameter = (name: string, why: string) => badRequest(`invalid query parameter "${name}": ${why}`);
+
 export function errorBody(message: string): string {
   return JSON.stringify({ error: message });
 }
