@@ -1,8 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import { iso, type Clock } from "../common/clock.ts";
-import { badRequest } from "../common/errors.ts";
+import { invalidField } from "../common/errors.ts";
 import type { Db } from "../storage/db.ts";
 import { editorPreferences, languages, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
+import type { EditorPreferencesInput } from "./model.ts";
 
 /**
  * Which languages a user's key grid shows in a project (docs/product.md §8, docs/dashboard.md
@@ -54,13 +55,13 @@ export function editorPreferencesOf(db: Db, project: ProjectRow, userId: number)
  * `languages` otherwise); repeats count once; the base language is always shown, listed or not.
  * One row per user and project, written with an upsert, so choices sent at once leave one of them.
  */
-export function setEditorPreferences(db: Db, clock: Clock, project: ProjectRow, userId: number, codes: string[]): EditorPreferencesView {
+export function setEditorPreferences(db: Db, clock: Clock, project: ProjectRow, userId: number, codes: EditorPreferencesInput["languages"]): EditorPreferencesView {
   const all = projectLanguages(db, project);
   const byLower = new Map(all.map((l) => [l.code.toLowerCase(), l.code]));
   const chosen = new Set<string>();
   for (const raw of codes) {
     const code = byLower.get(raw.trim().toLowerCase());
-    if (!code) throw badRequest(`invalid field "languages": ${raw.trim() === "" ? "an empty code" : JSON.stringify(raw)} is not a language of this project`);
+    if (!code) throw invalidField("languages", `${raw.trim() === "" ? "an empty code" : JSON.stringify(raw)} is not a language of this project`);
     chosen.add(code);
   }
   const list = shown(project, all, (code) => chosen.has(code));

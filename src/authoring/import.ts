@@ -7,17 +7,13 @@ import { checkImportSize, parseImport, type ImportEntry, type ImportFormat } fro
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
+import type { ImportOptions } from "./model.ts";
 import { ProjectChecks } from "./checks.ts";
 import { prepareImportQueries } from "./queries.ts";
 
-export interface ImportInput {
-  language_code: string;
+/** The import's input: the options of the model (model.ts ImportOptions) and the file's format. */
+export interface ImportInput extends ImportOptions {
   format: ImportFormat;
-  content: string;
-  /** Report what would change, change nothing (docs/product.md §6). */
-  dry_run?: boolean;
-  /** Delete the project's keys that the file lacks; base language only. */
-  delete_missing?: boolean;
 }
 
 export type ChangeKind = "created" | "updated" | "deleted";

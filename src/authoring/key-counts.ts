@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { badRequest } from "../common/errors.ts";
+import { invalidQueryParameter } from "../common/errors.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
 import { queryLanguage, searchCondition } from "./keys.ts";
+import type { KeyCountsQuery } from "./model.ts";
 
 /**
  * How many keys each filter of the key list would show for one language (docs/product.md §8): the
@@ -24,8 +25,8 @@ export interface KeyCountsView {
  * translations' primary key: a count costs what the filter's own `count(*)` does, however many
  * languages the project has.
  */
-export function keyCounts(db: Db, project: ProjectRow, query: { language?: string; search?: string }): KeyCountsView {
-  if (query.language === undefined) throw badRequest('invalid query parameter "language": required (the language the counts are about)');
+export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): KeyCountsView {
+  if (query.language === undefined) throw invalidQueryParameter("language", "required (the language the counts are about)");
   const all = db.select().from(languages).where(eq(languages.projectId, project.id)).all();
   const language = queryLanguage(all, query.language, "language");
   const search = query.search?.trim();

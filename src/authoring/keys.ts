@@ -1,19 +1,15 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
-import { badRequest, conflict, notFound } from "../common/errors.ts";
+import { conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import { atLeastCharacters, atMostCharacters } from "../common/model.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
 import { hasControlCharacters } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
-
-export const KEY_MAX_LENGTH = 512;
-export const CONTEXT_MAX_LENGTH = 2000;
-export const VALUE_MAX_LENGTH = 100_000;
-export const KEYS_PAGE_SIZE_DEFAULT = 50;
-export const KEYS_PAGE_SIZE_MAX = 500;
+import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH, KEYS_PAGE_SIZE_DEFAULT, KEYS_PAGE_SIZE_MAX, VALUE_MAX_LENGTH, type KeyListQuery, type KeyPatch, type KeyStatus, type NewKey } from "./model.ts";
 
 export type TranslationStatus = "translated" | "approved";
 
@@ -26,40 +22,29 @@ export interface KeyView {
 }
 
 /**
- * The key list's filter (docs/product.md §8): a cell's state in one language (`translated` is a
- * value not yet approved), or findings of the message checks in one language or any.
+ * The key rules (docs/decisions.md "Foundation"). Keys are kept exactly as authored
+ * (docs/interface.md §2.6), but an empty one or one with control characters would make files no
+ * tool can read back. The length is the route schema's limit (model.ts), checked here again in the
+ * same words because an import's file entries reach this without a schema.
  */
-export type KeyStatus = "missing" | "translated" | "approved" | "problems";
-
-export interface KeyListQuery {
-  search?: string;
-  page?: string;
-  page_size?: string;
-  status?: KeyStatus;
-  /** The language `status` is about; required except with `problems`. */
-  language?: string;
-  /** Comma-separated codes: only these languages' translations in the answer. */
-  languages?: string;
-}
-
 export function cleanKey(raw: string): string {
-  // Keys are kept exactly as authored (docs/interface.md §2.6), but an empty one or one with control
-  // characters would make files no tool can read back.
-  if (raw.length === 0) throw badRequest('invalid field "key": must not be empty');
-  if (raw.length > KEY_MAX_LENGTH) throw badRequest(`invalid field "key": at most ${KEY_MAX_LENGTH} characters`);
-  if (hasControlCharacters(raw)) throw badRequest('invalid field "key": must not contain control characters');
-  if (raw.trim() !== raw) throw badRequest('invalid field "key": must not start or end with white space');
+  if (raw.length === 0) throw invalidField("key", atLeastCharacters(1));
+  if (raw.length > KEY_MAX_LENGTH) throw invalidField("key", atMostCharacters(KEY_MAX_LENGTH));
+  if (hasControlCharacters(raw)) throw invalidField("key", "must not contain control characters");
+  if (raw.trim() !== raw) throw invalidField("key", "must not start or end with white space");
   return raw;
 }
 
+/** A context as stored: blank is none. Its length, like the key's, is checked for an import's entries too. */
 export function cleanContext(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
-  if (raw.length > CONTEXT_MAX_LENGTH) throw badRequest(`invalid field "context": at most ${CONTEXT_MAX_LENGTH} characters`);
+  if (raw.length > CONTEXT_MAX_LENGTH) throw invalidField("context", atMostCharacters(CONTEXT_MAX_LENGTH));
   return raw.trim() === "" ? null : raw;
 }
 
+/** A value of an import's file: the route's schema bounds a value sent alone (model.ts TranslationValue). */
 export function checkValue(value: string): string {
-  if (value.length > VALUE_MAX_LENGTH) throw badRequest(`invalid field "value": at most ${VALUE_MAX_LENGTH} characters`);
+  if (value.length > VALUE_MAX_LENGTH) throw invalidField("value", atMostCharacters(VALUE_MAX_LENGTH));
   return value;
 }
 
@@ -100,12 +85,10 @@ export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const badQuery = (name: string, why: string) => badRequest(`invalid query parameter "${name}": ${why}`);
-
 /** A query parameter's language code, matched in any letter case among the project's (400 naming it). */
 export function queryLanguage(all: LanguageRow[], code: string, name: string): LanguageRow {
   const found = all.find((l) => l.code.toLowerCase() === code.trim().toLowerCase());
-  if (!found) throw badQuery(name, `${code.trim() === "" ? "an empty code" : code} is not a language of this project`);
+  if (!found) throw invalidQueryParameter(name, `${code.trim() === "" ? "an empty code" : code} is not a language of this project`);
   return found;
 }
 
@@ -159,10 +142,10 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
   const all = query.language !== undefined || query.languages !== undefined ? db.select().from(languages).where(eq(languages.projectId, project.id)).all() : [];
   let language: LanguageRow | undefined;
   if (query.language !== undefined) {
-    if (query.status === undefined) throw badQuery("language", "it names the language a status is about; give status too");
+    if (query.status === undefined) throw invalidQueryParameter("language", "it names the language a status is about; give status too");
     language = queryLanguage(all, query.language, "language");
   } else if (query.status !== undefined && query.status !== "problems") {
-    throw badQuery("language", `required with status=${query.status}`);
+    throw invalidQueryParameter("language", `required with status=${query.status}`);
   }
   const shown = query.languages === undefined ? undefined : [...new Set(query.languages.split(",").map((code) => queryLanguage(all, code, "languages").id))];
   const conditions = [eq(translationKeys.projectId, project.id)];
@@ -207,7 +190,7 @@ function assertKeyFree(db: Db, project: ProjectRow, key: string, exceptId?: numb
   if (other && other.id !== exceptId) throw conflict(`key "${key}" already exists in this project`);
 }
 
-export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: { key: string; context?: string | null }): KeyView {
+export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: NewKey): KeyView {
   const key = cleanKey(input.key);
   const context = cleanContext(input.context);
   assertKeyFree(db, project, key);
@@ -223,12 +206,7 @@ export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectR
   });
 }
 
-export function updateKey(
-  { db, clock, changes }: ServiceDeps,
-  project: ProjectRow,
-  publicId: string,
-  patch: { key?: string; context?: string | null },
-): KeyView {
+export function updateKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: KeyPatch): KeyView {
   const k = findKey(db, project, publicId);
   const key = patch.key === undefined ? k.key : cleanKey(patch.key);
   const context = patch.context === undefined ? k.context : cleanContext(patch.context);

@@ -5,11 +5,11 @@ import { badRequest } from "../common/errors.ts";
  * names and URLs, so besides being valid tags they may hold only ASCII letters, digits and '-'.
  */
 const SAFE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
-export const LANGUAGE_CODE_MAX_LENGTH = 35;
 
+/** A code as stored, canonically cased. Its length is the route schema's to bound (model.ts LANGUAGE_CODE_MAX_LENGTH). */
 export function normaliseLanguageCode(raw: string, field = "code"): string {
   const code = raw.trim();
-  if (!code || code.length > LANGUAGE_CODE_MAX_LENGTH || !SAFE_TAG.test(code)) {
+  if (!code || !SAFE_TAG.test(code)) {
     throw badRequest(`invalid field "${field}": "${raw}" is not a language code like en or pt-BR`);
   }
   let canonical: string;

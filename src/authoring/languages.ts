@@ -1,10 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import { iso } from "../common/clock.ts";
-import { badRequest, conflict, notFound } from "../common/errors.ts";
+import { conflict, notFound } from "../common/errors.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
+import type { NewLanguage } from "./model.ts";
 
 export interface LanguageView {
   code: string;
@@ -12,8 +13,6 @@ export interface LanguageView {
   is_base_language: boolean;
   created_at: string;
 }
-
-export const LANGUAGE_NAME_MAX_LENGTH = 100;
 
 export function languageView(project: ProjectRow, l: LanguageRow): LanguageView {
   return { code: l.code, name: l.name, is_base_language: l.code === project.baseLanguageCode, created_at: iso(l.createdAt) };
@@ -44,10 +43,10 @@ export function findLanguage(db: Db, project: ProjectRow, rawCode: string | null
   return row;
 }
 
-export function addLanguage({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: { code: string; name?: string }): LanguageView {
+/** Adds a language; without a name (or a blank one), the language's English name. */
+export function addLanguage({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: NewLanguage): LanguageView {
   const code = normaliseLanguageCode(input.code);
   const name = input.name?.trim() || defaultLanguageName(code);
-  if (name.length > LANGUAGE_NAME_MAX_LENGTH) throw badRequest(`invalid field "name": at most ${LANGUAGE_NAME_MAX_LENGTH} characters`);
   const existing = db.select({ code: languages.code }).from(languages).where(eq(languages.projectId, project.id)).all();
   if (existing.some((l) => l.code.toLowerCase() === code.toLowerCase())) throw conflict(`language ${code} is already in this project`);
   const row = db.insert(languages).values({ projectId: project.id, code, name, createdAt: clock.now() }).returning().get();

@@ -1,21 +1,11 @@
 import { eq } from "drizzle-orm";
-import { badRequest } from "../common/errors.ts";
+import { invalidQueryParameter } from "../common/errors.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
 import type { ProblemItem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, type ProjectRow } from "../storage/schema.ts";
+import { PROBLEMS_PAGE_SIZE_DEFAULT, PROBLEMS_PAGE_SIZE_MAX, type ProblemListQuery } from "./model.ts";
 import { prepareProblemQueries } from "./queries.ts";
-
-export const PROBLEMS_PAGE_SIZE_DEFAULT = 100;
-export const PROBLEMS_PAGE_SIZE_MAX = 1000;
-
-export interface ProblemListQuery {
-  /** Only this language's problems. */
-  language?: string;
-  severity?: "error" | "warning";
-  page?: string;
-  page_size?: string;
-}
 
 /**
  * `GET /projects/:pid/problems` (docs/product.md §7): every finding stored for the project's
@@ -28,7 +18,7 @@ export function listProblems(db: Db, project: ProjectRow, query: ProblemListQuer
   if (query.language !== undefined) {
     const wanted = query.language.trim().toLowerCase();
     const found = db.select().from(languages).where(eq(languages.projectId, project.id)).all().find((l) => l.code.toLowerCase() === wanted);
-    if (!found) throw badRequest(`invalid query parameter "language": ${query.language || "an empty code"} is not a language of this project`);
+    if (!found) throw invalidQueryParameter("language", `${query.language || "an empty code"} is not a language of this project`);
     languageId = found.id;
   }
   const q = prepareProblemQueries(db);

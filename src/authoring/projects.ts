@@ -1,12 +1,14 @@
 import { and, asc, eq } from "drizzle-orm";
 import { iso } from "../common/clock.ts";
-import { badRequest, notFound } from "../common/errors.ts";
+import { invalidField, notFound } from "../common/errors.ts";
 import { newId, newSlug } from "../common/ids.ts";
+import { atLeastCharacters } from "../common/model.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, projects, type ProjectRow } from "../storage/schema.ts";
 import { markProjectUnchecked, recheckProject } from "./checks.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
+import type { NewProject, ProjectPatch } from "./model.ts";
 
 export interface ProjectView {
   id: string;
@@ -29,9 +31,10 @@ export function projectView(p: ProjectRow): ProjectView {
   };
 }
 
+/** A name as stored: trimmed, and not blank (which the schema, counting characters, lets through). */
 function cleanName(name: string): string {
   const n = name.trim();
-  if (!n) throw badRequest('invalid field "name": must not be empty');
+  if (!n) throw invalidField("name", atLeastCharacters(1));
   return n;
 }
 
@@ -52,7 +55,7 @@ export function listProjects(db: Db, onlyId?: number): ProjectView[] {
  * Creates a project with its base language (docs/product.md §4) and a random CDN slug
  * (docs/interface.md §2.7).
  */
-export function createProject({ db, clock }: ServiceDeps, input: { name: string; base_language_code: string }): ProjectView {
+export function createProject({ db, clock }: ServiceDeps, input: NewProject): ProjectView {
   const name = cleanName(input.name);
   const code = normaliseLanguageCode(input.base_language_code, "base_language_code");
   const now = clock.now();
@@ -67,12 +70,6 @@ export function createProject({ db, clock }: ServiceDeps, input: { name: string;
   });
 }
 
-export interface ProjectPatch {
-  name?: string;
-  base_language_code?: string;
-  message_syntax?: ProjectRow["messageSyntax"];
-}
-
 /**
  * Renames a project, moves its base language or changes its message syntax. Either of the last
  * two changes what every value is checked against (docs/product.md §7): the values are marked
@@ -85,7 +82,7 @@ export async function updateProject({ db, clock, changes }: ServiceDeps, project
   if (patch.base_language_code !== undefined) {
     const code = normaliseLanguageCode(patch.base_language_code, "base_language_code");
     const lang = db.select({ code: languages.code }).from(languages).where(and(eq(languages.projectId, project.id), eq(languages.code, code))).get();
-    if (!lang) throw badRequest(`invalid field "base_language_code": ${code} is not a language of this project`);
+    if (!lang) throw invalidField("base_language_code", `${code} is not a language of this project`);
     values.baseLanguageCode = lang.code;
   }
   if (patch.message_syntax !== undefined) values.messageSyntax = patch.message_syntax;

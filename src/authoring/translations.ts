@@ -6,8 +6,9 @@ import type { MessageProblem } from "../messages/check.ts";
 import { translations, type ProjectRow } from "../storage/schema.ts";
 import { ProjectChecks } from "./checks.ts";
 import { recordHistory } from "./history.ts";
-import { checkValue, findKey, type TranslationStatus } from "./keys.ts";
+import { findKey, type TranslationStatus } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
+import type { TranslationValue } from "./model.ts";
 
 export interface TranslationView {
   key: string;
@@ -27,19 +28,19 @@ const eventData = (v: TranslationView) => ({ key: v.key, language_code: v.langua
  * history entry by `actor`. The value's message-check findings are written with it, and a new
  * base-language value rechecks the key's other translations (docs/product.md §7). Saving the
  * identical value again changes nothing and emits nothing, so an editor that saves on blur cannot
- * undo an approval by accident.
+ * undo an approval by accident. The value's length is the route's schema's to bound
+ * (model.ts TranslationValue).
  */
 export function setTranslation(
   { db, clock, changes }: ServiceDeps,
   project: ProjectRow,
   keyPublicId: string,
   code: string | null,
-  rawValue: string,
+  value: TranslationValue["value"],
   actor: Actor,
 ): TranslationView {
   const k = findKey(db, project, keyPublicId);
   const lang = findLanguage(db, project, code);
-  const value = checkValue(rawValue);
   const existing = db
     .select()
     .from(translations)

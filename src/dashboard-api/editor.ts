@@ -1,6 +1,7 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { editorPreferencesOf, setEditorPreferences } from "../authoring/editor-preferences.ts";
 import { keyCounts } from "../authoring/key-counts.ts";
+import { EditorPreferencesInput, KeyCountsQuery } from "../authoring/model.ts";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Caller, DashboardContext } from "./access.ts";
@@ -22,13 +23,12 @@ export function editorRoutes(deps: AppDeps, context: DashboardContext) {
     .get("/projects/:pid/key-counts", ({ project, query }) => keyCounts(db, project, query), {
       access: "read",
       inProject: true,
-      query: t.Object({ language: t.Optional(t.String({ maxLength: 35 })), search: t.Optional(t.String({ maxLength: 500 })) }),
+      query: KeyCountsQuery,
     })
     .get("/projects/:pid/editor-preferences", ({ project, caller }) => editorPreferencesOf(db, project, userIdOf(caller)), { access: "own", inProject: true })
     .put("/projects/:pid/editor-preferences", ({ project, caller, body }) => setEditorPreferences(db, clock, project, userIdOf(caller), body.languages), {
       access: "own",
       inProject: true,
-      // A project has at most a few hundred languages; the bound keeps a silly body cheap.
-      body: t.Object({ languages: t.Array(t.String({ maxLength: 35 }), { maxItems: 1000 }) }),
+      body: EditorPreferencesInput,
     });
 }

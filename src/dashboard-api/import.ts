@@ -1,14 +1,9 @@
 import { Elysia, t } from "elysia";
 import { ImportRunner } from "../authoring/import-runner.ts";
+import { ImportOptions } from "../authoring/model.ts";
 import type { AppDeps } from "../deps.ts";
 import type { DashboardContext } from "./access.ts";
 import { importOffThread } from "./worker.ts";
-
-/**
- * The file travels as a JSON string inside a request body of at most 16 MB; the file itself may be
- * at most 10 MB of UTF-8 (formats/parse.ts IMPORT_LIMITS), a 413 naming that limit.
- */
-const IMPORT_CONTENT_MAX_CHARS = 16 * 1024 * 1024;
 
 /** Import as sync (docs/product.md §4, §6): members, and tokens with the write scope. */
 export function importRoutes(deps: AppDeps, context: DashboardContext) {
@@ -16,12 +11,10 @@ export function importRoutes(deps: AppDeps, context: DashboardContext) {
   return new Elysia().use(context).post("/projects/:pid/import", ({ project, body, caller }) => runner.run(project, body, caller.actor), {
     access: "edit",
     inProject: true,
+    // The options and their limits are the model's (authoring/model.ts); the format, the formats'.
     body: t.Object({
-      language_code: t.String({ minLength: 1, maxLength: 35 }),
+      ...ImportOptions.properties,
       format: t.Union([t.Literal("json"), t.Literal("yaml"), t.Literal("arb")]),
-      content: t.String({ maxLength: IMPORT_CONTENT_MAX_CHARS }),
-      dry_run: t.Optional(t.Boolean()),
-      delete_missing: t.Optional(t.Boolean()),
     }),
   });
 }

@@ -1,13 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { keyHistory } from "../authoring/history.ts";
 import { createKey, deleteKey, getKey, listKeys, updateKey } from "../authoring/keys.ts";
+import { KeyListQuery, KeyPatch, NewKey, ProblemListQuery, TranslationValue } from "../authoring/model.ts";
 import { listProblems } from "../authoring/problems.ts";
 import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import type { AppDeps } from "../deps.ts";
 import type { DashboardContext } from "./access.ts";
-
-const KeyName = t.String({ maxLength: 512 });
-const Context = t.Union([t.String({ maxLength: 2000 }), t.Null()]);
 
 /** Keys and translations: members may edit these (docs/product.md §4). Import: import.ts. */
 export function keyRoutes(deps: AppDeps, context: DashboardContext) {
@@ -17,37 +15,25 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
     .get("/projects/:pid/keys", ({ project, query }) => listKeys(db, project, query), {
       access: "read",
       inProject: true,
-      query: t.Object({
-        search: t.Optional(t.String({ maxLength: 500 })),
-        page: t.Optional(t.String()),
-        page_size: t.Optional(t.String()),
-        // docs/product.md §8: the editor's filters.
-        status: t.Optional(t.Union([t.Literal("missing"), t.Literal("translated"), t.Literal("approved"), t.Literal("problems")])),
-        language: t.Optional(t.String({ maxLength: 35 })),
-        languages: t.Optional(t.String({ maxLength: 2000 })),
-      }),
+      // docs/product.md §8: the editor's filters.
+      query: KeyListQuery,
     })
     // Every message-check finding of the project (docs/product.md §7).
     .get("/projects/:pid/problems", ({ project, query }) => listProblems(db, project, query), {
       access: "read",
       inProject: true,
-      query: t.Object({
-        language: t.Optional(t.String({ maxLength: 35 })),
-        severity: t.Optional(t.Union([t.Literal("error"), t.Literal("warning")])),
-        page: t.Optional(t.String()),
-        page_size: t.Optional(t.String()),
-      }),
+      query: ProblemListQuery,
     })
     .post("/projects/:pid/keys", ({ project, body, status }) => status(201, createKey(deps, project, body)), {
       access: "edit",
       inProject: true,
-      body: t.Object({ key: KeyName, context: t.Optional(Context) }),
+      body: NewKey,
     })
     .get("/projects/:pid/keys/:keyId", ({ project, params }) => getKey(db, project, params.keyId), { access: "read", inProject: true })
     .patch("/projects/:pid/keys/:keyId", ({ project, params, body }) => updateKey(deps, project, params.keyId, body), {
       access: "edit",
       inProject: true,
-      body: t.Object({ key: t.Optional(KeyName), context: t.Optional(Context) }),
+      body: KeyPatch,
     })
     .delete(
       "/projects/:pid/keys/:keyId",
@@ -60,7 +46,7 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
     .put(
       "/projects/:pid/keys/:keyId/translations/:code",
       ({ project, params, body, caller }) => setTranslation(deps, project, params.keyId, params.code, body.value, caller.actor),
-      { access: "edit", inProject: true, body: t.Object({ value: t.String({ maxLength: 100_000 }) }) },
+      { access: "edit", inProject: true, body: TranslationValue },
     )
     .post(
       "/projects/:pid/keys/:keyId/translations/:code/approve",

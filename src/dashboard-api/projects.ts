@@ -1,12 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { addLanguage, listLanguages, removeLanguage } from "../authoring/languages.ts";
+import { NewLanguage, NewProject, ProjectPatch } from "../authoring/model.ts";
 import { projectProgress } from "../authoring/progress.ts";
 import { createProject, listProjects, projectView, rotateProjectSlug, updateProject } from "../authoring/projects.ts";
 import type { AppDeps } from "../deps.ts";
 import type { DashboardContext } from "./access.ts";
-
-const Name = t.String({ minLength: 1, maxLength: 200 });
-const Code = t.String({ minLength: 1, maxLength: 35 });
 
 /** Projects, their settings, slug and languages (docs/product.md §4). */
 export function projectRoutes(deps: AppDeps, context: DashboardContext) {
@@ -17,18 +15,13 @@ export function projectRoutes(deps: AppDeps, context: DashboardContext) {
     .get("/projects", ({ caller }) => ({ items: listProjects(db, caller.kind === "token" ? caller.token.projectId : undefined) }), { access: "read" })
     .post("/projects", ({ body, status }) => status(201, createProject(deps, body)), {
       access: "admin",
-      body: t.Object({ name: Name, base_language_code: Code }),
+      body: NewProject,
     })
     .get("/projects/:pid", ({ project }) => projectView(project), { access: "read", inProject: true })
     .patch("/projects/:pid", ({ project, body }) => updateProject(deps, project, body), {
       access: "admin",
       inProject: true,
-      body: t.Object({
-        name: t.Optional(Name),
-        base_language_code: t.Optional(Code),
-        // docs/product.md §7: how messages are checked.
-        message_syntax: t.Optional(t.Union([t.Literal("icu"), t.Literal("text")])),
-      }),
+      body: ProjectPatch,
     })
     .post("/projects/:pid/rotate-slug", ({ project }) => rotateProjectSlug(deps, project), { access: "admin", inProject: true })
     // Per-language counts for the key grid and the publish confirmation (docs/dashboard.md "Progress").
@@ -37,7 +30,7 @@ export function projectRoutes(deps: AppDeps, context: DashboardContext) {
     .post("/projects/:pid/languages", ({ project, body, status }) => status(201, addLanguage(deps, project, body)), {
       access: "add-language",
       inProject: true,
-      body: t.Object({ code: Code, name: t.Optional(t.String({ maxLength: 100 })) }),
+      body: NewLanguage,
     })
     .delete(
       "/projects/:pid/languages/:code",

@@ -1,0 +1,120 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { WholeNumberParam } from "../common/model.ts";
+
+/**
+ * What authoring takes as input (docs/architecture.md "Input models"): each limit once, the route
+ * schemas built from them, and the services' input types from the schemas. Routes validate with
+ * these; the services check only what a schema cannot say (a blank name, a code that is no
+ * language, a key with control characters), and the key rules again for an import's file entries,
+ * which no schema sees (docs/publishing.md §6 "Limits").
+ */
+
+/** Keys are kept exactly as authored, up to this long (docs/decisions.md "Foundation"). */
+export const KEY_MAX_LENGTH = 512;
+export const CONTEXT_MAX_LENGTH = 2000;
+/** docs/decisions.md "Foundation". */
+export const VALUE_MAX_LENGTH = 100_000;
+/** A BCP 47 tag (language-codes.ts reads it); real ones are far shorter. */
+export const LANGUAGE_CODE_MAX_LENGTH = 35;
+export const LANGUAGE_NAME_MAX_LENGTH = 100;
+export const PROJECT_NAME_MAX_LENGTH = 200;
+/** The text of a key list's or key count's `search`. */
+export const SEARCH_MAX_LENGTH = 500;
+/** The key list's `languages=en,de`: a few hundred codes at most. */
+export const LANGUAGE_LIST_MAX_LENGTH = 2000;
+/** A project has at most a few hundred languages; the bound keeps a silly body cheap. */
+export const SHOWN_LANGUAGES_MAX_ITEMS = 1000;
+export const KEYS_PAGE_SIZE_DEFAULT = 50;
+export const KEYS_PAGE_SIZE_MAX = 500;
+export const PROBLEMS_PAGE_SIZE_DEFAULT = 100;
+export const PROBLEMS_PAGE_SIZE_MAX = 1000;
+/**
+ * The import's file travels as a JSON string inside a request body of at most 16 MB; the file
+ * itself may be at most 10 MB of UTF-8 (formats/parse.ts IMPORT_LIMITS), a 413 naming that limit.
+ */
+export const IMPORT_CONTENT_MAX_LENGTH = 16 * 1024 * 1024;
+
+const ProjectName = Type.String({ minLength: 1, maxLength: PROJECT_NAME_MAX_LENGTH });
+const LanguageCode = Type.String({ minLength: 1, maxLength: LANGUAGE_CODE_MAX_LENGTH });
+/** A language code in a query or a list, matched in any letter case among the project's: the service names an unknown one. */
+const LanguageCodeRef = Type.String({ maxLength: LANGUAGE_CODE_MAX_LENGTH });
+const KeyName = Type.String({ maxLength: KEY_MAX_LENGTH });
+const Context = Type.Union([Type.String({ maxLength: CONTEXT_MAX_LENGTH }), Type.Null()]);
+const Search = Type.String({ maxLength: SEARCH_MAX_LENGTH });
+/** How messages are checked (docs/product.md §7): ICU MessageFormat, or text with {name}/{{name}}. */
+const MessageSyntax = Type.Union([Type.Literal("icu"), Type.Literal("text")]);
+
+// Projects and languages (docs/product.md §4)
+
+export const NewProject = Type.Object({ name: ProjectName, base_language_code: LanguageCode });
+export type NewProject = Static<typeof NewProject>;
+
+export const ProjectPatch = Type.Object({
+  name: Type.Optional(ProjectName),
+  base_language_code: Type.Optional(LanguageCode),
+  message_syntax: Type.Optional(MessageSyntax),
+});
+export type ProjectPatch = Static<typeof ProjectPatch>;
+
+export const NewLanguage = Type.Object({ code: LanguageCode, name: Type.Optional(Type.String({ maxLength: LANGUAGE_NAME_MAX_LENGTH })) });
+export type NewLanguage = Static<typeof NewLanguage>;
+
+// Keys and translations (docs/product.md §4)
+
+export const NewKey = Type.Object({ key: KeyName, context: Type.Optional(Context) });
+export type NewKey = Static<typeof NewKey>;
+
+export const KeyPatch = Type.Object({ key: Type.Optional(KeyName), context: Type.Optional(Context) });
+export type KeyPatch = Static<typeof KeyPatch>;
+
+export const TranslationValue = Type.Object({ value: Type.String({ maxLength: VALUE_MAX_LENGTH }) });
+export type TranslationValue = Static<typeof TranslationValue>;
+
+/**
+ * The key list's filter (docs/product.md §8): a cell's state in one language (`translated` is a
+ * value not yet approved), or findings of the message checks in one language or any.
+ */
+const KeyStatus = Type.Union([Type.Literal("missing"), Type.Literal("translated"), Type.Literal("approved"), Type.Literal("problems")]);
+export type KeyStatus = Static<typeof KeyStatus>;
+
+/** Paging and filters are text the service reads, so a bad value is its 400 naming the parameter. */
+export const KeyListQuery = Type.Object({
+  search: Type.Optional(Search),
+  page: Type.Optional(WholeNumberParam),
+  page_size: Type.Optional(WholeNumberParam),
+  status: Type.Optional(KeyStatus),
+  /** The language `status` is about; required except with `problems`. */
+  language: Type.Optional(LanguageCodeRef),
+  /** Comma-separated codes: only these languages' translations in the answer. */
+  languages: Type.Optional(Type.String({ maxLength: LANGUAGE_LIST_MAX_LENGTH })),
+});
+export type KeyListQuery = Static<typeof KeyListQuery>;
+
+/** `language` is required; the service says so in its words (the language the counts are about). */
+export const KeyCountsQuery = Type.Object({ language: Type.Optional(LanguageCodeRef), search: Type.Optional(Search) });
+export type KeyCountsQuery = Static<typeof KeyCountsQuery>;
+
+/** Every message-check finding of a project (docs/product.md §7), one language's or all. */
+export const ProblemListQuery = Type.Object({
+  language: Type.Optional(LanguageCodeRef),
+  severity: Type.Optional(Type.Union([Type.Literal("error"), Type.Literal("warning")])),
+  page: Type.Optional(WholeNumberParam),
+  page_size: Type.Optional(WholeNumberParam),
+});
+export type ProblemListQuery = Static<typeof ProblemListQuery>;
+
+/** The languages a user's key grid shows (docs/product.md §8). */
+export const EditorPreferencesInput = Type.Object({ languages: Type.Array(LanguageCodeRef, { maxItems: SHOWN_LANGUAGES_MAX_ITEMS }) });
+export type EditorPreferencesInput = Static<typeof EditorPreferencesInput>;
+
+// Import (docs/product.md §6); the file's format is named where its kinds are (formats/).
+
+export const ImportOptions = Type.Object({
+  language_code: LanguageCode,
+  content: Type.String({ maxLength: IMPORT_CONTENT_MAX_LENGTH }),
+  /** Report what would change, change nothing (docs/product.md §6). */
+  dry_run: Type.Optional(Type.Boolean()),
+  /** Delete the project's keys that the file lacks; base language only. */
+  delete_missing: Type.Optional(Type.Boolean()),
+});
+export type ImportOptions = Static<typeof ImportOptions>;
