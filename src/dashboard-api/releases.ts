@@ -1,12 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
+import { NewRelease, PublishOptions, ReleasePatch } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
 import { isAdminCaller, type DashboardContext } from "./access.ts";
-
-const Name = t.String({ maxLength: 200 });
-const Tag = t.String({ maxLength: 100 });
 
 /** Releases: drafts, publishing, slugs, deletion (docs/product.md §4, docs/publishing.md). */
 export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
@@ -18,7 +16,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     .post("/projects/:pid/releases", ({ project, caller, body, status }) => status(201, createRelease(deps, project, caller.userId, body)), {
       access: "release",
       inProject: true,
-      body: t.Object({ name: Name, tag: Tag }),
+      body: NewRelease,
     })
     .get("/projects/:pid/releases/:rid", ({ project, params }) => releaseDetail(db, cdnUrl, project, findRelease(db, project, params.rid)), {
       access: "read",
@@ -27,7 +25,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     .patch("/projects/:pid/releases/:rid", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, updateRelease(deps, project, params.rid, body)), {
       access: "release",
       inProject: true,
-      body: t.Object({ name: t.Optional(Name), tag: t.Optional(Tag) }),
+      body: ReleasePatch,
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
@@ -37,7 +35,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
         if (allowErrors && !isAdminCaller(caller)) throw forbidden("only an admin may publish with errors (allow_errors)");
         return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
       },
-      { access: "release", inProject: true, body: t.Optional(t.Object({ allow_errors: t.Optional(t.Boolean()) })) },
+      { access: "release", inProject: true, body: PublishOptions },
     )
     .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
       access: "admin",

@@ -1,16 +1,15 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { downloadUrls } from "../bundles/urls.ts";
 import { iso } from "../common/clock.ts";
-import { badRequest, conflict, notFound } from "../common/errors.ts";
+import { conflict, invalidField, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import { atLeastCharacters } from "../common/model.ts";
 import { hasControlCharacters } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { BundleFormat } from "../formats/bundle.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
-
-export const RELEASE_NAME_MAX_LENGTH = 200;
-export const RELEASE_TAG_MAX_LENGTH = 100;
+import type { NewRelease, ReleasePatch } from "./model.ts";
 
 export interface ReleaseLanguageView {
   code: string;
@@ -56,11 +55,11 @@ export function releaseDetail(db: Db, cdnUrl: string, project: ProjectRow, r: Re
   return view;
 }
 
-function cleanField(raw: string, field: "name" | "tag", max: number): string {
+/** A name or tag as stored: trimmed, not blank, no control characters. Its length is the route schema's to bound (model.ts). */
+function cleanField(raw: string, field: "name" | "tag"): string {
   const v = raw.trim();
-  if (!v) throw badRequest(`invalid field "${field}": must not be empty`);
-  if (v.length > max) throw badRequest(`invalid field "${field}": at most ${max} characters`);
-  if (hasControlCharacters(v)) throw badRequest(`invalid field "${field}": must not contain control characters`);
+  if (!v) throw invalidField(field, atLeastCharacters(1));
+  if (hasControlCharacters(v)) throw invalidField(field, "must not contain control characters");
   return v;
 }
 
@@ -94,9 +93,9 @@ export function listReleases(db: Db, project: ProjectRow): ReleaseView[] {
     .map(releaseView);
 }
 
-export function createRelease({ db, clock, changes }: ServiceDeps, project: ProjectRow, userId: number | null, input: { name: string; tag: string }): ReleaseView {
-  const name = cleanField(input.name, "name", RELEASE_NAME_MAX_LENGTH);
-  const tag = cleanField(input.tag, "tag", RELEASE_TAG_MAX_LENGTH);
+export function createRelease({ db, clock, changes }: ServiceDeps, project: ProjectRow, userId: number | null, input: NewRelease): ReleaseView {
+  const name = cleanField(input.name, "name");
+  const tag = cleanField(input.tag, "tag");
   assertTagFree(db, project, tag);
   return db.transaction((tx) => {
     const row = tx
@@ -109,15 +108,10 @@ export function createRelease({ db, clock, changes }: ServiceDeps, project: Proj
   });
 }
 
-export function updateRelease(
-  { db, changes }: ServiceDeps,
-  project: ProjectRow,
-  publicId: string,
-  patch: { name?: string; tag?: string },
-): ReleaseRow {
+export function updateRelease({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: ReleasePatch): ReleaseRow {
   const r = findRelease(db, project, publicId);
-  const name = patch.name === undefined ? r.name : cleanField(patch.name, "name", RELEASE_NAME_MAX_LENGTH);
-  const tag = patch.tag === undefined ? r.tag : cleanField(patch.tag, "tag", RELEASE_TAG_MAX_LENGTH);
+  const name = patch.name === undefined ? r.name : cleanField(patch.name, "name");
+  const tag = patch.tag === undefined ? r.tag : cleanField(patch.tag, "tag");
   if (tag !== r.tag) assertTagFree(db, project, tag, r.id);
   if (name === r.name && tag === r.tag) return r;
   const row = db.transaction((tx) => {

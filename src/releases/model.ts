@@ -1,0 +1,23 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/**
+ * What the release routes take (docs/architecture.md "Input models"): each limit once, the route
+ * schemas built from them, the services' input types from the schemas. The services check what a
+ * schema cannot say: a blank name or tag, control characters, a tag already taken.
+ */
+
+export const RELEASE_NAME_MAX_LENGTH = 200;
+export const RELEASE_TAG_MAX_LENGTH = 100;
+
+const Name = Type.String({ maxLength: RELEASE_NAME_MAX_LENGTH });
+const Tag = Type.String({ maxLength: RELEASE_TAG_MAX_LENGTH });
+
+export const NewRelease = Type.Object({ name: Name, tag: Tag });
+export type NewRelease = Static<typeof NewRelease>;
+
+export const ReleasePatch = Type.Object({ name: Type.Optional(Name), tag: Type.Optional(Tag) });
+export type ReleasePatch = Static<typeof ReleasePatch>;
+
+/** A publish may let message errors through, an admin's call (docs/product.md §7); no body is `{}`. */
+export const PublishOptions = Type.Optional(Type.Object({ allow_errors: Type.Optional(Type.Boolean()) }));
+export type PublishOptions = Static<typeof PublishOptions>;
