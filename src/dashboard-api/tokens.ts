@@ -1,5 +1,6 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
+import { NewToken } from "../tokens/model.ts";
 import { createToken, deleteToken, listTokens } from "../tokens/tokens.ts";
 import type { DashboardContext } from "./access.ts";
 
@@ -11,12 +12,7 @@ export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
     .post("/projects/:pid/tokens", ({ project, body, status }) => status(201, createToken(deps, project, body)), {
       access: "admin",
       inProject: true,
-      body: t.Object({
-        name: t.String({ maxLength: 100 }),
-        // Which scopes are known, and that at least one is named, is judged by createToken, so the
-        // 400 names the scope at fault.
-        scopes: t.Optional(t.Array(t.String({ maxLength: 20 }), { maxItems: 10 })),
-      }),
+      body: NewToken,
     })
     .delete(
       "/projects/:pid/tokens/:tokenId",

@@ -1,11 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import { iso } from "../common/clock.ts";
-import { badRequest, notFound } from "../common/errors.ts";
+import { invalidField, notFound } from "../common/errors.ts";
 import { sha256Hex } from "../common/hash.ts";
 import { newId, randomString } from "../common/ids.ts";
+import { atLeastCharacters } from "../common/model.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { apiTokens, TOKEN_SCOPES, type ProjectRow, type TokenRow, type TokenScope } from "../storage/schema.ts";
+import type { NewToken } from "./model.ts";
 
 /**
  * API tokens (docs/interface.md §5, docs/product.md §2, §6): `pb_` + 43 base62 characters (256 bits),
@@ -13,7 +15,6 @@ import { apiTokens, TOKEN_SCOPES, type ProjectRow, type TokenRow, type TokenScop
  */
 export const TOKEN_PREFIX = "pb_";
 export const TOKEN_RANDOM_LENGTH = 43;
-export const TOKEN_NAME_MAX_LENGTH = 100;
 /** A token made without scopes reads the public API only, as every token did before scopes (docs/product.md §6). */
 export const DEFAULT_TOKEN_SCOPES: readonly TokenScope[] = ["read"];
 
@@ -42,9 +43,9 @@ export function canonicalScopes(scopes: readonly string[]): TokenScope[] {
 export function cleanScopes(raw: readonly string[] | undefined): TokenScope[] {
   if (raw === undefined) return [...DEFAULT_TOKEN_SCOPES];
   const unknown = raw.find((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
-  if (unknown !== undefined) throw badRequest(`invalid field "scopes": unknown scope "${unknown}" (the scopes are ${TOKEN_SCOPES.join(", ")})`);
+  if (unknown !== undefined) throw invalidField("scopes", `unknown scope "${unknown}" (the scopes are ${TOKEN_SCOPES.join(", ")})`);
   const scopes = canonicalScopes(raw);
-  if (scopes.length === 0) throw badRequest(`invalid field "scopes": must name at least one of ${TOKEN_SCOPES.join(", ")}`);
+  if (scopes.length === 0) throw invalidField("scopes", `must name at least one of ${TOKEN_SCOPES.join(", ")}`);
   return scopes;
 }
 
@@ -52,10 +53,10 @@ export function listTokens(db: Db, project: ProjectRow): TokenView[] {
   return db.select().from(apiTokens).where(eq(apiTokens.projectId, project.id)).orderBy(asc(apiTokens.name), asc(apiTokens.id)).all().map(tokenView);
 }
 
-export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: { name: string; scopes?: readonly string[] }): TokenView & { token: string } {
+/** A new token, shown this once. The name's length is the route schema's to bound (model.ts NewToken). */
+export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: NewToken): TokenView & { token: string } {
   const name = input.name.trim();
-  if (!name) throw badRequest('invalid field "name": must not be empty');
-  if (name.length > TOKEN_NAME_MAX_LENGTH) throw badRequest(`invalid field "name": at most ${TOKEN_NAME_MAX_LENGTH} characters`);
+  if (!name) throw invalidField("name", atLeastCharacters(1));
   const scopes = cleanScopes(input.scopes);
   const token = TOKEN_PREFIX + randomString(TOKEN_RANDOM_LENGTH);
   const row = db
