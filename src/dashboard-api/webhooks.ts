@@ -1,13 +1,9 @@
-import { Elysia, t } from "elysia";
-import { parsePositiveInt } from "../common/paging.ts";
+import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { DELIVERY_LIST_DEFAULT, deliveryDetail, listDeliveries, redeliver, sendTestEvent } from "../webhooks/delivery-log.ts";
-import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, SECRET_MAX_LENGTH, updateEndpoint, URL_MAX_LENGTH } from "../webhooks/endpoints.ts";
+import { deliveryDetail, listDeliveries, redeliver, sendTestEvent } from "../webhooks/delivery-log.ts";
+import { createEndpoint, deleteEndpoint, endpointView, findEndpoint, listEndpoints, updateEndpoint } from "../webhooks/endpoints.ts";
+import { DeliveryListQuery, EndpointPatch, NewEndpoint, TestEvent } from "../webhooks/model.ts";
 import { isAdminCaller, type DashboardContext } from "./access.ts";
-
-const Url = t.String({ maxLength: URL_MAX_LENGTH + 100 });
-const Events = t.Array(t.String({ maxLength: 100 }), { maxItems: 50 });
-const Secret = t.Union([t.String({ maxLength: SECRET_MAX_LENGTH }), t.Null()]);
 
 /**
  * Webhook endpoints, test events and the delivery log of the dashboard JSON API (docs/product.md §4).
@@ -25,7 +21,7 @@ export function webhookRoutes(deps: AppDeps, context: DashboardContext) {
     .post("/projects/:pid/webhooks", ({ project, body, status }) => status(201, createEndpoint(deps, project, body)), {
       access: "admin",
       inProject: true,
-      body: t.Object({ url: Url, events: Events, secret: t.Optional(Secret), enabled: t.Optional(t.Boolean()) }),
+      body: NewEndpoint,
     })
     .get("/projects/:pid/webhooks/:wid", ({ project, params, caller }) => endpointView(findEndpoint(db, project, params.wid), { maskQuery: !isAdminCaller(caller) }), {
       access: "read-private",
@@ -34,7 +30,7 @@ export function webhookRoutes(deps: AppDeps, context: DashboardContext) {
     .patch("/projects/:pid/webhooks/:wid", ({ project, params, body }) => updateEndpoint(deps, project, params.wid, body), {
       access: "admin",
       inProject: true,
-      body: t.Object({ url: t.Optional(Url), events: t.Optional(Events), secret: t.Optional(Secret), enabled: t.Optional(t.Boolean()) }),
+      body: EndpointPatch,
     })
     .delete(
       "/projects/:pid/webhooks/:wid",
@@ -47,12 +43,12 @@ export function webhookRoutes(deps: AppDeps, context: DashboardContext) {
     .post("/projects/:pid/webhooks/:wid/test", ({ project, params, body, status }) => status(202, sendTestEvent(deps, project, params.wid, body?.event)), {
       access: "admin",
       inProject: true,
-      body: t.Optional(t.Object({ event: t.Optional(t.String({ maxLength: 100 })) })),
+      body: TestEvent,
     })
     .get(
       "/projects/:pid/webhooks/:wid/deliveries",
-      ({ project, params, query }) => ({ items: listDeliveries(db, project, params.wid, parsePositiveInt(query.limit, "limit", DELIVERY_LIST_DEFAULT)) }),
-      { access: "read-private", inProject: true, query: t.Object({ limit: t.Optional(t.String()) }) },
+      ({ project, params, query }) => ({ items: listDeliveries(db, project, params.wid, query) }),
+      { access: "read-private", inProject: true, query: DeliveryListQuery },
     )
     .get("/projects/:pid/deliveries/:did", ({ project, params }) => deliveryDetail(db, project, params.did), { access: "read-private", inProject: true })
     .post("/projects/:pid/deliveries/:did/redeliver", ({ project, params, status }) => status(202, redeliver(deps, project, params.did)), {

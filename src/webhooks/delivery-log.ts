@@ -4,15 +4,13 @@ import { isEventType } from "../changes/events.ts";
 import { iso } from "../common/clock.ts";
 import { badRequest, conflict, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import { parsePositiveInt } from "../common/paging.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { deliveries, deliveryAttempts, webhookEndpoints, type DeliveryRow, type EndpointRow, type ProjectRow } from "../storage/schema.ts";
 import { findEndpoint } from "./endpoints.ts";
+import { DELIVERY_LIST_DEFAULT, DELIVERY_LIST_MAX, type DeliveryListQuery } from "./model.ts";
 import { sampleEnvelope } from "./samples.ts";
-
-/** The dashboard shows the newest deliveries of an endpoint; older ones stay reachable by id. */
-export const DELIVERY_LIST_DEFAULT = 100;
-export const DELIVERY_LIST_MAX = 500;
 
 export interface DeliveryView {
   id: string;
@@ -51,8 +49,9 @@ function view(d: DeliveryRow, endpointPublicId: string, originalPublicId: string
   };
 }
 
-/** An endpoint's deliveries, newest first (docs/product.md §4). */
-export function listDeliveries(db: Db, project: ProjectRow, endpointPublicId: string, limit = DELIVERY_LIST_DEFAULT): DeliveryView[] {
+/** An endpoint's newest `limit` deliveries, newest first (docs/product.md §4). */
+export function listDeliveries(db: Db, project: ProjectRow, endpointPublicId: string, query: DeliveryListQuery = {}): DeliveryView[] {
+  const limit = parsePositiveInt(query.limit, "limit", DELIVERY_LIST_DEFAULT);
   const endpoint = findEndpoint(db, project, endpointPublicId);
   return db
     .select({ d: deliveries, originalId: original.publicId })
@@ -60,7 +59,7 @@ export function listDeliveries(db: Db, project: ProjectRow, endpointPublicId: st
     .leftJoin(original, eq(original.id, deliveries.redeliveryOf))
     .where(eq(deliveries.endpointId, endpoint.id))
     .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
-    .limit(Math.min(Math.max(limit, 1), DELIVERY_LIST_MAX))
+    .limit(Math.min(limit, DELIVERY_LIST_MAX))
     .all()
     .map((r) => view(r.d, endpoint.publicId, r.originalId));
 }

@@ -1,14 +1,12 @@
 import { and, asc, eq } from "drizzle-orm";
 import { EVENT_TYPES, isEventType } from "../changes/events.ts";
 import { iso } from "../common/clock.ts";
-import { badRequest, notFound } from "../common/errors.ts";
+import { invalidField, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { webhookEndpoints, type EndpointRow, type ProjectRow } from "../storage/schema.ts";
-
-export const URL_MAX_LENGTH = 2048;
-export const SECRET_MAX_LENGTH = 256;
+import type { EndpointPatch, NewEndpoint } from "./model.ts";
 
 export interface EndpointView {
   id: string;
@@ -53,20 +51,20 @@ export function endpointView(e: EndpointRow, options: ViewOptions = {}): Endpoin
 /**
  * Only https (docs/interface.md §6.1 rule 1). Saving checks the scheme and the URL's form only; whether the
  * address is public is decided when a delivery connects (docs/product.md §5). The URL is stored as the
- * WHATWG parser writes it, which is also the form the sender connects to.
+ * WHATWG parser writes it, which is also the form the sender connects to. Its length is the route
+ * schema's to bound (model.ts URL_MAX_LENGTH).
  */
 export function cleanUrl(raw: string): string {
   const text = raw.trim();
-  if (text.length > URL_MAX_LENGTH) throw badRequest(`invalid field "url": at most ${URL_MAX_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw badRequest('invalid field "url": not an absolute URL');
+    throw invalidField("url", "not an absolute URL");
   }
-  if (url.protocol !== "https:") throw badRequest('invalid field "url": must use https');
-  if (!url.hostname) throw badRequest('invalid field "url": has no host');
-  if (url.username || url.password) throw badRequest('invalid field "url": must not carry credentials (use a secret to authenticate deliveries)');
+  if (url.protocol !== "https:") throw invalidField("url", "must use https");
+  if (!url.hostname) throw invalidField("url", "has no host");
+  if (url.username || url.password) throw invalidField("url", "must not carry credentials (use a secret to authenticate deliveries)");
   url.hash = "";
   return url.href;
 }
@@ -74,17 +72,16 @@ export function cleanUrl(raw: string): string {
 export function cleanEvents(raw: string[]): string[] {
   const unknown = raw.filter((e) => !isEventType(e));
   if (unknown.length > 0) {
-    throw badRequest(`invalid field "events": unknown event ${JSON.stringify(unknown[0])} (known: ${EVENT_TYPES.join(", ")})`);
+    throw invalidField("events", `unknown event ${JSON.stringify(unknown[0])} (known: ${EVENT_TYPES.join(", ")})`);
   }
-  if (raw.length === 0) throw badRequest('invalid field "events": choose at least one event');
+  if (raw.length === 0) throw invalidField("events", "choose at least one event");
   // Keep the order of docs/interface.md §6.2, whatever order they were sent in.
   return EVENT_TYPES.filter((e) => raw.includes(e));
 }
 
+/** `null` or `""` is no secret. */
 function cleanSecret(raw: string | null | undefined): string | null {
-  if (raw === undefined || raw === null || raw === "") return null;
-  if (raw.length > SECRET_MAX_LENGTH) throw badRequest(`invalid field "secret": at most ${SECRET_MAX_LENGTH} characters`);
-  return raw;
+  return raw === undefined || raw === null || raw === "" ? null : raw;
 }
 
 export function findEndpoint(db: Db, project: ProjectRow, publicId: string): EndpointRow {
@@ -107,14 +104,7 @@ export function listEndpoints(db: Db, project: ProjectRow, options: ViewOptions 
     .map((e) => endpointView(e, options));
 }
 
-export interface EndpointInput {
-  url: string;
-  events: string[];
-  secret?: string | null;
-  enabled?: boolean;
-}
-
-export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, input: EndpointInput): EndpointView {
+export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, input: NewEndpoint): EndpointView {
   const row = db
     .insert(webhookEndpoints)
     .values({
@@ -132,7 +122,7 @@ export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, 
 }
 
 /** `secret: null` or `""` removes the secret; leaving it out keeps the current one. */
-export function updateEndpoint({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: Partial<EndpointInput>): EndpointView {
+export function updateEndpoint({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: EndpointPatch): EndpointView {
   const row = findEndpoint(db, project, publicId);
   const values: Partial<EndpointRow> = {};
   if (patch.url !== undefined) values.url = cleanUrl(patch.url);
