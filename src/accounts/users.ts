@@ -1,14 +1,13 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { iso } from "../common/clock.ts";
-import { badRequest, conflict, HttpError, notFound } from "../common/errors.ts";
+import { conflict, HttpError, invalidField, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
+import { atLeastCharacters, checkInput } from "../common/model.ts";
 import type { Db } from "../storage/db.ts";
 import { sessions, users, type UserRow } from "../storage/schema.ts";
+import { NewUser, type FirstAdmin, type Role, type UserPatch } from "./model.ts";
 import { hashPassword } from "./passwords.ts";
-
-export type Role = "admin" | "member";
-export const PASSWORD_MIN_LENGTH = 8;
 
 export interface UserView {
   id: string;
@@ -22,31 +21,30 @@ export function userView(u: UserRow): UserView {
   return { id: u.publicId, email: u.email, name: u.name, role: u.role, created_at: iso(u.createdAt) };
 }
 
+/** An address as stored: trimmed, lower case, and of the form of one. Its length is the models' to bound (model.ts). */
 export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
   // Deliberately loose: one @ with something on both sides; delivery is not our concern.
-  if (!/^[^\s@]+@[^\s@]+$/.test(e) || e.length > 254) throw badRequest('invalid field "email": not an email address');
+  if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw invalidField("email", "not an email address");
   return e;
 }
 
-function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw badRequest(`invalid field "password": must be at least ${PASSWORD_MIN_LENGTH} characters`);
+/** A name as stored: trimmed, and not blank (which the schema, counting characters, lets through). */
+function cleanName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw invalidField("name", atLeastCharacters(1));
+  return name;
 }
 
-interface NewUser {
-  email: string;
-  name: string;
-  password: string;
-  role: Role;
-}
-
-/** Checks the input; the password is hashed later, outside any transaction (it is the slow part). */
+/**
+ * Checks a new user against the model, in the words a route's schema uses: users are made by the
+ * route, and also by `phrasebook user create`, the bootstrap settings and the demo, which no
+ * schema sees (docs/architecture.md "Input models"). The password is hashed later, outside any
+ * transaction (it is the slow part).
+ */
 function checkNewUser(input: NewUser): { email: string; name: string; role: Role } {
-  const email = normaliseEmail(input.email);
-  const name = input.name.trim();
-  if (!name) throw badRequest('invalid field "name": must not be empty');
-  checkPassword(input.password);
-  return { email, name, role: input.role };
+  checkInput(NewUser, input);
+  return { email: normaliseEmail(input.email), name: cleanName(input.name), role: input.role };
 }
 
 function emailTaken(db: Db, email: string): boolean {
@@ -79,7 +77,7 @@ export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<
  * while no user exists. "No user yet" is checked inside the same transaction as the insert, after
  * the slow hash, so of many parallel attempts exactly one creates an admin and the rest are 409.
  */
-export async function createFirstAdmin(db: Db, clock: Clock, input: Omit<NewUser, "role">): Promise<UserRow> {
+export async function createFirstAdmin(db: Db, clock: Clock, input: FirstAdmin): Promise<UserRow> {
   const done = () => conflict("setup is done: an admin already exists");
   if (countUsers(db) > 0) throw done();
   const user = checkNewUser({ ...input, role: "admin" });
@@ -118,19 +116,9 @@ function adminCount(db: Db): number {
  * A new password ends every session of the user except `keepSession` (the caller's own, when they
  * change their own password): whoever knew the old one is signed out.
  */
-export async function updateUser(
-  db: Db,
-  publicId: string,
-  patch: { name?: string; role?: Role; password?: string },
-  options: { keepSession?: string } = {},
-): Promise<UserView> {
+export async function updateUser(db: Db, publicId: string, patch: UserPatch, options: { keepSession?: string } = {}): Promise<UserView> {
   const before = findUser(db, publicId);
-  let name: string | undefined;
-  if (patch.name !== undefined) {
-    name = patch.name.trim();
-    if (!name) throw badRequest('invalid field "name": must not be empty');
-  }
-  if (patch.password !== undefined) checkPassword(patch.password);
+  const name = patch.name === undefined ? undefined : cleanName(patch.name);
   const lastAdmin = (user: UserRow) => patch.role !== undefined && patch.role !== user.role && user.role === "admin" && adminCount(db) === 1;
   if (lastAdmin(before)) throw conflict("cannot demote the last admin"); // cheap refusal before the hash
   const passwordHash = patch.password === undefined ? undefined : await hashPassword(patch.password);

@@ -1,4 +1,5 @@
-import { createUser, type Role } from "../accounts/users.ts";
+import type { Role } from "../accounts/model.ts";
+import { createUser } from "../accounts/users.ts";
 import { systemClock } from "../common/clock.ts";
 import { CliError, HttpError } from "../common/errors.ts";
 import { loadSettings } from "../config/settings.ts";

@@ -1,18 +1,12 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { LoginThrottle } from "../accounts/login-throttle.ts";
+import { Credentials, FirstAdmin } from "../accounts/model.ts";
 import { createSession, login, logout, readCookie, SESSION_COOKIE, sessionCookie, type SessionInfo } from "../accounts/sessions.ts";
 import { countUsers, createFirstAdmin } from "../accounts/users.ts";
 import { badRequest } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { tokenIdentity, type DashboardContext } from "./access.ts";
 import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite } from "./guards.ts";
-
-const Credentials = t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 1024 }) });
-const Setup = t.Object({
-  email: t.String({ maxLength: 254 }),
-  name: t.String({ minLength: 1, maxLength: 200 }),
-  password: t.String({ minLength: 8, maxLength: 1024 }),
-});
 
 /**
  * Signing in (docs/product.md §4 "Session") and the first-run setup (docs/decisions.md "First
@@ -48,7 +42,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
         set.status = 201;
         return begin(set, createSession(deps.db, deps.clock, admin));
       },
-      { body: Setup },
+      { body: FirstAdmin },
     );
 }
 

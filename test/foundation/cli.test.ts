@@ -78,7 +78,7 @@ describe("product §1: the command line", () => {
     expect(r.stderr).toStartWith("phrasebook: PHRASEBOOK_RATE_LIMIT");
   });
 
-  test("user create adds a user who can log in; duplicates and bad roles are one clear line", async () => {
+  test("user create adds a user who can log in; duplicates, bad roles and names over the limit are one clear line", async () => {
     const dataDir = tempDir();
     try {
       const ok = await cli(["user", "create", "--email", "Ana@Example.test", "--name", "Ana", "--role", "admin"], {
@@ -100,6 +100,11 @@ describe("product §1: the command line", () => {
       const role = await cli(["user", "create", "--email", "b@example.test", "--name", "B", "--role", "owner"], { PHRASEBOOK_DATA_DIR: dataDir });
       expect(role.code).toBe(2);
       expect(role.stderr).toBe('phrasebook: --role must be admin or member (got "owner")\n');
+
+      // The route's model bounds what the command line sends too, in the same words (docs/architecture.md "Input models").
+      const long = await cli(["user", "create", "--email", "d@example.test", "--name", "D".repeat(201)], { PHRASEBOOK_DATA_DIR: dataDir, PHRASEBOOK_PASSWORD: "long-name-password" });
+      expect(long.code).toBe(2);
+      expect(long.stderr).toBe('phrasebook: invalid field "name": at most 200 characters\n');
 
       const piped = await cli(["user", "create", "--email", "c@example.test", "--name", "C"], { PHRASEBOOK_DATA_DIR: dataDir }, "piped-password\n");
       expect(piped.code).toBe(0);

@@ -1,0 +1,37 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/**
+ * What the account routes take (docs/architecture.md "Input models"): each limit once, the route
+ * schemas built from them, the services' input types from the schemas. Users are also made by
+ * `phrasebook user create` and from the bootstrap settings, which check their input against the
+ * same models (users.ts); the services check what a schema cannot say: an address's form, a
+ * blank name, the last admin.
+ */
+
+/** The longest address mail can carry. */
+export const EMAIL_MAX_LENGTH = 254;
+export const USER_NAME_MAX_LENGTH = 200;
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long passphrases are welcome; past this, a body is no password but a way to spend hashing time. */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+const Email = Type.String({ maxLength: EMAIL_MAX_LENGTH });
+const Name = Type.String({ minLength: 1, maxLength: USER_NAME_MAX_LENGTH });
+const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
+export const Role = Type.Union([Type.Literal("admin"), Type.Literal("member")]);
+export type Role = Static<typeof Role>;
+
+export const NewUser = Type.Object({ email: Email, name: Name, password: Password, role: Role });
+export type NewUser = Static<typeof NewUser>;
+
+/** A change of a user; a new password ends their other sessions (docs/dashboard-api.md). */
+export const UserPatch = Type.Object({ name: Type.Optional(Name), role: Type.Optional(Role), password: Type.Optional(Password) });
+export type UserPatch = Static<typeof UserPatch>;
+
+/** The first admin, at the first-run setup (docs/decisions.md "First run") or from the bootstrap settings. */
+export const FirstAdmin = Type.Object({ email: Email, name: Name, password: Password });
+export type FirstAdmin = Static<typeof FirstAdmin>;
+
+/** Signing in: only bounded here; a wrong one is the sign-in's 401, never a hint of which part was wrong. */
+export const Credentials = Type.Object({ email: Email, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }) });
+export type Credentials = Static<typeof Credentials>;
