@@ -37,7 +37,7 @@ export function clearError(box: HTMLElement): void {
 /** Marks the input a 400 names (`invalid field "tag": ...`), so the error points at its cause. */
 function markField(formEl: HTMLFormElement, err: unknown): void {
   formEl.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
-  // 400s name the field as `invalid field "tag": ...` (src/common/http-errors.ts).
+  // 400s name the field as `invalid field "tag": ...` (docs/architecture.md "Input models").
   const named = err instanceof ApiError ? /\b(?:field|body) "([a-z_]+)"/.exec(err.message)?.[1] : undefined;
   const target = named ? formEl.querySelector<HTMLElement>(`[name="${named}"]`) : null;
   if (target) {
