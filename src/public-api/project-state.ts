@@ -1,5 +1,6 @@
 import { downloadUrls } from "../bundles/urls.ts";
 import { iso } from "../common/clock.ts";
+import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { ProjectLanguageT, ProjectT, ReleaseDetailT, ReleaseLanguageT } from "./model.ts";
 import type { ApiProjectRow, PublicApiQueries as Queries } from "./queries.ts";
 import { ReleaseIndex, type PublishedRow } from "./release-index.ts";
@@ -67,7 +68,7 @@ export class ProjectState {
           (l): ReleaseLanguageT => ({
             code: l.code,
             is_base_language: l.is_base_language === 1,
-            download_urls: downloadUrls(this.cdnUrl, this.project.cdn_slug, row.slug!, l.code),
+            download_urls: downloadUrls(this.cdnUrl, this.project.cdn_slug, row.slug!, l.code, BUNDLE_FORMATS) as ReleaseLanguageT["download_urls"],
           }),
         )
       : [];
