@@ -23,7 +23,7 @@ export interface PublishOptions {
  * snapshot, check every message (a 409 with the errors unless `allowErrors`, before anything is
  * written), claim the draft, compile every language to every bundle format of the registry (JSON,
  * YAML and ARB), write and flush the files, then in one transaction give the release its slug,
- * record the shipped languages with `is_base_language` as of now, mark it
+ * record the shipped languages with `is_base_language` as of now and the formats, mark it
  * published (and forced, when errors were let through) and write release_published. Then the change notice purges the CDN and API caches, so `latest`
  * tracks this release at once.
  */
@@ -114,7 +114,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
     const publishedAt = Math.max(clock.now(), (last ?? 0) + 1);
     const row = tx
       .update(releases)
-      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced })
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS] })
       .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
       .returning()
       .get();

@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import { hasControlCharacters } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
-import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
+import { shippedFormats, type BundleFormat } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 
@@ -42,7 +42,7 @@ export function releaseView(r: ReleaseRow): ReleaseView {
  */
 export function shippedLanguages(db: Db, cdnUrl: string, project: ProjectRow, r: ReleaseRow): ReleaseLanguageView[] {
   if (r.status !== "published" || !r.slug) return [];
-  const formats = BUNDLE_FORMATS;
+  const formats = shippedFormats(r.formats);
   return db
     .select()
     .from(releaseLanguages)
@@ -106,7 +106,8 @@ export function createRelease({ db, clock, changes }: ServiceDeps, project: Proj
   return db.transaction((tx) => {
     const row = tx
       .insert(releases)
-      .values({ publicId: newId("rel"), projectId: project.id, name, tag, status: "draft", createdBy: userId, createdAt: clock.now() })
+      // A draft has no files, so no formats yet: publishing records them (docs/formats.md).
+      .values({ publicId: newId("rel"), projectId: project.id, name, tag, status: "draft", createdBy: userId, createdAt: clock.now(), formats: [] })
       .returning()
       .get();
     changes.event(project, "release_created", { release_id: row.publicId, name, tag, status: "draft" });
