@@ -23,9 +23,9 @@ export interface PublishOptions {
  * snapshot, check every message (a 409 with the errors unless `allowErrors`, before anything is
  * written), claim the draft, compile every language to every bundle format of the registry (JSON,
  * YAML and ARB), write and flush the files, then in one transaction give the release its slug,
- * record the shipped languages with `is_base_language` as of now and the formats, mark it
- * published (and forced, when errors were let through) and write release_published. Then the change notice purges the CDN and API caches, so `latest`
- * tracks this release at once.
+ * record the shipped languages with `is_base_language` as of now and the formats written, mark it
+ * published (and forced, when errors were let through) and write release_published. Then the
+ * change notice purges the CDN and API caches, so `latest` tracks this release at once.
  */
 export async function publishRelease(
   deps: ServiceDeps,
