@@ -15,7 +15,10 @@ port() { $BUN -e 'const s=Bun.serve({port:0,hostname:"127.0.0.1",fetch:()=>new R
 PORTA=$(port); PORTB=$(port)
 PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$PORTA PHRASEBOOK_DATA_DIR=$W/a PHRASEBOOK_LOG_REQUESTS=false taskset -c 0 $A serve >$W/a.log 2>&1 & PA=$!
 PHRASEBOOK_HOST=127.0.0.1 PHRASEBOOK_PORT=$PORTB PHRASEBOOK_DATA_DIR=$W/b PHRASEBOOK_LOG_REQUESTS=false taskset -c 0 $B serve >$W/b.log 2>&1 & PB=$!
-sleep 1.5
+# Both must answer before the setup: a fixed pause was too short on a loaded machine.
+for u in $PORTA $PORTB; do
+  for _ in $(seq 1 100); do $BUN -e "await fetch('http://127.0.0.1:$u/healthz').then(() => process.exit(0), () => process.exit(1))" 2>/dev/null && break; sleep 0.2; done
+done
 SA=$($BUN bench/lib/cdn-setup.ts http://127.0.0.1:$PORTA $W/a); SB=$($BUN bench/lib/cdn-setup.ts http://127.0.0.1:$PORTB $W/b)
 pa=$($BUN -e "console.log(($SA).files.$3.pinned_path)"); pb=$($BUN -e "console.log(($SB).files.$3.pinned_path)")
 ticks() { awk '{print $14+$15}' /proc/$1/stat; }

@@ -3,18 +3,18 @@ import { badRequest, HttpError } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { arbNames } from "../formats/arb-names.ts";
-import { checkImportSize, parseImport, type ImportEntry, type ImportFormat } from "../formats/parse.ts";
+import type { Entry as ImportEntry } from "../formats/format.ts";
+import { checkImportSize } from "../formats/read.ts";
+import { readOneLanguage, type FormatName } from "../formats/registry.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
-import type { ImportOptions } from "./model.ts";
+import type { ImportInput } from "./model.ts";
+
+export type { ImportInput };
 import { ProjectChecks } from "./checks.ts";
 import { prepareImportQueries } from "./queries.ts";
 
-/** The import's input: the options of the model (model.ts ImportOptions) and the file's format. */
-export interface ImportInput extends ImportOptions {
-  format: ImportFormat;
-}
 
 export type ChangeKind = "created" | "updated" | "deleted";
 
@@ -72,7 +72,7 @@ export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: Proje
  * anything is read from the database: a bad file changes nothing.
  */
 function readEntries(input: ImportInput, language: LanguageRow): ImportEntry[] {
-  const parsed = parseImport(input.format, input.content);
+  const parsed = readOneLanguage(input.format, input.content);
   if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
     throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
   }

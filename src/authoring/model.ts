@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { WholeNumberParam } from "../common/model.ts";
+import { FORMAT_NAMES, type FormatName } from "../formats/registry.ts";
 
 /**
  * What authoring takes as input (docs/architecture.md "Input models"): each limit once, the route
@@ -107,7 +108,7 @@ export type ProblemListQuery = Static<typeof ProblemListQuery>;
 export const EditorPreferencesInput = Type.Object({ languages: Type.Array(LanguageCodeRef, { maxItems: SHOWN_LANGUAGES_MAX_ITEMS }) });
 export type EditorPreferencesInput = Static<typeof EditorPreferencesInput>;
 
-// Import (docs/product.md §6); the file's format is named where its kinds are (formats/).
+// Import (docs/product.md §6); the file's format is any of the registry's (docs/formats.md).
 
 export const ImportOptions = Type.Object({
   language_code: LanguageCode,
@@ -118,3 +119,10 @@ export const ImportOptions = Type.Object({
   delete_missing: Type.Optional(Type.Boolean()),
 });
 export type ImportOptions = Static<typeof ImportOptions>;
+
+/** Every format of the registry can be imported (docs/formats.md). */
+export const ImportFormat = Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name)));
+
+/** The body of `POST /projects/:pid/import`: the options and the file's format. */
+export const ImportBody = Type.Object({ ...ImportOptions.properties, format: ImportFormat });
+export type ImportInput = Omit<Static<typeof ImportBody>, "format"> & { format: FormatName };

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { isPublicIdShape } from "../common/ids.ts";
-import type { BundleFormat } from "../formats/bundle.ts";
+import type { BundleFormat } from "../formats/registry.ts";
 
 /**
  * Where release files live (docs/publishing.md §5): `<dataDir>/releases/<release public id>/<code>.<ext>`,

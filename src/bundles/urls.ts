@@ -1,19 +1,20 @@
-import type { BundleFormat } from "../formats/bundle.ts";
+import type { BundleFormat } from "../formats/registry.ts";
 
 /**
  * The CDN URL of a bundle file (docs/interface.md §4.5), built in one place so the public API's
- * `download_urls`, the dashboard and the CDN routes agree.
+ * `download_urls`, the dashboard and the CDN routes agree. A bundle format's file extension is its
+ * name (docs/formats.md), so this needs no more of the registry than its type, and the dashboard's
+ * script can use it without bundling the formats' readers.
  */
 export const LATEST = "latest";
 
-export function fileUrl(cdnUrl: string, projectSlug: string, releaseSlug: string, code: string, ext: BundleFormat): string {
-  return `${cdnUrl}/p/${projectSlug}/r/${releaseSlug}/${code}.${ext}`;
+export function fileUrl(cdnUrl: string, projectSlug: string, releaseSlug: string, code: string, format: BundleFormat): string {
+  return `${cdnUrl}/p/${projectSlug}/r/${releaseSlug}/${code}.${format}`;
 }
 
-export function downloadUrls(cdnUrl: string, projectSlug: string, releaseSlug: string, code: string): Record<BundleFormat, string> {
-  return {
-    json: fileUrl(cdnUrl, projectSlug, releaseSlug, code, "json"),
-    yaml: fileUrl(cdnUrl, projectSlug, releaseSlug, code, "yaml"),
-    arb: fileUrl(cdnUrl, projectSlug, releaseSlug, code, "arb"),
-  };
+/** `download_urls` of one language: a URL per format the release shipped, in the order recorded. */
+export function downloadUrls(cdnUrl: string, projectSlug: string, releaseSlug: string, code: string, formats: readonly BundleFormat[]): Partial<Record<BundleFormat, string>> {
+  const urls: Partial<Record<BundleFormat, string>> = {};
+  for (const format of formats) urls[format] = fileUrl(cdnUrl, projectSlug, releaseSlug, code, format);
+  return urls;
 }

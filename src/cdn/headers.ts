@@ -1,18 +1,11 @@
 import type { Encoding } from "../common/http.ts";
-import type { BundleFormat } from "../formats/bundle.ts";
+import { CONTENT_TYPES, type BundleFormat } from "../formats/registry.ts";
 
 /** docs/interface.md §4.5 rule 3, verbatim. */
 export const CACHE_CONTROL_PINNED = "public, max-age=31536000, immutable";
 export const CACHE_CONTROL_LATEST = "public, max-age=60, must-revalidate";
 /** docs/product.md §3: a 404 must not be cached, so a publish or an undone rotation shows at once. */
 export const CACHE_CONTROL_NOT_FOUND = "no-store";
-
-/** docs/product.md §3: JSON and ARB are JSON documents; YAML has its registered type (RFC 9512). */
-export const CONTENT_TYPES: Record<BundleFormat, string> = {
-  json: "application/json; charset=utf-8",
-  arb: "application/json; charset=utf-8",
-  yaml: "application/yaml; charset=utf-8",
-};
 
 /**
  * Browsers fetch bundles from other origins directly (docs/product.md §3). The files are public by
@@ -33,7 +26,10 @@ export interface FileHeaders {
   notModified: Record<string, string>;
 }
 
-/** Built once per cached file and encoding, so a hit copies a ready object (the hot path). */
+/**
+ * Built once per cached file and encoding, so a hit copies a ready object (the hot path). The
+ * content type is the format's own (docs/product.md §3, src/formats/registry.ts).
+ */
 export function fileHeaders(ext: BundleFormat, cacheControl: string, etag: string, encoding: Encoding): FileHeaders {
   const common: Record<string, string> = { ...CORS, "cache-control": cacheControl, etag, vary: "Accept-Encoding" };
   const ok: Record<string, string> = { ...common, "content-type": CONTENT_TYPES[ext], "x-content-type-options": "nosniff" };

@@ -1,13 +1,14 @@
 import { LATEST } from "../bundles/urls.ts";
 import { SLUG_LENGTH } from "../common/ids.ts";
-import { BUNDLE_FORMATS, type BundleFormat } from "../formats/bundle.ts";
+import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
 
 /**
  * CDN paths (docs/interface.md §4.5): `/p/{projectSlug}/r/{releaseSlug|latest}/{language}.{ext}`
  * below the CDN prefix.
  * Matched as raw text against a strict pattern and never decoded: slugs are 16 letters or digits,
- * a language code holds letters, digits and '-', and `ext` is one of the three formats. Anything
- * else (`..`, `%2F`, NUL, odd lengths, other extensions) is simply not a CDN file.
+ * a language code holds letters, digits and '-', and `ext` is a bundle format of the registry
+ * (whose extension is its name, docs/formats.md). Anything else (`..`, `%2F`, NUL, odd lengths,
+ * other extensions) is simply not a CDN file.
  */
 export interface CdnPath {
   projectSlug: string;

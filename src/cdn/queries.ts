@@ -1,15 +1,22 @@
 import type { Db } from "../storage/db.ts";
 
+export interface CdnRelease {
+  id: number;
+  publicId: string;
+  formats: string;
+}
+
 /** A CDN cache miss resolves its path with these, prepared once (docs/architecture.md "Reaching SQLite"). */
 export function prepareCdnQueries(db: Db) {
   const c = db.$client;
   return {
     projectBySlug: c.prepare<{ id: number }, [string]>("SELECT id FROM projects WHERE cdn_slug = ?"),
-    pinnedRelease: c.prepare<{ id: number; publicId: string }, [number, string]>(
-      "SELECT id, public_id AS publicId FROM releases WHERE project_id = ? AND slug = ? AND status = 'published'",
+    // `formats`: the JSON list of the formats the release shipped (docs/formats.md).
+    pinnedRelease: c.prepare<CdnRelease, [number, string]>(
+      "SELECT id, public_id AS publicId, formats FROM releases WHERE project_id = ? AND slug = ? AND status = 'published'",
     ),
-    latestRelease: c.prepare<{ id: number; publicId: string }, [number]>(
-      "SELECT id, public_id AS publicId FROM releases WHERE project_id = ? AND status = 'published' ORDER BY published_at DESC, id DESC LIMIT 1",
+    latestRelease: c.prepare<CdnRelease, [number]>(
+      "SELECT id, public_id AS publicId, formats FROM releases WHERE project_id = ? AND status = 'published' ORDER BY published_at DESC, id DESC LIMIT 1",
     ),
     shippedLanguage: c.prepare<{ code: string }, [number, string]>("SELECT code FROM release_languages WHERE release_id = ? AND code = ?"),
   };

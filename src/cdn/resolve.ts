@@ -13,16 +13,18 @@ export interface ResolvedFile {
 /**
  * Resolves a parsed CDN path through the database: the project by its current slug, the release
  * by its current slug among that project's published ones (or the newest published one for
- * `latest`, docs/product.md §3), and the language among those the release shipped
- * (docs/interface.md §4.5 rules 1-2). A draft, a rotated slug, a deleted release or an unshipped
- * language resolve to null.
+ * `latest`, docs/product.md §3), the language among those the release shipped
+ * (docs/interface.md §4.5 rules 1-2), and the format among those it shipped (docs/formats.md "What
+ * a release records": `latest` answers 404 for a format the newest release lacks, as for a
+ * language). A draft, a rotated slug, a deleted release, an unshipped language or format resolve
+ * to null.
  */
 export function resolveFile(q: CdnQueries, path: CdnPath): ResolvedFile | null {
   const project = q.projectBySlug.get(path.projectSlug);
   if (!project) return null;
   const latest = path.releaseSlug === LATEST;
   const release = latest ? q.latestRelease.get(project.id) : q.pinnedRelease.get(project.id, path.releaseSlug);
-  if (!release) return null;
+  if (!release || !(JSON.parse(release.formats) as string[]).includes(path.ext)) return null;
   const language = q.shippedLanguage.get(release.id, path.code);
   if (!language) return null;
   return { projectId: project.id, releasePublicId: release.publicId, code: language.code, latest };

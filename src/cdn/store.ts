@@ -4,7 +4,7 @@ import { writeAtomic } from "../bundles/files.ts";
 import { bundleFileName, bundlePath } from "../bundles/layout.ts";
 import { sha256Base64Url } from "../common/hash.ts";
 import { log } from "../common/log.ts";
-import type { BundleFormat } from "../formats/bundle.ts";
+import type { BundleFormat } from "../formats/registry.ts";
 import { cachedSize, type CachedFile } from "./cache.ts";
 import { brotli, gzip } from "../common/compress.ts";
 

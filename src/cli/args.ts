@@ -1,5 +1,6 @@
 import { CliError } from "../common/errors.ts";
 import { SETTINGS } from "../config/settings.ts";
+import { extensionsHelp, orList, PULL_FORMATS, PUSH_FORMATS } from "./client/formats.ts";
 
 /**
  * Splits argv into the command words and `--flag value` / `--flag=value` pairs. Which flags exist,
@@ -117,9 +118,9 @@ const EXIT_CODES = `Exit codes: 0 done; 1 bad usage or a bad local file; 2 the s
 3 a check failed.
 `;
 
-/** `phrasebook <command> --help`: every flag of the command with an example. */
+/** `phrasebook <command> --help`: every flag of the command with an example; the formats are the registry's (docs/formats.md). */
 export const COMMAND_HELP: Record<ClientCommand, string> = {
-  push: `Usage: phrasebook push [FILE...] [--language CODE] [--format json|yaml|arb] [--dry-run] [--delete-missing]
+  push: `Usage: phrasebook push [FILE...] [--language CODE] [--format ${PUSH_FORMATS.join("|")}] [--dry-run] [--delete-missing]
                        [--translations] [--config FILE]
 
 Imports translation files into the token's project (the token needs the write scope). Each file
@@ -131,7 +132,7 @@ sets one language: new keys are created, changed values updated, equal ones left
   --language CODE       the language of the files (e.g. de, pt-BR); default: the ARB file's @@locale,
                         else the {language} or {locale} part of a pattern in phrasebook.yaml that
                         the file's path matches
-  --format FORMAT       json, yaml or arb; default: from the extension (.json, .yaml/.yml, .arb)
+  --format FORMAT       ${orList(PUSH_FORMATS)}; default: from the extension (${extensionsHelp(PUSH_FORMATS)})
   --dry-run             change nothing: print what would change, one "+ key" (created), "~ key"
                         (updated) or "- key" (deleted) line each
   --delete-missing      also delete the project's keys that the file lacks (base language only);
@@ -148,14 +149,14 @@ Examples:
   phrasebook push locales/de.json --language de
 
 ${EXIT_CODES}`,
-  pull: `Usage: phrasebook pull [--release latest|TAG|ID] [--format arb|json|yaml] [--out PATTERN] [--language CODE]...
+  pull: `Usage: phrasebook pull [--release latest|TAG|ID] [--format ${PULL_FORMATS.join("|")}] [--out PATTERN] [--language CODE]...
                        [--config FILE]
 
 Downloads the files of a published release through the public API (the token needs the read scope)
 and writes each language to PATTERN, atomically: a file is whole or untouched.
 
   --release WHICH       latest (default: the newest published), a release's tag (v1.4.0) or its id
-  --format FORMAT       arb, json or yaml; default: from the extension of the pattern
+  --format FORMAT       ${orList(PULL_FORMATS)}; default: from the extension of the pattern
   --out PATTERN         where to write; {language} is the language code (pt-BR) and {locale} the
                         same with underscores (pt_BR), as Flutter's gen-l10n names ARB files;
                         default: the "translations" patterns of phrasebook.yaml (whose "source"

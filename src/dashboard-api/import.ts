@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { ImportRunner } from "../authoring/import-runner.ts";
-import { ImportOptions } from "../authoring/model.ts";
+import { ImportBody } from "../authoring/model.ts";
 import type { AppDeps } from "../deps.ts";
 import type { DashboardContext } from "./access.ts";
 import { importOffThread } from "./worker.ts";
@@ -11,10 +11,7 @@ export function importRoutes(deps: AppDeps, context: DashboardContext) {
   return new Elysia().use(context).post("/projects/:pid/import", ({ project, body, caller }) => runner.run(project, body, caller.actor), {
     access: "edit",
     inProject: true,
-    // The options and their limits are the model's (authoring/model.ts); the format, the formats'.
-    body: t.Object({
-      ...ImportOptions.properties,
-      format: t.Union([t.Literal("json"), t.Literal("yaml"), t.Literal("arb")]),
-    }),
+    // The options and their limits are the model's (authoring/model.ts); the format, the registry's.
+    body: ImportBody,
   });
 }

@@ -5,7 +5,7 @@ import { pathOf } from "../common/http.ts";
 import type { Settings } from "../config/settings.ts";
 import { staticAssetResponse } from "../common/static-asset.ts";
 import { ASSET_PREFIX, assets } from "./assets.ts";
-import { CONTENT_SECURITY_POLICY, renderShell } from "./shell.ts";
+import { CONTENT_SECURITY_POLICY, FORMAT_INFO, renderShell } from "./shell.ts";
 
 const DASHBOARD_API_PATH = "/dashboard/api/";
 
@@ -14,7 +14,7 @@ const DASHBOARD_API_PATH = "/dashboard/api/";
  * client routes from the path, so deep links and reloads work) and the embedded assets.
  */
 export function dashboardPages(settings: Settings) {
-  const html = renderShell({ api_url: `${settings.publicUrl}/v1`, cdn_url: settings.cdnUrl, version: pkg.version });
+  const html = renderShell({ api_url: `${settings.publicUrl}/v1`, cdn_url: settings.cdnUrl, version: pkg.version, formats: FORMAT_INFO });
   const shell = (request: Request) => {
     const path = pathOf(request.url);
     // An unknown API path is a JSON 404, never the page (scripts must not get HTML back).

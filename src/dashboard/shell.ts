@@ -1,4 +1,29 @@
+import { FORMATS } from "../formats/registry.ts";
 import { ASSET_PREFIX, assetNamed } from "./assets.ts";
+
+/**
+ * A format of the registry as the pages see it (docs/formats.md): the import page offers every one,
+ * the release pages name the bundle formats. Sent in the page's config, so the script does not
+ * bundle the formats' readers.
+ */
+export interface FormatInfo {
+  name: string;
+  label: string;
+  /** Without the dot, lower case. */
+  extensions: string[];
+  /** Without parameters (`application/json`), for the file picker's `accept`. */
+  media_type: string;
+  /** Every release ships it and the CDN serves it. */
+  bundle: boolean;
+}
+
+export const FORMAT_INFO: FormatInfo[] = FORMATS.map((f) => ({
+  name: f.name,
+  label: f.label,
+  extensions: [...f.extensions],
+  media_type: f.contentType.split(";")[0]!.trim(),
+  bundle: f.bundle,
+}));
 
 /** What the pages need to know about this deployment, read once from the settings. */
 export interface ClientConfig {
@@ -7,6 +32,7 @@ export interface ClientConfig {
   /** `{cdn_url}`, for the `latest` URLs (built the same way as download_urls, see src/bundles/urls.ts). */
   cdn_url: string;
   version: string;
+  formats: FormatInfo[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ArgumentKind, MessageArgument } from "../messages/read.ts";
 
 /**
- * ARB `placeholders` from the checked parse of a message (docs/publishing.md §3): every argument
+ * ARB `placeholders` from the checked parse of a message (docs/formats.md "ARB"): every argument
  * once, in order of first use, typed as Flutter's gen-l10n expects it. gen-l10n infers the same
  * types for arguments it finds undeclared (`num` for a plural, `String` for a select, `DateTime`
  * for a date or time, `Object` otherwise), and refuses a plural declared as anything but `num` or

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { t, type Static } from "elysia";
+import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
 
 /**
  * The public API's models (docs/interface.md §2, docs/product.md §2): the one source of the field
@@ -46,13 +47,20 @@ export const ReleaseSummary = t.Object(
   { ...closed, description: "A published release as listed." },
 );
 
-const CdnUrl = (ext: string) => t.String({ format: "uri", description: `absolute CDN URL of the .${ext} file` });
+const CdnUrl = (format: BundleFormat) => t.String({ format: "uri", description: `absolute CDN URL of the .${format} file` });
+
+/**
+ * One key per bundle format of the registry (docs/interface.md §2.3: json, yaml and arb), each the
+ * URL of that file. A release's `download_urls` list exactly the formats it recorded, which are
+ * every bundle format (docs/formats.md "What a release records").
+ */
+const DownloadUrls = t.Object(Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, CdnUrl(f)])) as Record<BundleFormat, ReturnType<typeof CdnUrl>>, closed);
 
 export const ReleaseLanguage = t.Object(
   {
     code: t.String({ description: "language code, e.g. de or pt-BR" }),
     is_base_language: t.Boolean({ description: "whether it was the project's base language when the release was published" }),
-    download_urls: t.Object({ json: CdnUrl("json"), yaml: CdnUrl("yaml"), arb: CdnUrl("arb") }, closed),
+    download_urls: DownloadUrls,
   },
   { ...closed, description: "A language the release shipped, with its files on the CDN." },
 );

@@ -1,5 +1,6 @@
 import { downloadUrls } from "../bundles/urls.ts";
 import { iso } from "../common/clock.ts";
+import { shippedFormats } from "../formats/registry.ts";
 import type { ProjectLanguageT, ProjectT, ReleaseDetailT, ReleaseLanguageT } from "./model.ts";
 import type { ApiProjectRow, PublicApiQueries as Queries } from "./queries.ts";
 import { ReleaseIndex, type PublishedRow } from "./release-index.ts";
@@ -61,13 +62,17 @@ export class ProjectState {
 
   private renderDetail(row: PublishedRow): ReleaseDetailT {
     // The languages frozen at publish, with is_base_language as it was then (docs/interface.md
-    // §2.3); the URLs use the current slugs, so rotation revokes old URLs (§5 rule 7).
+    // §2.3), and a URL per format the release shipped (docs/formats.md); the URLs use the current
+    // slugs, so rotation revokes old URLs (§5 rule 7).
+    const formats = shippedFormats(JSON.parse(this.queries.formats.get(row.rowId)?.formats ?? "[]") as string[]);
     const languages = row.slug
       ? this.queries.shipped.all(row.rowId).map(
           (l): ReleaseLanguageT => ({
             code: l.code,
             is_base_language: l.is_base_language === 1,
-            download_urls: downloadUrls(this.cdnUrl, this.project.cdn_slug, row.slug!, l.code),
+            // Every release recorded every bundle format there is (docs/formats.md "Adding a format"
+            // says what a new bundle format changes here), so every key of the model is present.
+            download_urls: downloadUrls(this.cdnUrl, this.project.cdn_slug, row.slug!, l.code, formats) as ReleaseLanguageT["download_urls"],
           }),
         )
       : [];

@@ -29,6 +29,8 @@ export function preparePublicApiQueries(db: Db) {
     shipped: c.query<{ code: string; is_base_language: number }, [number]>(
       "SELECT code, is_base_language FROM release_languages WHERE release_id = ? ORDER BY code",
     ),
+    // The JSON list of the formats a release shipped (docs/formats.md "What a release records").
+    formats: c.query<{ formats: string }, [number]>("SELECT formats FROM releases WHERE id = ?"),
   };
 }
 

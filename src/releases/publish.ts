@@ -5,8 +5,8 @@ import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
 import { log } from "../common/log.ts";
 import type { ServiceDeps } from "../deps.ts";
-import { arbNames } from "../formats/arb-names.ts";
-import { BUNDLE_FORMATS, compileLanguage } from "../formats/bundle.ts";
+import { compileLanguage } from "../formats/bundle.ts";
+import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import { checkSnapshot, publishRefusal } from "./checks.ts";
@@ -21,11 +21,11 @@ export interface PublishOptions {
 /**
  * Publishing (docs/interface.md §3, docs/product.md §3, docs/publishing.md §2), all or nothing:
  * snapshot, check every message (a 409 with the errors unless `allowErrors`, before anything is
- * written), claim the draft, compile every language to JSON, YAML and ARB, write and flush the
- * files, then in one transaction give the release its slug, record the shipped languages with
- * `is_base_language` as of now, mark it published (and forced, when errors were let through) and
- * write release_published. Then the change notice purges the CDN and API caches, so `latest`
- * tracks this release at once.
+ * written), claim the draft, compile every language to every bundle format of the registry (JSON,
+ * YAML and ARB), write and flush the files, then in one transaction give the release its slug,
+ * record the shipped languages with `is_base_language` as of now and the formats written, mark it
+ * published (and forced, when errors were let through) and write release_published. Then the
+ * change notice purges the CDN and API caches, so `latest` tracks this release at once.
  */
 export async function publishRelease(
   deps: ServiceDeps,
@@ -45,15 +45,14 @@ export async function publishRelease(
   const release = claimDraft(deps, project, releasePublicId);
   let staging: ReleaseStaging | undefined;
   try {
-    const names = arbNames(snapshot.keys);
     staging = await ReleaseStaging.create(dataDir, release.publicId);
     // Compiling a language overlaps with writing and flushing the previous one (the file system
     // work runs off the main thread).
     let writing: Promise<unknown> = Promise.resolve();
     for (const lang of snapshot.languages) {
-      const files = compileLanguage(snapshot, names, lang, snapshot.syntax);
+      const files = compileLanguage(snapshot, lang, snapshot.syntax);
       await writing;
-      writing = Promise.all(BUNDLE_FORMATS.map((ext) => staging!.write(bundleFileName(lang.code, ext), files[ext])));
+      writing = Promise.all(BUNDLE_FORMATS.map((format) => staging!.write(bundleFileName(lang.code, format), files[format])));
       writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
     }
     await writing;
@@ -115,7 +114,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
     const publishedAt = Math.max(clock.now(), (last ?? 0) + 1);
     const row = tx
       .update(releases)
-      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced })
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS] })
       .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
       .returning()
       .get();

@@ -6,7 +6,7 @@ import { newId } from "../common/ids.ts";
 import { atLeastCharacters } from "../common/model.ts";
 import { hasControlCharacters } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
-import type { BundleFormat } from "../formats/bundle.ts";
+import { shippedFormats, type BundleFormat } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import type { NewRelease, ReleasePatch } from "./model.ts";
@@ -14,7 +14,8 @@ import type { NewRelease, ReleasePatch } from "./model.ts";
 export interface ReleaseLanguageView {
   code: string;
   is_base_language: boolean;
-  download_urls: Record<BundleFormat, string>;
+  /** One URL per format the release shipped (docs/formats.md "What a release records"). */
+  download_urls: Partial<Record<BundleFormat, string>>;
 }
 
 export interface ReleaseView {
@@ -34,16 +35,20 @@ export function releaseView(r: ReleaseRow): ReleaseView {
   return { id: r.publicId, name: r.name, tag: r.tag, status: r.status, created_at: iso(r.createdAt), published_at: iso(r.publishedAt), forced: r.forced };
 }
 
-/** The languages a published release shipped, with their absolute download URLs (docs/interface.md §2.3). */
+/**
+ * The languages a published release shipped, with the absolute download URLs of the formats it
+ * shipped (docs/interface.md §2.3).
+ */
 export function shippedLanguages(db: Db, cdnUrl: string, project: ProjectRow, r: ReleaseRow): ReleaseLanguageView[] {
   if (r.status !== "published" || !r.slug) return [];
+  const formats = shippedFormats(r.formats);
   return db
     .select()
     .from(releaseLanguages)
     .where(eq(releaseLanguages.releaseId, r.id))
     .orderBy(asc(releaseLanguages.code))
     .all()
-    .map((l) => ({ code: l.code, is_base_language: l.isBaseLanguage, download_urls: downloadUrls(cdnUrl, project.cdnSlug, r.slug!, l.code) }));
+    .map((l) => ({ code: l.code, is_base_language: l.isBaseLanguage, download_urls: downloadUrls(cdnUrl, project.cdnSlug, r.slug!, l.code, formats) }));
 }
 
 export function releaseDetail(db: Db, cdnUrl: string, project: ProjectRow, r: ReleaseRow): ReleaseView {
@@ -100,7 +105,8 @@ export function createRelease({ db, clock, changes }: ServiceDeps, project: Proj
   return db.transaction((tx) => {
     const row = tx
       .insert(releases)
-      .values({ publicId: newId("rel"), projectId: project.id, name, tag, status: "draft", createdBy: userId, createdAt: clock.now() })
+      // A draft has no files, so no formats yet: publishing records them (docs/formats.md).
+      .values({ publicId: newId("rel"), projectId: project.id, name, tag, status: "draft", createdBy: userId, createdAt: clock.now(), formats: [] })
       .returning()
       .get();
     changes.event(project, "release_created", { release_id: row.publicId, name, tag, status: "draft" });

@@ -1,5 +1,5 @@
 import { compareCodePoints } from "../common/text.ts";
-import type { BundleKeys, BundleLanguage } from "../formats/bundle.ts";
+import type { BundleKeys, BundleLanguage } from "../formats/format.ts";
 import type { MessageSyntax } from "../messages/read.ts";
 import type { Db } from "../storage/db.ts";
 import { prepareSnapshotQueries } from "./queries.ts";

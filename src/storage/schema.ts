@@ -144,6 +144,10 @@ export const releases = sqliteTable(
     publishingSince: integer("publishing_since"),
     // Published by an admin while message checks reported errors (docs/product.md §7).
     forced: integer("forced", { mode: "boolean" }).notNull().default(false),
+    // The bundle formats the release shipped, set at publish from the format registry (docs/formats.md
+    // "What a release records"); the CDN serves only these and download_urls lists them. A draft is
+    // made with none. The default is what every release published before the column existed shipped.
+    formats: text("formats", { mode: "json" }).$type<string[]>().notNull().default(["json", "yaml", "arb"]),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),

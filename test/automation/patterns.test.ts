@@ -4,7 +4,9 @@
  * part of a path only when it is a language code, never a path trick.
  */
 import { describe, expect, test } from "bun:test";
-import { fillPattern, formatFromPath, hasPlaceholder, languageFromPath, parseFormat, patternGlob } from "../../src/cli/client/patterns.ts";
+import { parseFormat, PUSH_FORMATS } from "../../src/cli/client/formats.ts";
+import { fillPattern, hasPlaceholder, languageFromPath, patternGlob } from "../../src/cli/client/patterns.ts";
+import { formatOfPath } from "../../src/formats/registry.ts";
 
 describe("product §6: {language} and {locale} patterns", () => {
   test("filling: the code as it is, or with underscores", () => {
@@ -36,8 +38,8 @@ describe("product §6: {language} and {locale} patterns", () => {
   test("placeholders, globs and formats", () => {
     expect([hasPlaceholder("a/{language}.json"), hasPlaceholder("a/{locale}.arb"), hasPlaceholder("a/{lang}.json")]).toEqual([true, true, false]);
     expect(patternGlob("lib/l10n/app_{locale}.arb")).toBe("lib/l10n/app_*.arb");
-    expect(["a.ARB", "a.json", "a.yml", "a.yaml", "a.txt"].map(formatFromPath)).toEqual(["arb", "json", "yaml", "yaml", undefined]);
-    expect(parseFormat("YML")).toBe("yaml");
-    expect(() => parseFormat("xml")).toThrow('--format must be json, yaml or arb (got "xml")');
+    expect(["a.ARB", "a.json", "a.yml", "a.yaml", "a.txt"].map((path) => formatOfPath(path, PUSH_FORMATS))).toEqual(["arb", "json", "yaml", "yaml", undefined]);
+    expect(parseFormat("YML", PUSH_FORMATS)).toBe("yaml");
+    expect(() => parseFormat("xml", PUSH_FORMATS)).toThrow('--format must be json, yaml or arb (got "xml")');
   });
 });

@@ -3,6 +3,7 @@
  * cells at a glance, per-language progress, search, paging, key edits, and import.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { FORMATS } from "../../src/formats/registry.ts";
 import { BROWSER_TEST_TIMEOUT_MS, DESKTOP, eventually, gridCell, horizontalOverflow, PHONE, useDashboard } from "./browser.ts";
 
 setDefaultTimeout(BROWSER_TEST_TIMEOUT_MS);
@@ -119,6 +120,13 @@ describe("dashboard: keys and translations", () => {
     const { page } = await f.page();
     await page.goto(`/dashboard/projects/${pid}/keys`);
     await page.getByRole("link", { name: "Import file…" }).click();
+    // docs/formats.md: the choices and the file picker's accept are the format registry's.
+    const options = await page.getByLabel("Format").locator("option").evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    expect(options).toEqual(FORMATS.map((x) => [x.name, x.label]));
+    const accept = (await page.getByLabel("File").getAttribute("accept"))!.split(",");
+    expect(accept).toEqual([...new Set([...FORMATS.flatMap((x) => x.extensions.map((ext) => `.${ext}`)), ...FORMATS.map((x) => x.contentType.split(";")[0])])]);
+    await page.getByLabel("File").setInputFiles({ name: "de.YML", mimeType: "application/yaml", buffer: Buffer.from("a: b\n") });
+    expect(await page.getByLabel("Format").inputValue()).toBe("yaml");
     await page.getByLabel("File").setInputFiles({ name: "en.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ "a.one": "One", "a.two": "Two" })) });
     expect(await page.getByLabel("Format").inputValue()).toBe("json");
     await page.getByRole("button", { name: "Import" }).click();

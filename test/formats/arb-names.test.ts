@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { compareCodePoints } from "../../src/common/text.ts";
 import { arbNames, baseArbName, DART_RESERVED_WORDS } from "../../src/formats/arb-names.ts";
-import { compileLanguage, type BundleKeys, type BundleLanguage } from "../../src/formats/bundle.ts";
+import { compileLanguage } from "../../src/formats/bundle.ts";
+import type { BundleKeys, BundleLanguage } from "../../src/formats/format.ts";
 
 const VALID_NAME = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -73,10 +74,9 @@ describe("ARB message names (interface §2.6 ARB rules, product §3)", () => {
     const keySet: BundleKeys = { keys, contexts: new Map(keys.map((k) => [k, null])) };
     // Each language lacks a different share of the keys.
     const languages: BundleLanguage[] = ["en", "de", "pt-BR"].map((code, li) => ({ code, values: keys.map((k, i) => (i % (li + 2) === 0 ? undefined : `${code}:${k}`)) }));
-    const names = arbNames(keys);
     const nameOfKey = new Map<string, string>();
     for (const lang of languages) {
-      const arb = JSON.parse(compileLanguage(keySet, names, lang).arb) as Record<string, string>;
+      const arb = JSON.parse(compileLanguage(keySet, lang).arb) as Record<string, string>;
       for (const [name, value] of Object.entries(arb)) {
         if (name.startsWith("@")) continue;
         const key = value.slice(lang.code.length + 1);

@@ -6,18 +6,18 @@ import { describe, expect, test } from "bun:test";
 import { parse as parseYaml } from "yaml";
 import { compareCodePoints } from "../../src/common/text.ts";
 import { arbLocale } from "../../src/formats/arb.ts";
-import { arbNames } from "../../src/formats/arb-names.ts";
-import { compileLanguage, type BundleFormat } from "../../src/formats/bundle.ts";
+import { compileLanguage } from "../../src/formats/bundle.ts";
+import type { BundleFormat } from "../../src/formats/registry.ts";
 
 const sorted = (keys: string[]) => [...keys].sort(compareCodePoints);
 
 /**
  * One language's files for (key, value) pairs already in code-point order of the key, as a
- * publish compiles them: the key set is the pairs' keys, names come from arbNames over it.
+ * publish compiles them: the key set is the pairs' keys (ARB names come from arbNames over it).
  */
 function compile(entries: ReadonlyArray<readonly [string, string]>, code = "en", contexts = new Map<string, string | null>()): Record<BundleFormat, string> {
   const keys = entries.map(([k]) => k);
-  return compileLanguage({ keys, contexts }, arbNames(keys), { code, values: entries.map(([, v]) => v) });
+  return compileLanguage({ keys, contexts }, { code, values: entries.map(([, v]) => v) });
 }
 
 describe("JSON bundle", () => {
@@ -43,7 +43,7 @@ describe("JSON bundle", () => {
 
   test("product §3: keys without a value in the language are left out of all three files", () => {
     const keys = ["a", "b", "c"];
-    const files = compileLanguage({ keys, contexts: new Map() }, arbNames(keys), { code: "de", values: ["A", undefined, "C"] });
+    const files = compileLanguage({ keys, contexts: new Map() }, { code: "de", values: ["A", undefined, "C"] });
     expect(JSON.parse(files.json)).toEqual({ a: "A", c: "C" });
     expect(parseYaml(files.yaml)).toEqual({ a: "A", c: "C" });
     expect(JSON.parse(files.arb)).toEqual({ "@@locale": "de", a: "A", c: "C" });
@@ -117,7 +117,7 @@ describe("ARB bundle", () => {
 
   /** The `placeholders` of one message's ARB metadata. */
   const placeholdersOf = (value: string, syntax: "icu" | "text" = "icu") =>
-    JSON.parse(compileLanguage({ keys: ["m"], contexts: new Map() }, arbNames(["m"]), { code: "en", values: [value] }, syntax).arb)["@m"]?.placeholders;
+    JSON.parse(compileLanguage({ keys: ["m"], contexts: new Map() }, { code: "en", values: [value] }, syntax).arb)["@m"]?.placeholders;
 
   test("publishing §3: placeholders come from the checked parse, in order of first use, typed as gen-l10n expects", () => {
     expect(placeholdersOf("Hello {name}")).toEqual({ name: {} });
@@ -170,9 +170,5 @@ describe("ARB bundle", () => {
     // Quadratic work (a list scanned once per name) would take 4 times as long for twice the input.
     expect(time(message)).toBeLessThan(2.5 * time(half) + 5);
     expect(time(message)).toBeLessThan(500);
-  });
-
-  test("interface §2.6: a key set without an ARB name for one of its keys is refused, not compiled with a hole", () => {
-    expect(() => compileLanguage({ keys: ["a", "b"], contexts: new Map() }, arbNames(["a"]), { code: "en", values: ["A", "B"] })).toThrow('no ARB name for key "b"');
   });
 });

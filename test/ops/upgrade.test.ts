@@ -39,12 +39,17 @@ describe("upgrades from older builds' data dirs", () => {
         expect(releases.length).toBe(1);
         const detail = (await (await fetch(`${server.url}/v1/releases/${releases[0].id}`, { headers: { authorization: `Bearer ${meta.token}` } })).json()) as any;
         expect(detail.languages.length).toBe(files.length);
+        // docs/formats.md: a release published before releases recorded their formats shipped JSON,
+        // YAML and ARB, and the migration records those; each is served as it lies on the disk.
+        expect(server.query<{ formats: string }>("SELECT formats FROM releases WHERE status = 'published'").map((r) => JSON.parse(r.formats))).toEqual([["json", "yaml", "arb"]]);
         for (const lang of detail.languages) {
-          const url = new URL(lang.download_urls.json);
-          const served = await fetch(`${server.url}${url.pathname}`);
-          expect(served.status).toBe(200);
-          const onDisk = readFileSync(join(dataDir, "releases", releases[0].id, `${lang.code}.json`));
-          expect(Buffer.from(await served.arrayBuffer()).equals(onDisk)).toBe(true);
+          expect(Object.keys(lang.download_urls)).toEqual(["json", "yaml", "arb"]);
+          for (const [format, href] of Object.entries<string>(lang.download_urls)) {
+            const served = await fetch(`${server.url}${new URL(href).pathname}`);
+            expect(served.status).toBe(200);
+            const onDisk = readFileSync(join(dataDir, "releases", releases[0].id, `${lang.code}.${format}`));
+            expect(Buffer.from(await served.arrayBuffer()).equals(onDisk)).toBe(true);
+          }
         }
         const pending = server.query<{ status: string }>("SELECT status FROM deliveries");
         expect(pending.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 /**
  * POST /projects/:pid/import through the dashboard API, in-process (product §4): what an import
  * creates and changes, the events it writes, and that it is all or nothing. The parsers alone are
- * tested in test/formats/parse.test.ts.
+ * tested in test/formats/read.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../helpers/app.ts";

@@ -1,5 +1,4 @@
 import { CliError } from "../../common/errors.ts";
-import type { ImportFormat } from "../../formats/parse.ts";
 
 /**
  * File patterns of the client (docs/product.md §6): `{language}` is a language code as the server
@@ -48,19 +47,4 @@ export function languageFromPath(pattern: string, path: string): string | undefi
 /** A glob that finds the files a pattern could name. */
 export function patternGlob(pattern: string): string {
   return pattern.replace(PLACEHOLDER, "*");
-}
-
-export function formatFromPath(path: string): ImportFormat | undefined {
-  const lower = path.toLowerCase();
-  if (lower.endsWith(".arb")) return "arb";
-  if (lower.endsWith(".json")) return "json";
-  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
-  return undefined;
-}
-
-export function parseFormat(raw: string | undefined): ImportFormat | undefined {
-  if (raw === undefined) return undefined;
-  const format = raw.toLowerCase() === "yml" ? "yaml" : raw.toLowerCase();
-  if (format !== "json" && format !== "yaml" && format !== "arb") throw new CliError(`--format must be json, yaml or arb (got "${raw}")`, 1);
-  return format;
 }

@@ -2,6 +2,7 @@ import { CliError } from "../../common/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig } from "./config.ts";
+import { PULL_FORMATS } from "./formats.ts";
 import { tokenProject } from "./project.ts";
 
 interface PublishedRelease {
@@ -37,7 +38,7 @@ export async function runPublish(args: ParsedArgs): Promise<number> {
   process.stdout.write(`published ${release.id}: "${release.name}", tag ${release.tag}, ${release.languages.length} language(s)\n`);
   process.stdout.write("latest URLs (they follow the newest published release):\n");
   for (const language of release.languages) {
-    for (const format of ["arb", "json", "yaml"]) {
+    for (const format of PULL_FORMATS) {
       const pinned = language.download_urls[format];
       if (pinned) process.stdout.write(`  ${latestUrl(pinned, release.slug)}\n`);
     }

@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
-import { ContentError, parseImport, type ImportFormat } from "../../formats/parse.ts";
+import { ContentError } from "../../formats/read.ts";
+import { formatOfPath, readFile, type BundleFormat } from "../../formats/registry.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { writeAtomically } from "./files.ts";
-import { fillPattern, formatFromPath, hasPlaceholder, parseFormat, safeLanguageCode } from "./patterns.ts";
+import { parseFormat, PULL_FORMATS, writtenExtensions } from "./formats.ts";
+import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
 import { megabytes } from "./progress.ts";
 
 /** The parts of the public API's answers pull reads (docs/interface.md §2.2, §2.3). */
@@ -16,7 +18,7 @@ interface ReleaseSummary {
   name: string;
 }
 interface ReleaseDetail extends ReleaseSummary {
-  languages: { code: string; download_urls: Record<ImportFormat, string> }[];
+  languages: { code: string; download_urls: Partial<Record<BundleFormat, string>> }[];
 }
 
 interface Target {
@@ -67,9 +69,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * A downloaded file must read back whole with the parser push uses: a connection cut short in a
  * chunked answer has no length to betray it, only a document that ends too soon.
  */
-function checkWhole(path: string, url: string, format: ImportFormat, bytes: Uint8Array): void {
+function checkWhole(path: string, url: string, format: BundleFormat, bytes: Uint8Array): void {
   try {
-    parseImport(format, utf8.decode(bytes));
+    readFile(format, utf8.decode(bytes));
   } catch (err) {
     const why = err instanceof ContentError ? `${err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : ""}${err.reason}` : "not UTF-8 text";
     throw new CliError(`pull ${path}: the download of ${url} is not a whole ${format} file (${why})`, 2);
@@ -79,13 +81,13 @@ function checkWhole(path: string, url: string, format: ImportFormat, bytes: Uint
 /** `phrasebook pull` (docs/product.md §6). */
 export async function runPull(args: ParsedArgs): Promise<number> {
   if (args.words.length > 1) throw new CliError(`pull takes no FILE (got "${args.words[1]}"); use --out PATTERN`, 1);
-  const formatFlag = parseFormat(args.flags["--format"]);
+  const formatFlag = parseFormat(args.flags["--format"], PULL_FORMATS);
   const only = args.lists["--language"] ?? [];
   const config = loadConfig(args);
   const targets = targetsFrom(args, config, only);
   const formats = targets.map((t) => {
-    const format = formatFlag ?? formatFromPath(t.pattern);
-    if (!format) throw new CliError(`cannot tell the format of "${t.pattern}": end it in .arb, .json or .yaml, or pass --format`, 1);
+    const format = formatFlag ?? formatOfPath(t.pattern, PULL_FORMATS);
+    if (!format) throw new CliError(`cannot tell the format of "${t.pattern}": end it in ${writtenExtensions(PULL_FORMATS)}, or pass --format`, 1);
     return format;
   });
   const client = new PhrasebookClient(connectionFrom(args, config));

@@ -2,12 +2,14 @@ import { isAbsolute, normalize } from "node:path";
 import type { ImportResult } from "../../authoring/import.ts";
 import type { LanguageView } from "../../authoring/languages.ts";
 import { CliError } from "../../common/errors.ts";
-import { ContentError, parseImport, type ImportFormat } from "../../formats/parse.ts";
+import { ContentError } from "../../formats/read.ts";
+import { formatOfPath, readOneLanguage, type FormatName } from "../../formats/registry.ts";
 import type { ParsedArgs } from "../args.ts";
 import { IMPORT_TIMEOUT_MS, PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { readTextFile } from "./files.ts";
-import { formatFromPath, languageFromPath, parseFormat, patternGlob } from "./patterns.ts";
+import { parseFormat, PUSH_FORMATS, writtenExtensions } from "./formats.ts";
+import { languageFromPath, patternGlob } from "./patterns.ts";
 import { megabytes, Progress, progressWanted } from "./progress.ts";
 import { tokenProject } from "./project.ts";
 
@@ -16,7 +18,7 @@ const PROGRESS_FROM_BYTES = 1024 * 1024;
 
 interface PlannedFile {
   path: string;
-  format: ImportFormat;
+  format: FormatName;
   language: string;
   content: string;
   bytes: number;
@@ -27,7 +29,7 @@ interface PlannedFile {
 /** A file's language as asked for: --language, the ARB @@locale, or a configured pattern. */
 interface Wanted {
   path: string;
-  format?: ImportFormat;
+  format?: FormatName;
   language?: string;
   /** How the language was found, for the error when the project lacks it. */
   from: string;
@@ -84,14 +86,14 @@ function localError(path: string, err: unknown): never {
 }
 
 /** Reads and checks one file on this machine, so a broken file is reported with its line before anything is sent. */
-function plan(wanted: Wanted, formatFlag: ImportFormat | undefined, languages: LanguageView[], base: string, deleteMissing: boolean): PlannedFile {
+function plan(wanted: Wanted, formatFlag: FormatName | undefined, languages: LanguageView[], base: string, deleteMissing: boolean): PlannedFile {
   const { path } = wanted;
-  const format = formatFlag ?? formatFromPath(path);
-  if (!format) throw new CliError(`${path}: cannot tell the format: name the file .json, .yaml or .arb, or pass --format`, 1);
+  const format = formatFlag ?? formatOfPath(path, PUSH_FORMATS);
+  if (!format) throw new CliError(`${path}: cannot tell the format: name the file ${writtenExtensions(PUSH_FORMATS)}, or pass --format`, 1);
   const content = readTextFile(path);
   let locale: string | undefined;
   try {
-    locale = parseImport(format, content).locale;
+    locale = readOneLanguage(format, content).locale;
   } catch (err) {
     localError(path, err);
   }
@@ -128,7 +130,7 @@ export async function runPush(args: ParsedArgs): Promise<number> {
   const config = loadConfig(args);
   const languageFlags = args.lists["--language"] ?? [];
   if (languageFlags.length > 1) throw new CliError("push takes one --language (push the files of each language separately)", 1);
-  const formatFlag = parseFormat(args.flags["--format"]);
+  const formatFlag = parseFormat(args.flags["--format"], PUSH_FORMATS);
   const dryRun = args.switches.has("--dry-run");
   const deleteMissing = args.switches.has("--delete-missing");
   const withTranslations = args.switches.has("--translations");

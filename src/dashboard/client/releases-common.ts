@@ -1,6 +1,6 @@
 import type { ReleaseLanguageView, ReleaseView } from "../../releases/releases.ts";
 import { fileUrl, LATEST } from "../../bundles/urls.ts";
-import { BUNDLE_FORMATS } from "../../formats/bundle.ts";
+import type { BundleFormat } from "../../formats/registry.ts";
 import { config } from "./config.ts";
 import { h } from "./dom.ts";
 import { badge, copyField } from "./ui.ts";
@@ -28,8 +28,11 @@ function baseFirst<T extends { code: string; is_base_language: boolean }>(list: 
   return list.slice().sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code));
 }
 
-/** One row per file, the whole URL visible (its tail names the language and format). */
-function urlTable(rows: { code: string; base: boolean; urls: Record<string, string> }[], caption: string): HTMLElement {
+/**
+ * One row per file, the whole URL visible (its tail names the language and format). A language
+ * has a URL per format its release shipped (docs/formats.md "What a release records").
+ */
+function urlTable(rows: { code: string; base: boolean; urls: Partial<Record<BundleFormat, string>> }[], caption: string): HTMLElement {
   return h(
     "div",
     { class: "table-wrap" },
@@ -38,15 +41,16 @@ function urlTable(rows: { code: string; base: boolean; urls: Record<string, stri
       { class: "list urls" },
       h("caption", { class: "sr-only" }, caption),
       h("thead", null, h("tr", null, h("th", null, "Language"), h("th", null, "Format"), h("th", null, "URL"))),
-      rows.map((r) =>
-        h(
+      rows.map((r) => {
+        const formats = Object.keys(r.urls) as BundleFormat[];
+        return h(
           "tbody",
           null,
-          BUNDLE_FORMATS.map((f, i) =>
+          formats.map((f, i) =>
             h(
               "tr",
               null,
-              i === 0 ? h("th", { scope: "rowgroup", rowspan: BUNDLE_FORMATS.length, class: "url-lang" }, h("code", null, r.code), r.base ? [" ", badge("base", "base")] : null) : null,
+              i === 0 ? h("th", { scope: "rowgroup", rowspan: formats.length, class: "url-lang" }, h("code", null, r.code), r.base ? [" ", badge("base", "base")] : null) : null,
               h("td", { class: "url-format" }, f.toUpperCase()),
               h(
                 "td",
@@ -56,8 +60,8 @@ function urlTable(rows: { code: string; base: boolean; urls: Record<string, stri
               ),
             ),
           ),
-        ),
-      ),
+        );
+      }),
     ),
   );
 }
@@ -70,13 +74,16 @@ export function downloadTable(languages: ReleaseLanguage[]): HTMLElement {
   );
 }
 
-/** The `latest` URLs for the languages the latest release shipped (docs/interface.md §4.5 rule 2). */
+/**
+ * The `latest` URLs for the languages and formats the latest release shipped (docs/interface.md
+ * §4.5 rule 2, docs/formats.md).
+ */
 export function latestTable(projectSlug: string, languages: ReleaseLanguage[]): HTMLElement {
   return urlTable(
     baseFirst(languages).map((l) => ({
       code: l.code,
       base: l.is_base_language,
-      urls: Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, fileUrl(config.cdn_url, projectSlug, LATEST, l.code, f)])),
+      urls: Object.fromEntries((Object.keys(l.download_urls) as BundleFormat[]).map((f) => [f, fileUrl(config.cdn_url, projectSlug, LATEST, l.code, f)])),
     })),
     "Latest URLs",
   );

@@ -1,25 +1,15 @@
 import { post, projectPath } from "../api.ts";
 import { fill, h, plural } from "../dom.ts";
+import { acceptAttribute, formatNames, formatOfFile, importFormats } from "../formats.ts";
 import { projectLanguages, projectPage } from "../layout.ts";
 import { link, type Ctx } from "../router.ts";
 import { field, form, section } from "../ui.ts";
 
-/** Import existing JSON, YAML or ARB files into one language (docs/product.md §4, import). */
-const FORMATS = [
-  ["json", "JSON (flat key → string)"],
-  ["yaml", "YAML (flat key → string)"],
-  ["arb", "ARB (Flutter)"],
-] as const;
-
+/**
+ * Import an existing file into one language (docs/product.md §4, import), in any format of the
+ * registry, which the server lists in the page's config (docs/formats.md).
+ */
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
-
-function formatOf(fileName: string): string | null {
-  const ext = fileName.toLowerCase().split(".").pop();
-  if (ext === "json") return "json";
-  if (ext === "yaml" || ext === "yml") return "yaml";
-  if (ext === "arb") return "arb";
-  return null;
-}
 
 export function importPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
@@ -27,21 +17,21 @@ export function importPage(ctx: Ctx) {
     const languages = await projectLanguages(pid);
     const result = h("div", { "aria-live": "polite" });
     const language = h("select", { name: "language_code", required: true }, languages.map((l) => h("option", { value: l.code }, `${l.code} · ${l.name}`)));
-    const format = h("select", { name: "format", required: true }, FORMATS.map(([v, label]) => h("option", { value: v }, label)));
-    const file = h("input", { type: "file", name: "file", accept: ".json,.yaml,.yml,.arb,application/json,application/yaml" });
+    const format = h("select", { name: "format", required: true }, importFormats().map((f) => h("option", { value: f.name }, f.label)));
+    const file = h("input", { type: "file", name: "file", accept: acceptAttribute() });
     const content = h("textarea", { name: "content", rows: 10, class: "mono", spellcheck: "false", placeholder: '{"checkout.pay_button": "Pay now"}' });
 
     file.addEventListener("change", async () => {
       const chosen = file.files?.[0];
       if (!chosen) return;
-      const detected = formatOf(chosen.name);
+      const detected = formatOfFile(chosen.name);
       if (detected) format.value = detected;
-      // An ARB file names its own language; preselect it when the project has it.
+      // A file that names its own language (ARB's @@locale) preselects it when the project has it.
       const text = chosen.size <= IMPORT_MAX_BYTES ? await chosen.text() : "";
       content.value = text;
       const locale = /"@@locale"\s*:\s*"([^"]+)"/.exec(text)?.[1]?.replace(/_/g, "-").toLowerCase();
       const match = languages.find((l) => l.code.toLowerCase() === locale);
-      if (detected === "arb" && match) language.value = match.code;
+      if (match) language.value = match.code;
     });
 
     const body = form(
@@ -68,7 +58,7 @@ export function importPage(ctx: Ctx) {
         },
       },
       h("div", { class: "row-fields" }, field("Language", language), field("Format", format)),
-      field("File", file, "JSON, YAML or ARB. Keys that do not exist yet are created; existing translations are overwritten."),
+      field("File", file, `${formatNames(importFormats(), "or")}. Keys that do not exist yet are created; existing translations are overwritten.`),
       field("…or paste the content", content),
     );
     return [section("Import translations", body, result)];

@@ -1,5 +1,6 @@
 import { get, post, projectPath, type PageInfo } from "../api.ts";
 import { fill, h, plural } from "../dom.ts";
+import { formatNames, importFormats } from "../formats.ts";
 import { describeFilter, filterBar, isStatusFilter, loadCounts, type StatusFilter } from "../key-filters.ts";
 import { keyGrid, keyRow, type GridOptions, type KeyItem } from "../key-grid.ts";
 import { columnPicker, loadShownLanguages, saveShownLanguages } from "../language-columns.ts";
@@ -146,7 +147,7 @@ export function keysPage(ctx: Ctx) {
           h("button", { type: "button", onclick: () => apply({ ...state, q: "", status: "", page: 1 }, "push") }, "Show all keys"),
         );
       }
-      return empty("No keys yet.", h("p", null, "Add your first key above, or ", link(`/projects/${encodeURIComponent(pid)}/import`, "import a JSON, YAML or ARB file"), "."));
+      return empty("No keys yet.", h("p", null, "Add your first key above, or ", link(`/projects/${encodeURIComponent(pid)}/import`, `import a ${formatNames(importFormats(), "or")} file`), "."));
     };
 
     let loadTicket = 0;

@@ -1,5 +1,6 @@
 import { ApiError, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
 import { fill, h, plural, time } from "../dom.ts";
+import { bundleFormats, formatNames } from "../formats.ts";
 import { projectPage, type Project } from "../layout.ts";
 import { loadProgress, type Progress } from "../progress.ts";
 import { problemTable, type ProblemItem } from "../problems.ts";
@@ -40,7 +41,7 @@ function whatShips(progress: Progress, project: Project): HTMLElement {
   return h(
     "div",
     null,
-    h("p", null, `Publishing snapshots ${plural(total, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * 3, "file")} (JSON, YAML and ARB per language):`),
+    h("p", null, `Publishing snapshots ${plural(total, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * bundleFormats().length, "file")} (${formatNames(bundleFormats(), "and")} per language):`),
     h("ul", { class: "ships" }, rows),
     errors > 0 ? h("p", { class: "error" }, `Messages have ${plural(errors, "error")}: publishing is refused until they are fixed.`) : null,
     h("p", null, "The release then cannot change, and the project's latest URLs switch to it. Webhook subscribers get release_published."),
@@ -188,7 +189,7 @@ export function releasePage(ctx: Ctx) {
             ? section("Latest URLs", h("p", { class: "muted small" }, "This is the latest release, so these serve it too until the next publish."), latestTable(project.cdn_slug, release.languages))
             : null,
         ]
-      : section("Draft", h("p", null, "A draft has no files yet. Publish it to compile every language to JSON, YAML and ARB and put them on the CDN."));
+      : section("Draft", h("p", null, `A draft has no files yet. Publish it to compile every language to ${formatNames(bundleFormats(), "and")} and put them on the CDN.`));
 
     return [h("div", { class: "card release-head" }, head, actions), refusalBox, files, rename];
   });

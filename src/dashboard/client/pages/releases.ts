@@ -1,5 +1,6 @@
 import { get, isAdmin, post, projectPath } from "../api.ts";
 import { h, time } from "../dom.ts";
+import { bundleFormats, formatNames } from "../formats.ts";
 import { adminOnly, projectPage } from "../layout.ts";
 import { latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { link, navigate, type Ctx } from "../router.ts";
@@ -59,7 +60,7 @@ export function releasesPage(ctx: Ctx) {
             ),
           ),
         )
-      : empty("No releases yet.", h("p", null, "Create a draft, then publish it: every language is compiled to JSON, YAML and ARB files on the CDN."));
+      : empty("No releases yet.", h("p", null, `Create a draft, then publish it: every language is compiled to ${formatNames(bundleFormats(), "and")} files on the CDN.`));
 
     const latestSection =
       latest && latestDetail?.languages

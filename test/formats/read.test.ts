@@ -1,10 +1,16 @@
 /**
- * Reading translation files for import and for `phrasebook push` (product §4, §6): flattening, YAML
- * scalars as written, clear 400s with the line and column, and the bounds of docs/publishing.md §6
- * "Limits".
+ * Reading translation files for import and for `phrasebook push` (product §4, §6), through the
+ * formats' `read` as the registry calls it: flattening, YAML scalars as written, clear 400s with the
+ * line and column, and the bounds of docs/publishing.md §6 "Limits".
  */
 import { describe, expect, test } from "bun:test";
-import { ContentError, IMPORT_LIMITS, parseArb, parseImport, parseJson, parseYaml } from "../../src/formats/parse.ts";
+import { ContentError, IMPORT_LIMITS } from "../../src/formats/read.ts";
+import { readOneLanguage as parseImport, type FormatName } from "../../src/formats/registry.ts";
+
+const reader = (format: FormatName) => (content: string) => parseImport(format, content);
+const parseJson = reader("json");
+const parseYaml = reader("yaml");
+const parseArb = reader("arb");
 
 /** The status and message a parser throws, or "no error". */
 function failure(fn: () => unknown): string {

@@ -1,0 +1,116 @@
+import type { MessageArgument, MessageSyntax } from "../messages/read.ts";
+
+/**
+ * The shape every file format exports (docs/formats.md): one file per format under src/formats/,
+ * named in one list (registry.ts), and everything else (the CDN's paths and content types,
+ * `download_urls`, the import's `format`, the client's `--format`, the dashboard's choices) derived
+ * from that list.
+ */
+export interface FileFormat<Name extends string = string> {
+  /** The import's `format`, the client's `--format`, and for a bundle format its `download_urls` key. */
+  readonly name: Name;
+  /** How the dashboard's import page names it. */
+  readonly label: string;
+  /**
+   * File name extensions, lower case, without the dot; the first is the one files are written
+   * with. A bundle format's first extension is its name: its CDN file is `<code>.<name>`
+   * (docs/interface.md §4.5 writes `{ext}` where `download_urls` has the name).
+   */
+  readonly extensions: readonly [string, ...string[]];
+  /** The CDN's `Content-Type` for a bundle format; what an export would be sent as for the others. */
+  readonly contentType: string;
+  /**
+   * A bundle format: every release compiles every language into it and the CDN serves the files
+   * (docs/interface.md §2.6). The others are read (and, later, written) on import and export only.
+   */
+  readonly bundle: boolean;
+  /**
+   * Reads a file: its entries, per language it holds. Throws a ContentError (read.ts) saying what
+   * is wrong and where. The size bound and a leading byte order mark are handled before
+   * (registry.ts `readFile`).
+   */
+  read(content: string): FileContent;
+  /**
+   * Writes one file of what a release holds: for a format of one language per file (all of today's)
+   * `input.languages` holds exactly that one. Publishing calls it for every bundle format over the
+   * same `WriteInput`, whose quoted forms are made once and shared (bundle.ts).
+   */
+  write(input: WriteInput): string;
+}
+
+/** One message of a file, as the file states it. */
+export interface Entry {
+  /** The key, or what the file names the message by (an ARB message name), as written. */
+  key: string;
+  value: string;
+  /** The key's context: ARB `@name.description` (later: PO comments, XLIFF notes). */
+  description?: string;
+  /**
+   * What else the file says about this message, to be kept with the key (ARB placeholders with
+   * `type`, `format` and `example`; Android's `translatable`). No format fills it yet: this is where
+   * the formats of docs/formats.md "What comes next" put it.
+   */
+  attributes?: Readonly<Record<string, unknown>>;
+}
+
+/** The entries of one language of a file. */
+export interface FileLanguage {
+  /** The language the file names for them (ARB `@@locale`), as written; absent when it names none. */
+  locale?: string;
+  entries: Entry[];
+}
+
+/** What `read` gives: one language for a one-language format, several for XLIFF or .xcstrings. */
+export interface FileContent {
+  languages: FileLanguage[];
+  /** File-level attributes (ARB `@@` entries other than `@@locale`); see `Entry.attributes`. */
+  attributes?: Readonly<Record<string, unknown>>;
+}
+
+/** The key set of a release or an export: every key in code-point order, with its context. */
+export interface BundleKeys {
+  keys: string[];
+  contexts: Map<string, string | null>;
+}
+
+/** One language's values, aligned with `BundleKeys.keys`; undefined where a key has no value. */
+export interface BundleLanguage {
+  code: string;
+  values: (string | undefined)[];
+  /**
+   * Each value's arguments from the checked parse (publishing reads every value once, for the
+   * checks and for these); undefined where a value has none. Without it a format that needs them
+   * reads each value itself.
+   */
+  arguments?: (readonly MessageArgument[] | undefined)[];
+}
+
+/**
+ * A key set with the forms every format shares, made once per key set however many languages and
+ * formats are written from it (docs/formats.md "Speed").
+ */
+export interface KeyTexts extends BundleKeys {
+  /** `JSON.stringify` of each key. */
+  json: string[];
+  /** Each key's context, aligned with `keys`. */
+  contextOf: (string | null)[];
+  /**
+   * A form of the key set a format makes for itself (YAML's quoted keys, ARB's message names),
+   * built on first use and kept for the next language.
+   */
+  own<T>(format: string, build: () => T): T;
+}
+
+/** A language with each value's JSON form, quoted once for every format written from it. */
+export interface LanguageTexts extends BundleLanguage {
+  /** `JSON.stringify` of each value, aligned with `values`; undefined where there is none. */
+  json: (string | undefined)[];
+}
+
+/** What `write` takes: the key set, the language(s) of the file, the project's message syntax. */
+export interface WriteInput {
+  keys: KeyTexts;
+  languages: readonly LanguageTexts[];
+  /** For values whose arguments the language does not carry (docs/product.md §7). */
+  syntax: MessageSyntax;
+}

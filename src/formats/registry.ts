@@ -1,0 +1,69 @@
+import { arb } from "./arb.ts";
+import type { FileContent, FileFormat, FileLanguage } from "./format.ts";
+import { json } from "./json.ts";
+import { checkImportSize, invalid, withoutBom } from "./read.ts";
+import { yaml } from "./yaml.ts";
+
+/**
+ * The file formats (docs/formats.md): the one list everything else is derived from. Adding a
+ * format is a file exporting a FileFormat (format.ts), its tests, and one line here.
+ */
+export const FORMATS = [json, yaml, arb] as const;
+
+export type AnyFormat = (typeof FORMATS)[number];
+export type FormatName = AnyFormat["name"];
+/** A format every release ships and the CDN serves (docs/interface.md §2.6). */
+export type BundleFormat = Extract<AnyFormat, { bundle: true }>["name"];
+
+export const FORMAT_NAMES: readonly FormatName[] = FORMATS.map((f) => f.name);
+
+/**
+ * The bundle formats, in the list's order: what a publish compiles and records on the release,
+ * the CDN's file extensions and the possible `download_urls` keys.
+ */
+export const BUNDLE_FORMATS: readonly BundleFormat[] = FORMATS.filter((f) => f.bundle).map((f) => f.name as BundleFormat);
+
+const BY_NAME: ReadonlyMap<string, FileFormat> = new Map(FORMATS.map((f) => [f.name, f]));
+const BUNDLE_SET: ReadonlySet<string> = new Set(BUNDLE_FORMATS);
+
+export function formatNamed(name: FormatName): FileFormat {
+  return BY_NAME.get(name)!;
+}
+
+export function isFormatName(name: string): name is FormatName {
+  return BY_NAME.has(name);
+}
+
+export function isBundleFormat(name: string): name is BundleFormat {
+  return BUNDLE_SET.has(name);
+}
+
+/** The CDN's `Content-Type` of each bundle format (docs/product.md §3). */
+export const CONTENT_TYPES = Object.fromEntries(FORMATS.filter((f) => f.bundle).map((f) => [f.name, f.contentType])) as Record<BundleFormat, string>;
+
+/** The format whose extension ends `path` (case-insensitive), among `among`; undefined for none. */
+export function formatOfPath<N extends FormatName>(path: string, among: readonly N[] = FORMAT_NAMES as readonly N[]): N | undefined {
+  const lower = path.toLowerCase();
+  return among.find((name) => formatNamed(name).extensions.some((ext) => lower.endsWith(`.${ext}`)));
+}
+
+/**
+ * The formats a release recorded (the `releases.formats` column), in the order recorded, keeping
+ * only bundle formats: what its `download_urls` list and what the CDN serves of it.
+ */
+export function shippedFormats(recorded: readonly string[]): BundleFormat[] {
+  return recorded.filter(isBundleFormat);
+}
+
+/** Reads a file of a format: the size bound first, a leading byte order mark ignored (docs/publishing.md §6). */
+export function readFile(name: FormatName, content: string): FileContent {
+  checkImportSize(content);
+  return formatNamed(name).read(withoutBom(content));
+}
+
+/** A file of one language (the import's and the client's unit): its entries and the locale it names. */
+export function readOneLanguage(name: FormatName, content: string): FileLanguage {
+  const { languages } = readFile(name, content);
+  if (languages.length !== 1) throw invalid(`the file holds ${languages.length} languages; import them one language at a time`);
+  return languages[0]!;
+}

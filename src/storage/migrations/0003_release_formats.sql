@@ -1,0 +1,1 @@
+ALTER TABLE `releases` ADD `formats` text DEFAULT '["json","yaml","arb"]' NOT NULL;

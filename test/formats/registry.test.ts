@@ -1,0 +1,97 @@
+/**
+ * The format registry (docs/formats.md): the rules every format of the list keeps, and what every
+ * format does alike (a file it writes reads back to the same entries; the size bound and a byte
+ * order mark are handled for all). Each check runs over the list, so a new format is checked by
+ * adding it there.
+ */
+import { describe, expect, test } from "bun:test";
+import { compareCodePoints } from "../../src/common/text.ts";
+import { IMPORT_LIMITS } from "../../src/formats/read.ts";
+import { BUNDLE_FORMATS, CONTENT_TYPES, FORMAT_NAMES, FORMATS, formatOfPath, readFile, readOneLanguage, shippedFormats } from "../../src/formats/registry.ts";
+import { keyTexts, languageTexts } from "../../src/formats/texts.ts";
+
+/** What a small release holds: keys in code-point order, one language, some values missing. */
+function release(code = "de") {
+  const keys = ["a.b", "checkout.total", "class", "count", "yes"].sort(compareCodePoints);
+  const contexts = new Map<string, string | null>(keys.map((k) => [k, k === "checkout.total" ? "the sum at the bottom" : null]));
+  const values = keys.map((k) => (k === "class" ? undefined : `${k}: {count, plural, one {# x} other {# y}} 'quoted' "double" ü`));
+  return { keySet: { keys, contexts }, lang: { code, values } };
+}
+
+describe("the format registry (docs/formats.md)", () => {
+  test("interface §2.6: the bundle formats are the spec's json, yaml and arb, and every format has its name once", () => {
+    expect(BUNDLE_FORMATS).toEqual(["json", "yaml", "arb"]);
+    expect(new Set(FORMAT_NAMES).size).toBe(FORMATS.length);
+    expect(FORMAT_NAMES).toEqual(FORMATS.map((f) => f.name));
+  });
+
+  test("docs/formats.md: extensions are lower case, owned by one format each, and a bundle format's first extension is its name", () => {
+    const owner = new Map<string, string>();
+    for (const f of FORMATS) {
+      expect(f.extensions.length, f.name).toBeGreaterThan(0);
+      for (const ext of f.extensions) {
+        expect(ext, f.name).toMatch(/^[a-z0-9]+$/);
+        expect(owner.get(ext), `.${ext}`).toBeUndefined();
+        owner.set(ext, f.name);
+      }
+      if (f.bundle) expect(f.extensions[0], f.name).toBe(f.name);
+      expect(f.label.length, f.name).toBeGreaterThan(0);
+      expect(f.contentType, f.name).toMatch(/^[a-z]+\/[a-z0-9.+-]+; charset=utf-8$/);
+    }
+  });
+
+  test("product §3: the CDN's content types are each bundle format's own", () => {
+    expect(CONTENT_TYPES).toEqual({ json: "application/json; charset=utf-8", yaml: "application/yaml; charset=utf-8", arb: "application/json; charset=utf-8" });
+    expect(Object.keys(CONTENT_TYPES)).toEqual([...BUNDLE_FORMATS]);
+  });
+
+  test("a file's format comes from any of its extensions, in any letter case; others name none", () => {
+    for (const f of FORMATS) {
+      for (const ext of f.extensions) expect(formatOfPath(`dir.x/app_en.${ext.toUpperCase()}`), ext).toBe(f.name);
+    }
+    expect(formatOfPath("a.txt")).toBeUndefined();
+    expect(formatOfPath("json")).toBeUndefined();
+    expect(formatOfPath("a.json", ["yaml", "arb"])).toBeUndefined();
+  });
+
+  test("docs/formats.md: a release's recorded formats keep the order recorded and only bundle formats", () => {
+    expect(shippedFormats(["arb", "json"])).toEqual(["arb", "json"]);
+    expect(shippedFormats(["json", "xliff", "yaml"])).toEqual(["json", "yaml"]);
+    expect(shippedFormats([])).toEqual([]);
+  });
+});
+
+describe("every format reads what it writes (docs/formats.md)", () => {
+  for (const format of FORMATS) {
+    test(`${format.name}: a written file reads back to the same keys or names, values and contexts, in key order`, () => {
+      const { keySet, lang } = release("pt-BR");
+      const text = format.write({ keys: keyTexts(keySet), languages: [languageTexts(lang)], syntax: "icu" });
+      const [read] = readFile(format.name, text).languages;
+      const expected = keySet.keys.map((k, i) => [k, lang.values[i]] as const).filter(([, v]) => v !== undefined);
+      expect(read!.entries.map((e) => e.value)).toEqual(expected.map(([, v]) => v!));
+      // ARB names its messages (arb-names.ts); the others keep the keys as authored.
+      if (format.name !== "arb") expect(read!.entries.map((e) => e.key)).toEqual(expected.map(([k]) => k));
+      // Where the format keeps a context, it is the key's.
+      const described = read!.entries.filter((e) => e.description !== undefined);
+      for (const e of described) expect(e.description).toBe("the sum at the bottom");
+    });
+
+    test(`${format.name}: an empty language writes a file that reads back empty`, () => {
+      const text = format.write({ keys: keyTexts({ keys: [], contexts: new Map() }), languages: [languageTexts({ code: "en", values: [] })], syntax: "icu" });
+      expect(readOneLanguage(format.name, text).entries).toEqual([]);
+    });
+
+    test(`${format.name}: docs/publishing.md §6: the size bound comes before parsing, and a byte order mark is no error`, () => {
+      const { keySet, lang } = release();
+      const text = format.write({ keys: keyTexts(keySet), languages: [languageTexts(lang)], syntax: "icu" });
+      expect(readOneLanguage(format.name, "\ufeff" + text)).toEqual(readOneLanguage(format.name, text));
+      let status = 0;
+      try {
+        readFile(format.name, "x".repeat(IMPORT_LIMITS.bytes + 1));
+      } catch (err) {
+        status = (err as { status: number }).status;
+      }
+      expect(status).toBe(413);
+    });
+  }
+});
