@@ -1,7 +1,7 @@
 /**
- * Rows 8 and 11 of the outside review. Row 8: JSON nested 100,000 deep, a billion-laughs YAML and
- * a 4 MB nested array, sent to `/login` without signing in, were 500s (validation recursed through
- * the whole stack). Row 11: bodies up to 16 MB were read and parsed before the session was checked.
+ * Hostile bodies: JSON nested 100,000 deep, a billion-laughs YAML and a 4 MB nested array, sent to
+ * `/login` without signing in, were once 500s (validation recursed through the whole stack), and
+ * bodies up to 16 MB were read and parsed before the session was checked.
  *
  * Every route of the dashboard API (taken from the app itself, so a new route is swept too) gets
  * every hostile body as an anonymous caller, a member and an admin: the answer is a 4xx with
@@ -71,7 +71,7 @@ function countedStream(bytes: number, chunk = 64 * 1024) {
   return { stream, counter };
 }
 
-describe("review row 8: hostile bodies on every route are a 4xx, never a 5xx, signed in or not", () => {
+describe("dashboard-api.md Conventions: hostile bodies on every route are a 4xx, never a 5xx, signed in or not", () => {
   test("the sweep covers every route that changes something", () => {
     expect(routes.length).toBeGreaterThanOrEqual(25);
   });
@@ -148,7 +148,7 @@ describe("review row 8: hostile bodies on every route are a 4xx, never a 5xx, si
   });
 });
 
-describe("review row 11: large bodies are refused before anyone reads them (deploy.md Security notes)", () => {
+describe("deploy.md Security notes, limits table: large bodies are refused before anyone reads them", () => {
   test("an anonymous 20 MB body to a route that needs a session is 413 after at most the small limit is read", async () => {
     const { stream, counter } = countedStream(20 * 1024 * 1024);
     const r = await send("POST", "/projects", { "content-type": "application/json" }, stream);

@@ -1,6 +1,6 @@
 /**
- * Row 2 of the outside review: the YAML import expanded aliases (only their count was limited,
- * at 100) and had no cap on entries, and the whole import ran in one go: a 99.8 KB YAML made
+ * The YAML import once expanded aliases (only their count was limited, at 100) and had no cap on
+ * entries, and the whole import ran in one go: a 99.8 KB YAML made
  * 900,000 keys and 1.8 million outbox rows in 25.9 s, and a 19.8 KB one held up a CDN file for
  * 4.2 s. An import must be bounded in bytes, entries, key length, depth and aliases, refused with a
  * 400 or 413 that names the limit before the expensive work, and must not hold up other requests
@@ -52,7 +52,7 @@ async function refusedImport(format: string, content: string, limit: RegExp) {
   return r;
 }
 
-describe("review row 2: imports are bounded, and refused with the limit named before the work (product §6)", () => {
+describe("publishing.md §6 Limits: imports are bounded, and refused with the limit named before the work", () => {
   test("a YAML whose aliases expand to 810,000 keys (90 aliases, under any alias count) is refused", async () => {
     const bomb = aliasBomb(30, 5);
     expect(bomb.length).toBeLessThan(100 * 1024);
@@ -89,7 +89,7 @@ describe("review row 2: imports are bounded, and refused with the limit named be
   });
 });
 
-describe("review row 2: a large import does not hold up other requests (product §6)", () => {
+describe("publishing.md §6 Not holding up other requests: a large import does not hold up the CDN", () => {
   // No timed bound here (a loaded test machine is no measure): the 100 ms figure is measured by
   // bench/sync.bench.sh. What a test can hold is that answers keep coming while the import runs, and
   // that no single one waits for a large part of it, as it would if the import held the event loop.

@@ -1,5 +1,6 @@
 /**
- * Row 1 of the outside review: failed-login limits that held only one request at a time. Bursts of
+ * Failed-login limits once held only one request at a time (a check made before an `await`,
+ * docs/decisions.md "Hardening"). Bursts of
  * logins arrive truly at once (burst.ts) at a server process, over several rounds; the limits of
  * docs/dashboard-api.md "Authentication" rule 4 must hold for each burst, and the server must
  * spend no more CPU than the few password checks the limits let through. The throttle's memory
@@ -32,7 +33,7 @@ function checked(replies: RawReply[]): RawReply[] {
   return replies.filter((r) => r.status !== 429);
 }
 
-describe("review row 1: login limits hold under truly parallel bursts (dashboard-api.md Authentication rule 4)", () => {
+describe("dashboard-api.md Authentication rule 4: login limits hold under truly parallel bursts", () => {
   test("60 logins for one account from one address at once (59 wrong, 1 right), three rounds: at most 5 are checked, the rest are 429, and the CPU spent is that of 5 checks", async () => {
     for (let round = 1; round <= 3; round++) {
       const from = `203.0.113.${round}`;
@@ -80,7 +81,7 @@ describe("review row 1: login limits hold under truly parallel bursts (dashboard
   });
 });
 
-describe("review row 1: the throttle's memory is bounded (deploy.md Security notes)", () => {
+describe("deploy.md Security notes, limits table: the throttle's memory is bounded", () => {
   test("200,000 failed logins from as many addresses keep at most LOGIN_THROTTLE_MAX_KEYS counters; the newest attackers stay limited", () => {
     const clock = new ManualClock();
     const throttle = new LoginThrottle(clock);
@@ -113,7 +114,7 @@ describe("review row 1: the throttle's memory is bounded (deploy.md Security not
   });
 });
 
-describe("review row 1: password checks run a few at a time, and waiting ones are bounded (deploy.md Security notes)", () => {
+describe("deploy.md Security notes, limits table: password checks run a few at a time, and waiting ones are bounded", () => {
   test("100 logins from 100 addresses at once: at most 2 argon2id checks run together; past the queue the answer is a 503 with Retry-After", async () => {
     const t = await testApp();
     try {
