@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import { readMessage, type MessageArgument, type MessageSyntax } from "../messages/read.ts";
 import { arbDocument, arbHeader, arbLines } from "./arb.ts";
 import { jsonDocument, jsonLine } from "./json.ts";
@@ -59,12 +60,15 @@ function keyForms(keySet: BundleKeys, names: ReadonlyMap<string, string>): KeyFo
  * that quotes each value once. Keys without a value in the language are left out (docs/product.md
  * §3). `names` comes from arbNames over the whole key set, so every language uses the same names;
  * `syntax` is the project's message syntax, for values whose arguments `lang` does not carry.
+ * A `work` counter, when given, is charged a step per value and per ARB placeholder written, and
+ * what reading the values costs (test/formats/bundle.test.ts holds it to the input's length).
  */
 export function compileLanguage(
   keySet: BundleKeys,
   names: ReadonlyMap<string, string>,
   lang: BundleLanguage,
   syntax: MessageSyntax = "icu",
+  work?: WorkCounter,
 ): Record<BundleFormat, string> {
   const forms = keyForms(keySet, names);
   const json: string[] = [];
@@ -76,7 +80,8 @@ export function compileLanguage(
     const valueJson = JSON.stringify(value);
     json.push(jsonLine(forms.json[i]!, valueJson));
     yaml.push(yamlLine(forms.yaml[i]!, yamlScalar(value, valueJson)));
-    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : readMessage(value, syntax).arguments;
+    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : readMessage(value, syntax, work).arguments;
+    if (work) work.steps += 1 + args.length;
     arbLines(arb, forms.arbName[i]!, valueJson, forms.context[i], args);
   }
   return { json: jsonDocument(json), yaml: yamlDocument(yaml), arb: arbDocument(arb) };
