@@ -82,3 +82,22 @@ export function closeWriteLockProbe(path: string): void {
   probes.get(path)?.close();
   probes.delete(path);
 }
+
+/**
+ * Calls `ask` again and again until `done()`, and counts the calls that began and ended while
+ * another connection held the write lock: answers given in the middle of that connection's write
+ * transaction (an import committing on its worker thread), which this thread could never give if
+ * it ran the transaction itself. Returns how many calls there were, and how many of them that was.
+ */
+export async function askWhileLocked(path: string, done: () => boolean, ask: () => Promise<void>, pauseMs = 5): Promise<{ asked: number; whileLocked: number }> {
+  let asked = 0;
+  let whileLocked = 0;
+  while (!done()) {
+    const before = writeLockHeld(path);
+    await ask();
+    if (before && writeLockHeld(path)) whileLocked++;
+    asked++;
+    await Bun.sleep(pauseMs);
+  }
+  return { asked, whileLocked };
+}
