@@ -9,6 +9,7 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
+import { SHUTDOWN_GRACE_MS } from "../../src/webhooks/sender.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
 import { FAST_RETRY_DELAYS } from "./fixture.ts";
 
@@ -16,14 +17,12 @@ import { FAST_RETRY_DELAYS } from "./fixture.ts";
 setDefaultTimeout(20_000);
 
 const EVENTS = 30;
-const MIN_RETRY_GAP_MS = 200; // first gap of FAST_RETRY_DELAYS
+const MIN_RETRY_GAP_MS = Number(FAST_RETRY_DELAYS.split(",")[0]) * 1000;
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
 });
-
-const SHUTDOWN_GRACE_MS = 3000; // src/webhooks/sender.ts
 
 function env(timeoutSeconds = 2): Record<string, string> {
   return {
@@ -114,8 +113,8 @@ test("interface §6.4: SIGTERM waits briefly for an attempt in flight, then exit
     },
   });
   cleanup.push(() => receiver.stop());
-  // A receiver timeout longer than the grace, so that only the shutdown can end the attempt.
-  let server = await boot(dataDir, 30);
+  // A receiver timeout longer than the test, so that only the shutdown can end the attempt.
+  let server = await boot(dataDir, 120);
   const client = await DashboardClient.loggedIn(server.url);
   const pid = await client.project("Shutdown", "en");
   const wid = (await client.post(`/projects/${pid}/webhooks`, { url: receiver.url(), events: ["key_created"] })).body.id;
@@ -123,9 +122,12 @@ test("interface §6.4: SIGTERM waits briefly for an attempt in flight, then exit
   await receiver.waitFor(1);
   const t0 = Date.now();
   server.proc.kill("SIGTERM");
-  await server.proc.exited;
+  // It exits on its own grace, with the attempt still unanswered: the limit of waiting here is five
+  // times the grace, far short of the receiver timeout, and is no measure of how fast it exits.
+  const exited = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(5 * SHUTDOWN_GRACE_MS).then(() => false)]);
+  expect(exited, "the server exited with the attempt in flight").toBe(true);
+  // It waited for the attempt first: not before the grace was up (a lower bound, which load cannot break).
   expect(Date.now() - t0).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 100);
-  expect(Date.now() - t0).toBeLessThan(SHUTDOWN_GRACE_MS + 1500);
   expect(server.query("SELECT status, attempt_count, lease_until FROM deliveries WHERE public_id = ?", did)).toEqual([
     { status: "pending", attempt_count: 0, lease_until: null },
   ]);
