@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll } from "bun:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
+import { eventually as waitUntil } from "../helpers/wait.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const DESKTOP = { width: 1280, height: 860 };
@@ -120,14 +121,8 @@ export function useDashboard(options: StartOptions = {}): Fixture {
 }
 
 /** Polls until `check` returns a value other than undefined (a UI action's request may still be on its way). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = ACTION_TIMEOUT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await Bun.sleep(50);
-  }
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = ACTION_TIMEOUT_MS): Promise<T> {
+  return waitUntil(check, { timeoutMs, intervalMs: 50 });
 }
 
 /** Waits until some input on the page holds exactly this value. */

@@ -11,6 +11,7 @@ import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
 import { SHUTDOWN_GRACE_MS } from "../../src/webhooks/sender.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 import { FAST_RETRY_DELAYS } from "./fixture.ts";
 
 // Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
@@ -77,8 +78,7 @@ test("product §5: after SIGKILL with deliveries pending and in flight, a restar
 
   healthy = true;
   server = await boot(dataDir, 1);
-  const deadline = Date.now() + 20_000;
-  while (answered.size < EVENTS && Date.now() < deadline) await Bun.sleep(50);
+  await eventually(() => answered.size >= EVENTS, { timeoutMs: 20_000, intervalMs: 50, what: () => `${answered.size} of ${EVENTS} events answered` });
   expect(answered.size).toBe(EVENTS);
 
   const after = server.query<{ public_id: string; status: string; payload: string }>(
@@ -133,12 +133,7 @@ test("interface §6.4: SIGTERM waits briefly for an attempt in flight, then exit
   ]);
   answer = true;
   server = await boot(dataDir);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const [row] = server.query<{ status: string }>("SELECT status FROM deliveries WHERE public_id = ?", did);
-    if (row?.status === "succeeded") break;
-    await Bun.sleep(50);
-  }
+  await eventually(() => server.query<{ status: string }>("SELECT status FROM deliveries WHERE public_id = ?", did)[0]?.status === "succeeded", { intervalMs: 50, what: "the delivery sent after the restart" });
   expect(server.query("SELECT status, attempt_count FROM deliveries WHERE public_id = ?", did)).toEqual([{ status: "succeeded", attempt_count: 1 }]);
   expect(receiver.requests.map((r) => r.headers["x-service-delivery"])).toEqual([did, did]);
   await server.stop();

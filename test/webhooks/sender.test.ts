@@ -17,6 +17,7 @@ import { DeliveryStore } from "../../src/webhooks/store.ts";
 import type { HostResolver } from "../../src/webhooks/target.ts";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
+import { eventually } from "../helpers/wait.ts";
 
 // Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(20_000);
@@ -45,14 +46,14 @@ function sender(resolver: HostResolver, extra: Partial<SenderDeps> = {}): Webhoo
   return s;
 }
 
-async function settled(did: string, done = (d: any) => d.status !== "pending", timeoutMs = 4000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const d = deliveryDetail(db, project, did);
-    if (done(d)) return d;
-    if (Date.now() > deadline) throw new Error(`delivery not settled: ${JSON.stringify(d).slice(0, 1000)}`);
-    await Bun.sleep(20);
-  }
+function settled(did: string, done = (d: any) => d.status !== "pending", timeoutMs = 4000): Promise<any> {
+  return eventually(
+    () => {
+      const d = deliveryDetail(db, project, did);
+      return done(d) && d;
+    },
+    { timeoutMs, what: () => `delivery settled: ${JSON.stringify(deliveryDetail(db, project, did)).slice(0, 1000)}` },
+  );
 }
 
 beforeAll(async () => {
