@@ -232,9 +232,9 @@ describe("interface §6.5: retention", () => {
     try {
       expect(db.$client.query("SELECT id FROM deliveries WHERE public_id = 'dlv_JobJobJobJobJobJobJo'").all()).toEqual([]);
       expect(job.getPattern()).toBe(RETENTION_SCHEDULE);
-      const next = job.nextRun()!.getTime() - Date.now();
-      expect(next).toBeGreaterThan(0);
-      expect(next).toBeLessThanOrEqual(3_600_000);
+      // Hourly: from any run, the next two are one and two hours later (dates, not the clock).
+      const [run] = job.nextRuns(1, new Date(Date.UTC(2026, 0, 1)));
+      expect(job.nextRuns(2, run!).map((d) => d.getTime() - run!.getTime())).toEqual([3_600_000, 7_200_000]);
     } finally {
       job.stop();
     }
