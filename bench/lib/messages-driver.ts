@@ -74,6 +74,10 @@ const pairs: [string, (scale: 1 | 0.5) => Case][] = [
     const value = withPlaceholders(n, length, false, "a"), base = withPlaceholders(n, length, false, "b");
     return { name: "", run: (w) => check(value, base, w) };
   }],
+  ["check: a select with 10,000 cases in 90,000 characters", (k) => {
+    const value = "{g, select, " + Array.from({ length: 10_000 * k }, (_, i) => `c${i.toString(36)} {x}`).join(" ") + " other {y}}";
+    return { name: "", run: (w) => check(value, undefined, w) };
+  }],
   ["ARB compile: 17,000 placeholders in 100,000 characters", (k) => {
     const value = withPlaceholders(17_000 * k, 100_000 * k);
     return { name: "", run: (w) => compileArb(value, w) };

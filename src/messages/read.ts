@@ -182,7 +182,8 @@ export function readCommonShapes(value: string, work?: WorkCounter): ReadMessage
     if (value.charCodeAt(j) !== COMMA) return null;
     note(name, type);
     const use: PluralUse | null = type === "select" ? null : { argument: name, ordinal: type === "selectordinal", offset: 0, categories: [], exact: [] };
-    const selectors: string[] = [];
+    // A set: a pasted select of 10,000 cases must not compare each case with every one before it.
+    const selectors = new Set<string>();
     for (j = spacesEnd(value, j + 1); ; j = spacesEnd(value, j)) {
       if (value.charCodeAt(j) === CLOSE) break;
       const selectorStart = j;
@@ -195,9 +196,9 @@ export function readCommonShapes(value: string, work?: WorkCounter): ReadMessage
         j = nameEnd(value, j);
       }
       const selector = value.slice(selectorStart, j);
-      if (work) work.steps += selectors.length;
-      if (selectors.includes(selector) || (use && selector === "offset")) return null;
-      selectors.push(selector);
+      if (work) work.steps++;
+      if (selectors.has(selector) || (use && selector === "offset")) return null;
+      selectors.add(selector);
       j = spacesEnd(value, j);
       if (value.charCodeAt(j) !== OPEN) return null;
       // The case's text: anything but braces, and {name} arguments.
@@ -218,7 +219,7 @@ export function readCommonShapes(value: string, work?: WorkCounter): ReadMessage
         else use.categories.push(selector);
       }
     }
-    if (!selectors.includes("other")) return null;
+    if (!selectors.has("other")) return null;
     if (use) plurals.push(use);
     if (work) work.steps += j + 1 - at;
     at = j + 1;

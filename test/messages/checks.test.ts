@@ -156,6 +156,15 @@ describe("message checks: work bounded by the length of the value (product §7)"
     expect(full.steps).toBeLessThanOrEqual(4 * 2 * 100_000);
   });
 
+  test("product §7: a select with 10,000 cases in 90,000 characters reads in linear work", () => {
+    const select = (cases: number) => "{g, select, " + Array.from({ length: cases }, (_, i) => `c${i.toString(36)} {x}`).join(" ") + " other {y}}";
+    const [full, half] = [select(10_000), select(5_000)].map((value) => ({ value, ...counted("en", value) }));
+    for (const { problems } of [full, half]) expect(problems).toEqual([]);
+    // Each case's name is checked against those before it: in a list, 10,000 x 10,000 / 2 steps.
+    expect(full.steps).toBeLessThanOrEqual(LINEAR * half.steps);
+    expect(full.steps).toBeLessThanOrEqual(4 * full.value.length);
+  });
+
   test("product §7: 6,000 levels of nesting in 100,000 characters are refused at once, never a stack overflow", () => {
     const deep = "{a, select, other {".repeat(5_000) + "x" + "}}".repeat(5_000);
     expect(deep.length).toBeGreaterThan(100_000 - 10_000);
