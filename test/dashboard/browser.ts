@@ -15,6 +15,12 @@ export const PHONE = { width: 390, height: 844 };
 export const BROWSER_TEST_TIMEOUT_MS = 60_000;
 /** Well under a test's own timeout, so a missing element fails with playwright's clear message. */
 export const ACTION_TIMEOUT_MS = 10_000;
+/**
+ * Loading a page (a navigation to its load event) waits longer: the reference at /v1/docs parses a
+ * script of more than 1 MB, which took over 10 s on this 2-core machine at a load average of 10.
+ * A limit of waiting, not a measure of speed.
+ */
+export const NAVIGATION_TIMEOUT_MS = 30_000;
 
 export interface TestBrowser {
   browser: Browser;
@@ -56,6 +62,7 @@ export async function openPage(b: TestBrowser, server: TestServer, viewport = DE
   const context = await b.browser.newContext({ viewport, baseURL: server.url });
   const page = await context.newPage();
   page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
   const problems: string[] = [];
   page.on("console", (m) => {
     if (m.type() === "error" && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`);
