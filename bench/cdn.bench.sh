@@ -10,7 +10,7 @@
 # this kind of machine drifts 12-28% between runs of the same thing. Beside it, each server's CPU
 # time per request (from /proc): with the server bound to one core, throughput is the inverse of
 # that cost, and it is far less disturbed by other load.
-# Servers: phrasebook (PHRASEBOOK_LOG_REQUESTS=false, as the issue measured it), phrasebook with
+# Servers: phrasebook (PHRASEBOOK_LOG_REQUESTS=false, the request path alone), phrasebook with
 # the request log on (the default; its lines go to a pipe, as under systemd), nginx (one worker,
 # sendfile, open_file_cache, gzip_static, access log off, unlimited keep-alive), the floor, and the
 # floor with Phrasebook's program in memory (bench/lib/loaded-floor.ts: the app opened, never

@@ -37,6 +37,7 @@ import { takeSnapshot } from "../../src/releases/snapshot.ts";
 import { openDatabase } from "../../src/storage/db.ts";
 import { DashboardClient } from "../../test/helpers/dashboard-client.ts";
 import { startServer, tempDir, type TestServer } from "../../test/helpers/server.ts";
+import { cpuSeconds } from "./proc.ts";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 10_000);
 const LANGS = Number(process.env.BENCH_LANGS ?? 30);
@@ -50,12 +51,6 @@ function kib(status: string, field: string): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
 }
 
-/** User + system CPU seconds the server process has used (all its threads). */
-function cpuSeconds(server: TestServer): number {
-  const fields = readFileSync(`/proc/${server.proc.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-const CLOCK_TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
 function memory(server: TestServer): { rss_mb: number; peak_mb: number } {
   const status = readFileSync(`/proc/${server.proc.pid}/status`, "utf8");
@@ -143,21 +138,21 @@ try {
       } catch {
         peakReset = false;
       }
-      const cpuBefore = cpuSeconds(server);
+      const cpuBefore = cpuSeconds(server.proc.pid);
       const started = performance.now();
       const published = await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`);
       const seconds = (performance.now() - started) / 1000;
       if (published.status !== 200) throw new Error(`publish (${side}): ${published.status} ${JSON.stringify(published.body)}`);
       const after = memory(server);
-      const cpu = cpuSeconds(server) - cpuBefore;
+      const cpu = cpuSeconds(server.proc.pid) - cpuBefore;
       // A second publish on the same server: what a long-running server pays, its code warm.
       const again = await admin.post(`/projects/${pid}/releases`, { name: `Bench ${round} ${side} again`, tag: `bench-${round}-${side}-again` });
-      const warmCpuBefore = cpuSeconds(server);
+      const warmCpuBefore = cpuSeconds(server.proc.pid);
       const warmStarted = performance.now();
       const warm = await admin.post(`/projects/${pid}/releases/${again.body.id}/publish`);
       const warmSeconds = (performance.now() - warmStarted) / 1000;
       if (warm.status !== 200) throw new Error(`second publish (${side}): ${warm.status} ${JSON.stringify(warm.body)}`);
-      const warmCpu = cpuSeconds(server) - warmCpuBefore;
+      const warmCpu = cpuSeconds(server.proc.pid) - warmCpuBefore;
       await server.stop();
       const floor = side === "current" ? await rewriteBaseline(join(dataDir, "releases", published.body.id)) : 0;
       console.log(

@@ -11,6 +11,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../test/helpers/server.ts";
+import { cpuSeconds } from "./proc.ts";
 
 const BIN = process.env.PHRASEBOOK_BIN!;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -23,18 +25,6 @@ const ADMIN = { email: "bench@example.test", password: "bench-password" };
 
 const hasTaskset = Bun.spawnSync(["sh", "-c", "command -v taskset"]).exitCode === 0;
 const pinned = (cpu: string, command: string[]) => (hasTaskset ? ["taskset", "-c", cpu, ...command] : command);
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
-}
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  await probe.stop(true);
-  return port;
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), "phrasebook-bench-sync-"));
 const work = mkdtempSync(join(tmpdir(), "phrasebook-bench-sync-work-"));

@@ -24,7 +24,7 @@ export function arbLocale(code: string): string {
 
 const NO_ARGUMENTS: readonly MessageArgument[] = [];
 
-function write({ keys, languages, syntax }: WriteInput): string {
+function write({ keys, languages, syntax, work }: WriteInput): string {
   const lang = languages[0]!;
   // The quoted names, made once per key set for every language (docs/formats.md "Speed").
   const names = keys.own("arb", () => {
@@ -39,7 +39,8 @@ function write({ keys, languages, syntax }: WriteInput): string {
     const nameJson = names[i]!;
     lines.push(`  ${nameJson}: ${valueJson}`);
     const description = keys.contextOf[i];
-    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : readMessage(lang.values[i]!, syntax).arguments;
+    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : readMessage(lang.values[i]!, syntax, work).arguments;
+    if (work) work.steps += 1 + args.length;
     if (!description && args.length === 0) continue;
     // Written by hand (it is on the publish hot path) from the already-quoted name.
     const parts: string[] = [];

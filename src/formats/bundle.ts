@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { MessageSyntax } from "../messages/read.ts";
 import type { BundleKeys, BundleLanguage, FileFormat, WriteInput } from "./format.ts";
 import { BUNDLE_FORMATS, formatNamed, type BundleFormat } from "./registry.ts";
@@ -10,10 +11,11 @@ const BUNDLE_WRITERS: readonly (readonly [BundleFormat, FileFormat])[] = BUNDLE_
  * Each key is quoted once per key set and each value once per language, for all the formats
  * (texts.ts, docs/formats.md "Speed"). Keys without a value in the language are left out
  * (docs/product.md §3); `syntax` is the project's message syntax, for values whose arguments
- * `lang` does not carry.
+ * `lang` does not carry. A `work` counter, when given, is charged what writing costs (format.ts
+ * WriteInput; test/formats/bundle.test.ts holds it to the input's length).
  */
-export function compileLanguage(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax = "icu"): Record<BundleFormat, string> {
-  const input: WriteInput = { keys: keyTexts(keySet), languages: [languageTexts(lang)], syntax };
+export function compileLanguage(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax = "icu", work?: WorkCounter): Record<BundleFormat, string> {
+  const input: WriteInput = { keys: keyTexts(keySet), languages: [languageTexts(lang)], syntax, work };
   const files = {} as Record<BundleFormat, string>;
   for (const [name, format] of BUNDLE_WRITERS) files[name] = format.write(input);
   return files;

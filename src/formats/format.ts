@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { MessageArgument, MessageSyntax } from "../messages/read.ts";
 
 /**
@@ -113,4 +114,9 @@ export interface WriteInput {
   languages: readonly LanguageTexts[];
   /** For values whose arguments the language does not carry (docs/product.md §7). */
   syntax: MessageSyntax;
+  /**
+   * Charged what writing costs when given (a step per value and per placeholder written, and what
+   * reading a value costs), so tests prove linear work by counting (docs/architecture.md "Tests").
+   */
+  work?: WorkCounter;
 }

@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { MessageProblem } from "../storage/schema.ts";
 import { PLURAL_CATEGORIES, type LanguagePlurals, type PluralRulesOf } from "./plurals.ts";
 import type { MessageSyntax, PluralUse, ReadMessage } from "./read.ts";
@@ -19,6 +20,8 @@ export interface CheckContext {
   baseName: string;
   /** The key's base-language value, read; null for a base-language value or a key without one. */
   base: ReadMessage | null;
+  /** Charged the steps of the checks when given (tests hold them to the number of arguments). */
+  work?: WorkCounter;
 }
 
 const NO_PROBLEMS = Object.freeze([]) as unknown as MessageProblem[];
@@ -35,7 +38,10 @@ class Findings {
   private count = 0;
   private readonly perCode: Partial<Record<Code, number>> = {};
 
+  constructor(private readonly work: WorkCounter | undefined) {}
+
   private isNew(message: string): boolean {
+    if (this.work) this.work.steps += this.seen ? 1 : this.list.length;
     if (this.seen) {
       if (this.seen.has(message)) return false;
       this.seen.add(message);
@@ -128,6 +134,7 @@ const NO_FINDINGS: string[] = [];
 function checkPlurals(read: ReadMessage, ctx: CheckContext, out: Findings): void {
   if (!ctx.plurals) return;
   for (const use of read.plurals) {
+    if (ctx.work) ctx.work.steps += 1 + use.categories.length + use.exact.length;
     const rules = use.ordinal ? ctx.plurals.ordinal : ctx.plurals.cardinal;
     const found = exactlyTheCategories(rules, use)
       ? NO_FINDINGS
@@ -138,7 +145,8 @@ function checkPlurals(read: ReadMessage, ctx: CheckContext, out: Findings): void
 }
 
 /** Whether two messages use the same argument names (most translations: yes, often in the same order). */
-function sameNames(a: ReadMessage["arguments"], b: ReadMessage["arguments"]): boolean {
+function sameNames(a: ReadMessage["arguments"], b: ReadMessage["arguments"], work: WorkCounter | undefined): boolean {
+  if (work) work.steps += 2 * (a.length + b.length); // at most: the walk in order, then the two sets
   if (a.length === b.length && a.every((arg, i) => arg.name === b[i]!.name)) return true;
   const mine = new Set(a.map((x) => x.name));
   const theirs = new Set(b.map((x) => x.name));
@@ -150,6 +158,7 @@ function sameNames(a: ReadMessage["arguments"], b: ReadMessage["arguments"]): bo
 const shown = (ctx: CheckContext, name: string) => (ctx.syntax === "icu" ? `\`{${name}}\`` : `\`${name}\``);
 
 function unknownPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckContext, out: Findings): void {
+  if (ctx.work) ctx.work.steps += 3 * (read.arguments.length + base.arguments.length); // two sets, one filter, one loop
   const mine = new Set(read.arguments.map((a) => a.name));
   const theirs = new Set(base.arguments.map((a) => a.name));
   const severity = ctx.syntax === "icu" ? "error" : "warning";
@@ -170,9 +179,15 @@ function unknownPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckCon
 }
 
 function missingPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckContext, out: Findings): void {
+  if (ctx.work) ctx.work.steps += read.arguments.length + base.arguments.length;
   const mine = new Set(read.arguments.map((a) => a.name));
   for (const { name } of base.arguments) if (!mine.has(name)) out.add("placeholder_missing", "warning", `${shown(ctx, name)} from the ${ctx.baseName} text is missing`);
   out.summarise("placeholder_missing", "warning", `placeholders of the ${ctx.baseName} text are missing`);
+}
+
+function syntaxProblem(value: string, fault: NonNullable<ReadMessage["fault"]>, ctx: CheckContext): MessageProblem {
+  if (ctx.work) ctx.work.steps += fault.start; // describeFault counts the characters before it
+  return { code: "icu_syntax", severity: "error", message: describeFault(value, fault) };
 }
 
 /**
@@ -182,14 +197,14 @@ function missingPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckCon
  * parses.
  */
 export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
-  if (read.fault) return ctx.syntax === "icu" ? [{ code: "icu_syntax", severity: "error", message: describeFault(value, read.fault) }] : [];
+  if (read.fault) return ctx.syntax === "icu" ? [syntaxProblem(value, read.fault, ctx)] : [];
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
   // The common case, and the hot path of a publish: no argument here or in the base text.
   if (read.arguments.length === 0 && (!base || base.arguments.length === 0)) return NO_PROBLEMS;
-  const compare = base !== null && !sameNames(read.arguments, base.arguments);
+  const compare = base !== null && !sameNames(read.arguments, base.arguments, ctx.work);
   if (!compare && (read.plurals.length === 0 || ctx.syntax !== "icu")) return NO_PROBLEMS;
   // Written in the order they are listed: placeholder_unknown (an error in ICU), plural_category, placeholder_missing.
-  const out = new Findings();
+  const out = new Findings(ctx.work);
   if (compare) unknownPlaceholders(read, base, ctx, out);
   if (ctx.syntax === "icu") checkPlurals(read, ctx, out);
   if (compare) missingPlaceholders(read, base, ctx, out);
@@ -204,10 +219,10 @@ export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext
 export function messageErrors(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
   // In the text syntax nothing is an error (docs/messages.md "Problems").
   if (ctx.syntax !== "icu") return NO_PROBLEMS;
-  if (read.fault) return [{ code: "icu_syntax", severity: "error", message: describeFault(value, read.fault) }];
+  if (read.fault) return [syntaxProblem(value, read.fault, ctx)];
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
-  if (base === null || read.arguments.length === 0 || sameNames(read.arguments, base.arguments)) return NO_PROBLEMS;
-  const out = new Findings();
+  if (base === null || read.arguments.length === 0 || sameNames(read.arguments, base.arguments, ctx.work)) return NO_PROBLEMS;
+  const out = new Findings(ctx.work);
   unknownPlaceholders(read, base, ctx, out);
   return out.list;
 }

@@ -1,4 +1,5 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import type { WorkCounter } from "../common/work.ts";
 import { textPlaceholders } from "./text-placeholders.ts";
 
 /**
@@ -55,19 +56,24 @@ const NOTHING: ReadMessage = Object.freeze({ arguments: [], plurals: [], fault: 
 const PARSE_OPTIONS = { ignoreTag: true, requiresOtherClause: true, shouldParseSkeletons: false, captureLocation: true } as const;
 
 /** The position where brace nesting first passes MAX_NESTING, or -1 (one linear pass). */
-function tooDeepAt(value: string): number {
+function tooDeepAt(value: string, work?: WorkCounter): number {
   let depth = 0;
   for (let i = value.indexOf("{"); i >= 0 && i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c === 123 /* { */) {
-      if (++depth > MAX_NESTING) return i;
+      if (++depth > MAX_NESTING) {
+        if (work) work.steps += i + 1;
+        return i;
+      }
     } else if (c === 125 /* } */ && depth > 0) depth--;
   }
+  if (work) work.steps += value.length;
   return -1;
 }
 
 /** Moves a specific kind over `plain`: `{count}` inside `{count, plural, ...}` is still the plural. */
-function note(byName: Map<string, MessageArgument>, name: string, kind: ArgumentKind): void {
+function note(byName: Map<string, MessageArgument>, name: string, kind: ArgumentKind, work: WorkCounter | undefined): void {
+  if (work) work.steps++;
   const known = byName.get(name);
   if (!known) byName.set(name, { name, kind });
   else if (known.kind === "plain" && kind !== "plain") known.kind = kind;
@@ -80,25 +86,26 @@ const KIND_OF_TYPE: Partial<Record<TYPE, ArgumentKind>> = {
   [TYPE.time]: "time",
 };
 
-function walk(elements: MessageFormatElement[], byName: Map<string, MessageArgument>, plurals: PluralUse[]): void {
+function walk(elements: MessageFormatElement[], byName: Map<string, MessageArgument>, plurals: PluralUse[], work: WorkCounter | undefined): void {
+  if (work) work.steps += elements.length;
   for (const el of elements) {
     if (el.type === TYPE.plural) {
       const ordinal = el.pluralType === "ordinal";
-      note(byName, el.value, ordinal ? "selectordinal" : "plural");
+      note(byName, el.value, ordinal ? "selectordinal" : "plural", work);
       const use: PluralUse = { argument: el.value, ordinal, offset: el.offset, categories: [], exact: [] };
       for (const selector of Object.keys(el.options)) {
         if (selector.startsWith("=")) use.exact.push(Number(selector.slice(1)));
         else use.categories.push(selector);
       }
       plurals.push(use);
-      for (const option of Object.values(el.options)) walk(option.value, byName, plurals);
+      for (const option of Object.values(el.options)) walk(option.value, byName, plurals, work);
     } else if (el.type === TYPE.select) {
-      note(byName, el.value, "select");
-      for (const option of Object.values(el.options)) walk(option.value, byName, plurals);
+      note(byName, el.value, "select", work);
+      for (const option of Object.values(el.options)) walk(option.value, byName, plurals, work);
     } else if (el.type === TYPE.tag) {
-      walk(el.children, byName, plurals); // not produced with ignoreTag; kept for safety
+      walk(el.children, byName, plurals, work); // not produced with ignoreTag; kept for safety
     } else if (el.type !== TYPE.pound && el.type !== TYPE.literal) {
-      note(byName, el.value, KIND_OF_TYPE[el.type]!);
+      note(byName, el.value, KIND_OF_TYPE[el.type]!, work);
     }
   }
 }
@@ -133,7 +140,7 @@ function spacesEnd(value: string, at: number): number {
  * generated messages); it exists because a publish reads every value, and the parser costs
  * several microseconds a message where this costs a fraction of one.
  */
-export function readCommonShapes(value: string): ReadMessage | null {
+export function readCommonShapes(value: string, work?: WorkCounter): ReadMessage | null {
   if (value.indexOf("'") >= 0) return null;
   // Most messages have a few arguments, which a list searched in place holds for less than a map;
   // past a few, a map keeps a pasted blob of 17,000 placeholders linear.
@@ -141,6 +148,7 @@ export function readCommonShapes(value: string): ReadMessage | null {
   let index: Map<string, MessageArgument> | null = null;
   const note = (name: string, kind: ArgumentKind) => {
     let known: MessageArgument | undefined;
+    if (work) work.steps += index ? 1 : args.length;
     if (index) known = index.get(name);
     else for (const a of args) if (a.name === name) known = a;
     if (known) {
@@ -160,6 +168,7 @@ export function readCommonShapes(value: string): ReadMessage | null {
     const name = value.slice(open + 1, j);
     if (value.charCodeAt(j) === CLOSE) {
       note(name, "plain");
+      if (work) work.steps += j + 1 - at; // the text before the argument, and the argument
       at = j + 1;
       continue;
     }
@@ -173,7 +182,8 @@ export function readCommonShapes(value: string): ReadMessage | null {
     if (value.charCodeAt(j) !== COMMA) return null;
     note(name, type);
     const use: PluralUse | null = type === "select" ? null : { argument: name, ordinal: type === "selectordinal", offset: 0, categories: [], exact: [] };
-    const selectors: string[] = [];
+    // A set: a pasted select of 10,000 cases must not compare each case with every one before it.
+    const selectors = new Set<string>();
     for (j = spacesEnd(value, j + 1); ; j = spacesEnd(value, j)) {
       if (value.charCodeAt(j) === CLOSE) break;
       const selectorStart = j;
@@ -186,8 +196,9 @@ export function readCommonShapes(value: string): ReadMessage | null {
         j = nameEnd(value, j);
       }
       const selector = value.slice(selectorStart, j);
-      if (selectors.includes(selector) || (use && selector === "offset")) return null;
-      selectors.push(selector);
+      if (work) work.steps++;
+      if (selectors.has(selector) || (use && selector === "offset")) return null;
+      selectors.add(selector);
       j = spacesEnd(value, j);
       if (value.charCodeAt(j) !== OPEN) return null;
       // The case's text: anything but braces, and {name} arguments.
@@ -208,18 +219,24 @@ export function readCommonShapes(value: string): ReadMessage | null {
         else use.categories.push(selector);
       }
     }
-    if (!selectors.includes("other")) return null;
+    if (!selectors.has("other")) return null;
     if (use) plurals.push(use);
+    if (work) work.steps += j + 1 - at;
     at = j + 1;
   }
+  if (work) work.steps += value.length - at;
   return args.length === 0 ? NOTHING : { arguments: args, plurals, fault: null };
 }
 
-/** Reads an ICU message with the parser alone (no shortcut); readMessage's answers equal its answers. */
-export function parseIcu(value: string): ReadMessage {
-  const deep = tooDeepAt(value);
+/**
+ * Reads an ICU message with the parser alone (no shortcut); readMessage's answers equal its answers.
+ * A `work` counter is charged the value's length for the parser, which reads it once.
+ */
+export function parseIcu(value: string, work?: WorkCounter): ReadMessage {
+  const deep = tooDeepAt(value, work);
   if (deep >= 0) return { arguments: [], plurals: [], fault: { kind: "TOO_DEEP", start: deep, end: deep + 1 } };
   let elements: MessageFormatElement[];
+  if (work) work.steps += value.length;
   try {
     elements = parse(value, PARSE_OPTIONS);
   } catch (err) {
@@ -230,21 +247,24 @@ export function parseIcu(value: string): ReadMessage {
   }
   const byName = new Map<string, MessageArgument>();
   const plurals: PluralUse[] = [];
-  walk(elements, byName, plurals);
+  walk(elements, byName, plurals, work);
   return { arguments: [...byName.values()], plurals, fault: null };
 }
 
-function readIcu(value: string): ReadMessage {
+function readIcu(value: string, work: WorkCounter | undefined): ReadMessage {
   // No brace, no argument and nothing the parser could refuse (a lone `'` or `#` is text).
   if (value.indexOf("{") < 0 && value.indexOf("}") < 0) return NOTHING;
-  return readCommonShapes(value) ?? parseIcu(value);
+  return readCommonShapes(value, work) ?? parseIcu(value, work);
 }
 
-/** Reads a value in the project's message syntax; linear in its length. */
-export function readMessage(value: string, syntax: MessageSyntax): ReadMessage {
+/**
+ * Reads a value in the project's message syntax; linear in its length (a `work` counter, when
+ * given, is charged the steps: test/messages/checks.test.ts holds them to the length).
+ */
+export function readMessage(value: string, syntax: MessageSyntax, work?: WorkCounter): ReadMessage {
   if (syntax === "text") {
-    const names = textPlaceholders(value);
+    const names = textPlaceholders(value, work);
     return names.length === 0 ? NOTHING : { arguments: names.map((name) => ({ name, kind: "plain" })), plurals: [], fault: null };
   }
-  return readIcu(value);
+  return readIcu(value, work);
 }

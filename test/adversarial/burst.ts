@@ -5,7 +5,6 @@
  * The server then finds them all complete in the same turn of its event loop, on separate
  * connections, which is as parallel as requests to one process get.
  */
-import { readFileSync } from "node:fs";
 import { openRawSocket } from "../helpers/raw-socket.ts";
 
 export interface RawReply {
@@ -108,13 +107,4 @@ export function statusCounts(replies: RawReply[]): Record<number, number> {
   const counts: Record<number, number> = {};
   for (const r of replies) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;
-}
-
-/** CPU seconds (user + system) and resident memory of a process, from /proc. */
-export function processUsage(pid: number): { cpuSeconds: number; rssBytes: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
-  const rssPages = Number(fields[21]); // field 24
-  return { cpuSeconds: ticks / 100, rssBytes: rssPages * 4096 };
 }

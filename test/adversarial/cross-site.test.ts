@@ -1,6 +1,5 @@
 /**
- * Row 5 of the outside review: `/login` and `/setup` took form and multipart bodies and looked at
- * no Origin, so a cross-site HTML form could run a drive-by first-run setup, or sign a victim into
+ * `/login` and `/setup` once took form and multipart bodies and looked at no Origin, so a cross-site HTML form could run a drive-by first-run setup, or sign a victim into
  * an attacker's account. Requests are sent in-process exactly as a browser on another site sends
  * them (docs/dashboard-api.md "Conventions", docs/deploy.md "Security notes"): bodies must be JSON,
  * and a cookie-authenticated change, signing in and the setup must come from this server's origin
@@ -26,7 +25,7 @@ async function send(t: TestApp, path: string, init: { method?: string; headers?:
   return { status: res.status, json, cookie: res.headers.get("set-cookie") };
 }
 
-describe("review row 5: a cross-site form cannot sign anyone in (dashboard-api.md Conventions)", () => {
+describe("dashboard-api.md Conventions and Authentication rule 3: a cross-site form cannot sign anyone in", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp();
@@ -85,7 +84,7 @@ describe("review row 5: a cross-site form cannot sign anyone in (dashboard-api.m
   }
 });
 
-describe("review row 5: a cross-site form cannot run the first-run setup (dashboard-api.md)", () => {
+describe("dashboard-api.md Authentication rule 3: a cross-site form cannot run the first-run setup", () => {
   const NO_ADMIN = { env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" } };
   const attacker = { email: "attacker@evil.example", name: "Attacker", password: "attacker-password" };
 
@@ -111,7 +110,7 @@ describe("review row 5: a cross-site form cannot run the first-run setup (dashbo
   });
 });
 
-describe("review row 5: cookie-authenticated changes need this server's Origin too (dashboard-api.md Authentication)", () => {
+describe("dashboard-api.md Authentication rule 3: cookie-authenticated changes need this server's Origin too", () => {
   test("a change with a valid session and CSRF token but another site's Origin is 403 and writes nothing; a form body is 415", async () => {
     const t = await testApp();
     try {

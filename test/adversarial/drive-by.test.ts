@@ -1,6 +1,6 @@
 /**
- * Row 5 of the outside review, in a real browser: a page on another site that a victim opens
- * submits forms to Phrasebook by itself. Before the fix, an HTML form could run the first-run
+ * Cross-site forms, in a real browser: a page on another site that a victim opens submits forms
+ * to Phrasebook by itself. When bodies were not JSON only, an HTML form could run the first-run
  * setup of a fresh server (the attacker becomes its admin) or sign the victim into the attacker's
  * account (login CSRF). Chromium (Playwright) opens the attacker's page, served from another
  * origin; the page posts urlencoded, multipart and text/plain forms (the last shaped to read as
@@ -58,7 +58,7 @@ async function visitAll(origin: string, target: string) {
   return { context, answers };
 }
 
-describe("review row 5: a page on another site cannot drive Phrasebook with forms (real browser)", () => {
+describe("dashboard-api.md Conventions and Authentication rule 3: a page on another site cannot drive Phrasebook with forms (real browser)", () => {
   test("the first-run setup: no admin is created by any form or no-cors fetch, and setup is still needed", async () => {
     const server: TestServer = await startServer({ env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "", PHRASEBOOK_LOG_REQUESTS: "false" } });
     const target = `${server.url}/dashboard/api/setup`;

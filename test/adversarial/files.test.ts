@@ -1,11 +1,10 @@
 /**
- * Rows 9 and 10 of the outside review. Row 9: the data dir was 0755 and phrasebook.db and backup
- * archives 0644, so any local user could read webhook secrets and password hashes. Every file
- * Phrasebook creates must be 0600 and every folder 0700, the backup archive and what it unpacks to
- * included, and the start warns in one line when the data dir is open to others (docs/deploy.md
- * "Security notes"). Row 10: the start deleted everything it did not know in `<data>/releases/`,
- * an operator's folder included; it may remove only what it left behind itself
- * (docs/architecture.md "Start-up").
+ * Files: the data dir was once 0755 and phrasebook.db and backup archives 0644, so any local user
+ * could read webhook secrets and password hashes. Every file Phrasebook creates must be 0600 and
+ * every folder 0700, the backup archive and what it unpacks to included, and the start warns in one
+ * line when the data dir is open to others (docs/deploy.md "Security notes"). Start-up once deleted
+ * everything it did not know in `<data>/releases/`, an operator's folder included; it may remove
+ * only what it left behind itself (docs/architecture.md "Start-up").
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -43,7 +42,7 @@ function tarEntries(path: string): { name: string; mode: string }[] {
   return entries;
 }
 
-describe("review row 9: what Phrasebook writes is its owner's only (deploy.md Security notes)", () => {
+describe("deploy.md Security notes, files: what Phrasebook writes is its owner's only (deploy.md Security notes)", () => {
   test("a new data dir is 0700; the database, its WAL and every release file are 0600, their folders 0700", async () => {
     const parent = testDir();
     const dataDir = join(parent, "data");
@@ -133,7 +132,7 @@ describe("review row 9: what Phrasebook writes is its owner's only (deploy.md Se
   });
 });
 
-describe("review row 10: the start removes only what Phrasebook left behind (architecture.md Start-up)", () => {
+describe("architecture.md Start-up: the start removes only what Phrasebook left behind (architecture.md Start-up)", () => {
   test("an operator's folders and files in releases/ survive a start; stray staging folders, unpublished release folders and temporary files go", async () => {
     const dataDir = testDir();
     try {

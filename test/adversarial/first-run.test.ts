@@ -1,6 +1,6 @@
 /**
- * Row 4 of the outside review: the first-run setup checked "no user yet" before the slow password
- * hash and inserted after it, so 5 parallel setups made 5 admins. Bursts of setups arrive truly at
+ * The first-run setup once checked "no user yet" before the slow password hash and inserted after
+ * it, so 5 parallel setups made 5 admins. Bursts of setups arrive truly at
  * once (burst.ts) at a fresh server process with no user, in several rounds; exactly one admin may
  * come out of each (docs/dashboard-api.md "Routes beyond product.md §4": `POST /setup` only while
  * no user exists).
@@ -11,7 +11,7 @@ import { burst, jsonRequest, statusCounts } from "./burst.ts";
 
 const NO_ADMIN = { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "", PHRASEBOOK_LOG_REQUESTS: "false" };
 
-describe("review row 4: one first admin, however many setups arrive at once (dashboard-api.md)", () => {
+describe("dashboard-api.md Routes beyond product.md §4, POST /setup: one first admin, however many setups arrive at once", () => {
   for (const [round, size] of [
     [1, 5],
     [2, 12],

@@ -1,9 +1,11 @@
 /**
- * Row 1 of the outside review: failed-login limits that held only one request at a time. Bursts of
- * logins arrive truly at once (burst.ts) at a server process, over several rounds; the limits of
- * docs/dashboard-api.md "Authentication" rule 4 must hold for each burst, and the server must
- * spend no more CPU than the few password checks the limits let through. The throttle's memory
- * and the bound on password work running at once are checked in-process.
+ * Failed-login limits once held only one request at a time (a check made before an `await`,
+ * docs/decisions.md "Hardening"). Bursts of logins arrive truly at once (burst.ts) at a server
+ * process, over several rounds; the limits of docs/dashboard-api.md "Authentication" rule 4 must
+ * hold for each burst. In-process, the password checks themselves are counted (calls of
+ * `Bun.password.verify`, the argon2id work): only the few the limits let through may run, whatever
+ * the answers say. The throttle's memory and the bound on password work running at once are
+ * checked in-process too. (The CPU such a burst costs the server is a benchmark figure, not a test.)
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS, LOGIN_THROTTLE_MAX_KEYS, LOGIN_WINDOW_MS, LoginThrottle, addressGroup } from "../../src/accounts/login-throttle.ts";
@@ -11,7 +13,7 @@ import { PASSWORD_WORK_CONCURRENCY, PASSWORD_WORK_QUEUE_MAX, passwordWork } from
 import { HttpError } from "../../src/common/errors.ts";
 import { ManualClock, testApp } from "../helpers/app.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type TestServer } from "../helpers/server.ts";
-import { burst, jsonRequest, processUsage, statusCounts, type RawReply } from "./burst.ts";
+import { burst, jsonRequest, statusCounts, type RawReply } from "./burst.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -32,21 +34,38 @@ function checked(replies: RawReply[]): RawReply[] {
   return replies.filter((r) => r.status !== 429);
 }
 
-describe("review row 1: login limits hold under truly parallel bursts (dashboard-api.md Authentication rule 4)", () => {
-  test("60 logins for one account from one address at once (59 wrong, 1 right), three rounds: at most 5 are checked, the rest are 429, and the CPU spent is that of 5 checks", async () => {
+describe("dashboard-api.md Authentication rule 4: login limits hold under truly parallel bursts", () => {
+  test("60 logins for one account from one address at once (59 wrong, 1 right), three rounds: at most 5 are checked, the rest are 429", async () => {
     for (let round = 1; round <= 3; round++) {
       const from = `203.0.113.${round}`;
       const requests = Array.from({ length: 60 }, (_, i) => login(ADMIN_EMAIL, i === 30 ? ADMIN_PASSWORD : `wrong guess ${i}`, from));
-      const before = processUsage(server.proc.pid);
       const replies = await burst(server.port, requests);
-      const after = processUsage(server.proc.pid);
       const through = checked(replies);
       expect(through.length, `round ${round}: ${JSON.stringify(statusCounts(replies))}`).toBeLessThanOrEqual(LOGIN_FAILURES_PER_ACCOUNT);
       expect(through.length).toBeGreaterThan(0);
-      // Seen before the fix: 100 parallel logins took 5 s of CPU. Five argon2id checks take well under one.
-      expect(after.cpuSeconds - before.cpuSeconds, `round ${round}`).toBeLessThan(2);
     }
   }, 120_000);
+
+  test("in-process, 60 logins for one account at once: only the password checks the limit lets through run at all (counted, not timed)", async () => {
+    // Once 100 parallel logins cost 5 s of CPU while answering 429s: every password was checked
+    // before the failures were counted. Count the argon2id checks themselves.
+    const t = await testApp();
+    const verify = Bun.password.verify;
+    let checks = 0;
+    Bun.password.verify = ((...args: Parameters<typeof verify>) => {
+      checks++;
+      return verify.apply(Bun.password, args);
+    }) as typeof verify;
+    try {
+      const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => t.client("203.0.113.99").login(ADMIN_EMAIL, i === 30 ? ADMIN_PASSWORD : `wrong guess ${i}`)));
+      const counts = statusCounts(replies as unknown as RawReply[]);
+      expect(checks, JSON.stringify(counts)).toBeLessThanOrEqual(LOGIN_FAILURES_PER_ACCOUNT);
+      expect(checks).toBe(60 - (counts[429] ?? 0));
+    } finally {
+      Bun.password.verify = verify;
+      await t.close();
+    }
+  });
 
   test("100 logins from one address over 100 different emails at once, three rounds: at most 30 are checked", async () => {
     for (let round = 1; round <= 3; round++) {
@@ -80,7 +99,7 @@ describe("review row 1: login limits hold under truly parallel bursts (dashboard
   });
 });
 
-describe("review row 1: the throttle's memory is bounded (deploy.md Security notes)", () => {
+describe("deploy.md Security notes, limits table: the throttle's memory is bounded", () => {
   test("200,000 failed logins from as many addresses keep at most LOGIN_THROTTLE_MAX_KEYS counters; the newest attackers stay limited", () => {
     const clock = new ManualClock();
     const throttle = new LoginThrottle(clock);
@@ -113,7 +132,7 @@ describe("review row 1: the throttle's memory is bounded (deploy.md Security not
   });
 });
 
-describe("review row 1: password checks run a few at a time, and waiting ones are bounded (deploy.md Security notes)", () => {
+describe("deploy.md Security notes, limits table: password checks run a few at a time, and waiting ones are bounded", () => {
   test("100 logins from 100 addresses at once: at most 2 argon2id checks run together; past the queue the answer is a 503 with Retry-After", async () => {
     const t = await testApp();
     try {

@@ -1,6 +1,5 @@
 /**
- * Row 3 of the outside review: 404 paths whose label kept a `:` became new metric labels forever,
- * without signing in: each random path added about 1.6 KB of memory and 19 lines to `/metrics`.
+ * 404 paths whose label kept a `:` once became new metric labels forever, without signing in: each random path added about 1.6 KB of memory and 19 lines to `/metrics`.
  * Metric labels must come from a fixed set (docs/decisions.md "Operations": routes are labelled
  * by pattern, never by slug or id; unknown paths are one label). Random paths of every shape and
  * status are sent in two waves; the second wave, with new random parts, may add nothing, and no
@@ -21,7 +20,7 @@ const MARK = "zq"; // every random part starts with it, so a leak into a label i
 const random = () => MARK + Math.random().toString(36).slice(2, 10);
 const randomId = (kind: string) => `${kind}_${(MARK + Math.random().toString(36).slice(2) + "00000000000000000000").slice(0, 20)}`;
 
-/** One request of each shape the review and a scanner would send, with fresh random parts. */
+/** One request of each shape a scanner would send, with fresh random parts. */
 function wave(): { method: string; path: string; headers?: Record<string, string> }[] {
   const shapes: (() => { method: string; path: string; headers?: Record<string, string> })[] = [
     () => ({ method: "GET", path: `/${random()}:${random()}` }),
@@ -61,7 +60,7 @@ async function metrics(): Promise<string> {
 
 const routeLabels = (text: string) => new Set([...text.matchAll(/route="([^"]*)"/g)].map((m) => m[1]!));
 
-test("review row 3: random paths of every shape add no metric label after the first wave, and none of their random parts appears (decisions.md Operations)", async () => {
+test("decisions.md Operations, metric labels: random paths of every shape add no metric label after the first wave, and none of their random parts appears (decisions.md Operations)", async () => {
   await send(wave());
   await metrics(); // a scrape is counted once answered: the next one shows /metrics's own series
   const first = await metrics();

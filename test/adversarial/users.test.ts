@@ -1,10 +1,10 @@
 /**
- * Rows 6 and 7 of the outside review. Row 6: the last-admin rule was checked before the wait for
- * a new password's hash, so two parallel demotions left no admin. Demotions and deletions of every
- * admin arrive truly at once (burst.ts) at a server process, in several rounds; at least one admin
- * must be left (docs/decisions.md "The last admin"). Row 7: resetting a password kept the user's
- * sessions, so whoever held the old cookie stayed signed in (docs/dashboard-api.md "Routes beyond
- * product.md §4").
+ * The last-admin rule was once checked before the wait for a new password's hash, so two parallel
+ * demotions left no admin. Demotions and deletions of every admin arrive truly at once (burst.ts)
+ * at a server process, in several rounds; at least one admin must be left (docs/decisions.md
+ * "Foundation": the last admin; docs/deploy.md "Security notes", limits table: one of a kind).
+ * Resetting a password once kept the user's sessions, so whoever held the old cookie stayed signed
+ * in; a new password ends them (docs/dashboard-api.md "Routes beyond product.md §4").
  */
 import { describe, expect, test } from "bun:test";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -24,7 +24,7 @@ function against(who: Admin, target: Admin, kind: "demote" | "delete"): BurstReq
   return jsonRequest("PATCH", `/dashboard/api/users/${target.id}`, { role: "member", password: `new-password-${who.id}` }, headers);
 }
 
-describe("review row 6: the last admin survives parallel demotions and deletions (decisions.md)", () => {
+describe("decisions.md Foundation, the last admin: it survives parallel demotions and deletions", () => {
   for (const [round, kinds] of [
     [1, ["demote"]],
     [2, ["demote"]],
@@ -75,7 +75,7 @@ describe("one user per email, however many creations arrive at once (decisions.m
   }, 60_000);
 });
 
-describe("review row 7: a new password ends the user's sessions (dashboard-api.md)", () => {
+describe("dashboard-api.md Routes beyond product.md §4, PATCH /users/:userId: a new password ends the user's sessions", () => {
   test("an admin resets a member's password: every session of the member ends at once; the admin's go on", async () => {
     const t = await testApp();
     try {

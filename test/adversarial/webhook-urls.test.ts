@@ -1,12 +1,12 @@
 /**
- * Row 12 of the outside review: members could read webhook URLs with their query strings, which
- * often carry a receiver's token. Members see the query string masked; admins, who manage
- * endpoints, see the URL whole (docs/dashboard-api.md "Access").
+ * Webhook URLs often carry a receiver's token in their query string, and members once read them
+ * whole. Members see the query string masked; admins, who manage endpoints, see the URL whole
+ * (docs/dashboard-api.md "Routes beyond product.md §4", docs/deploy.md "Security notes").
  */
 import { expect, test } from "bun:test";
 import { testApp } from "../helpers/app.ts";
 
-test("review row 12: a member sees webhook URLs with the query string masked, in the list and alone; an admin sees them whole", async () => {
+test("dashboard-api.md Routes beyond product.md §4: a member sees webhook URLs with the query string masked, in the list and alone; an admin sees them whole", async () => {
   const t = await testApp();
   try {
     const admin = await t.login();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ORIGIN } from "../helpers/app.ts";
 import { listen } from "../helpers/listen.ts";
-import { cdnFixture, fetchRaw, importJson, lang, latestUrl, projectSlug, publish, url, type CdnFixture } from "./fixtures.ts";
+import { cdnFixture, fetchRaw, importJson, lang, latestUrl, projectSlug, publish, url, type CdnFixture } from "../helpers/releases.ts";
 
 let h: CdnFixture;
 /** Shadows the global: every `fetch` below asks the app in-process (the HEAD test uses `globalThis.fetch`). */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import i18next from "i18next";
 import HttpBackend from "i18next-http-backend";
 import { ORIGIN } from "../helpers/app.ts";
-import { cdnFixture, importJson, projectSlug, publish, type CdnFixture } from "./fixtures.ts";
+import { cdnFixture, importJson, projectSlug, publish, type CdnFixture } from "../helpers/releases.ts";
 
 let h: CdnFixture;
 beforeAll(async () => {

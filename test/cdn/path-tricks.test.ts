@@ -9,7 +9,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseCdnPath } from "../../src/cdn/paths.ts";
 import { listen, type Listening } from "../helpers/listen.ts";
-import { cdnFixture, importJson, projectSlug, publish, type CdnFixture } from "./fixtures.ts";
+import { cdnFixture, importJson, projectSlug, publish, type CdnFixture } from "../helpers/releases.ts";
 import { rawRequest } from "./raw-http.ts";
 
 const SECRET = "TOP-SECRET-NEVER-SERVED";

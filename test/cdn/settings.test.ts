@@ -1,7 +1,7 @@
 /** CDN settings (product §1), against the app in-process. */
 import { describe, expect, test } from "bun:test";
 import { ORIGIN } from "../helpers/app.ts";
-import { cdnFixture, importJson, lang, projectSlug, publish, url } from "./fixtures.ts";
+import { cdnFixture, importJson, lang, projectSlug, publish, url } from "../helpers/releases.ts";
 
 describe("CDN settings (product §1)", () => {
   test("product §1: with PHRASEBOOK_CDN_URL at a host root, files are served at /p/... and the rest of the app still answers", async () => {

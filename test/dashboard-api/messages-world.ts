@@ -2,7 +2,7 @@
  * The prepared state of the message-check scenarios (product §7, §8), made once per test run:
  *
  * - users: the bootstrap admin and a member, both signed in;
- * - "Intl" (en base, de, fr, ja) with the problems of the issue that asked for the checks:
+ * - "Intl" (en base, de, fr, ja) with the typical problems of product §7:
  *   `files.count` (en plural; de lacks `one`: a warning; fr one `}` short: an error; ja fine),
  *   `greeting` (en `{name}`; de fine; ja `{cnt}`: an error and a warning; fr missing),
  *   `plain` (en, de approved, fr), `title` (en only); the draft "Next" (v2); a token "CI" with the

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll } from "bun:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startServer, type StartOptions, type TestServer } from "../helpers/server.ts";
+import { eventually as waitUntil } from "../helpers/wait.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const DESKTOP = { width: 1280, height: 860 };
@@ -14,6 +15,12 @@ export const PHONE = { width: 390, height: 844 };
 export const BROWSER_TEST_TIMEOUT_MS = 60_000;
 /** Well under a test's own timeout, so a missing element fails with playwright's clear message. */
 export const ACTION_TIMEOUT_MS = 10_000;
+/**
+ * Loading a page (a navigation to its load event) waits longer: the reference at /v1/docs parses a
+ * script of more than 1 MB, which took over 10 s on this 2-core machine at a load average of 10.
+ * A limit of waiting, not a measure of speed.
+ */
+export const NAVIGATION_TIMEOUT_MS = 30_000;
 
 export interface TestBrowser {
   browser: Browser;
@@ -55,6 +62,7 @@ export async function openPage(b: TestBrowser, server: TestServer, viewport = DE
   const context = await b.browser.newContext({ viewport, baseURL: server.url });
   const page = await context.newPage();
   page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
   const problems: string[] = [];
   page.on("console", (m) => {
     if (m.type() === "error" && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`);
@@ -120,14 +128,8 @@ export function useDashboard(options: StartOptions = {}): Fixture {
 }
 
 /** Polls until `check` returns a value other than undefined (a UI action's request may still be on its way). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = ACTION_TIMEOUT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await Bun.sleep(50);
-  }
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = ACTION_TIMEOUT_MS): Promise<T> {
+  return waitUntil(check, { timeoutMs, intervalMs: 50 });
 }
 
 /** Waits until some input on the page holds exactly this value. */

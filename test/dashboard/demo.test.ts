@@ -9,6 +9,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 
 // Each test starts the real process on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(30_000);
@@ -16,13 +17,8 @@ setDefaultTimeout(30_000);
 const NO_BOOTSTRAP = { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" };
 
 /** The banner comes right after the "listening" log line. */
-async function banner(server: TestServer, marker: string, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (!server.output().includes(marker)) {
-    if (Date.now() > deadline) throw new Error(`no "${marker}" in the output within ${timeoutMs} ms:\n${server.output()}`);
-    await Bun.sleep(20);
-  }
-  return server.output();
+function banner(server: TestServer, marker: string): Promise<string> {
+  return eventually(() => server.output().includes(marker) && server.output(), { what: () => `no "${marker}" in the output:\n${server.output()}` });
 }
 
 function field(text: string, label: string): string {

@@ -165,7 +165,7 @@ describe("dashboard: keys and translations", () => {
       await page.goto(`/dashboard/projects/${pid}/keys`);
       const found = (code: string, key: string) => page.getByLabel(`Problems in ${code} translation of ${key}`, { exact: true });
 
-      // The issue's French message, one brace short: shown while typing, before any save.
+      // A French plural one brace short: shown while typing, before any save.
       await gridCell(page, "fr", "files").fill("Message {count, plural, one {# truc} other {# trucs}");
       await found("fr", "files").getByText("The { at character 9 is never closed: a } is missing").waitFor();
       expect(await found("fr", "files").locator("li.error").count()).toBe(1);
@@ -173,7 +173,7 @@ describe("dashboard: keys and translations", () => {
       await gridCell(page, "fr", "files").fill("{count, plural, one {# truc} many {# de trucs} other {# trucs}}");
       await eventually(async () => ((await found("fr", "files").locator("li").count()) === 0 ? true : undefined));
 
-      // The issue's Japanese message: an unknown placeholder; saved, the server stores what was shown.
+      // A Japanese message with an unknown placeholder: saved, the server stores what was shown.
       await gridCell(page, "ja", "greeting").fill("メッセージ {cnt}");
       await found("ja", "greeting").getByText("{cnt} is not in the English text; use {name}").waitFor();
       await gridCell(page, "en", "files").focus();

@@ -14,10 +14,13 @@ test("a write that cannot get the database's write lock within the busy timeout 
   try {
     const admin = await t.login();
     const pid = await admin.project("Busy", "en");
+    const [{ timeout }] = t.query<{ timeout: number }>("PRAGMA busy_timeout"); // storage/db.ts
     other.run("BEGIN IMMEDIATE");
-    const started = performance.now();
+    const started = Date.now();
     const r = await admin.post(`/projects/${pid}/keys`, { key: "waits" });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(4_500); // busy_timeout (storage/db.ts)
+    // It waited for the lock before giving up: a lower bound, from the configured timeout, which a
+    // loaded machine can only exceed. Nothing here bounds how long it took.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(timeout - 500);
     expect(r.status).toBe(503);
     expect(r.body).toEqual({ error: "the database is busy; try again in a moment" });
     expect(r.headers.get("retry-after")).toBe("1");

@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "./wait.ts";
 
 export type CertKind = "good" | "self-signed" | "wrong-name" | "expired";
 
@@ -129,14 +130,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   });
   receiver.port = server.port!;
   receiver.url = (path = "/hook", host = "127.0.0.1") => `https://${host}:${server.port}${path}`;
-  receiver.waitFor = async (count, timeoutMs = 10_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (requests.length < count) {
-      if (Date.now() > deadline) throw new Error(`receiver got ${requests.length} of ${count} requests in ${timeoutMs} ms`);
-      await Bun.sleep(20);
-    }
-    return requests;
-  };
+  receiver.waitFor = (count, timeoutMs = 10_000) => eventually(() => requests.length >= count && requests, { timeoutMs, what: () => `receiver got ${requests.length} of ${count} requests` });
   receiver.stop = async () => {
     await server.stop(true);
   };

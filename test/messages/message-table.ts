@@ -66,7 +66,7 @@ export const VALID: Row[] = [
 ];
 
 export const BROKEN: Row[] = [
-  // The two messages of the issue.
+  // The two typical mistakes of product §7: a plural one brace short, and a misspelt placeholder.
   {
     code: "fr",
     value: "Message {count, plural, one {# truc} other {# trucs}",

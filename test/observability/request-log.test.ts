@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 
 let server: TestServer;
 let fileUrl = "";
@@ -84,12 +85,7 @@ async function burst(rounds: number): Promise<Map<string, number>> {
 }
 
 async function linesAfter(before: number, count: number): Promise<{ method: string; route: string; status: number }[]> {
-  const deadline = Date.now() + 10_000;
-  let lines = requestLines();
-  while (lines.length < before + count && Date.now() < deadline) {
-    await Bun.sleep(50);
-    lines = requestLines();
-  }
+  await eventually(() => requestLines().length >= before + count, { intervalMs: 50, what: () => `${requestLines().length - before} of ${count} request lines` });
   await Bun.sleep(300); // longer than the flush interval: a line too many would show now
   return requestLines().slice(before);
 }
@@ -143,7 +139,9 @@ describe("deploy.md Monitoring: batching changes no count", () => {
     const before = requestLines().length;
     const expected = await burst(20); // 120 lines, fewer than a batch: they wait for the timer
     await server.stop();
-    await Bun.sleep(100); // the last chunks of its output
+    // The last chunks of its output may still be on their way through the pipe.
+    const total = [...expected.values()].reduce((a, b) => a + b, 0);
+    await eventually(() => requestLines().length - before >= total, { what: () => `${requestLines().length - before} of ${total} lines after the stop` });
     const lines = requestLines().slice(before);
     expect(Object.fromEntries(tally(lines))).toEqual(Object.fromEntries(expected));
   }, 30_000);

@@ -10,6 +10,7 @@ import { systemClock } from "../../src/common/clock.ts";
 import { startWebhooks } from "../../src/webhooks/runtime.ts";
 import { testApp } from "../helpers/app.ts";
 import { startReceiver, testCa, type CertKind, type Handler } from "../helpers/https-receiver.ts";
+import { eventually } from "../helpers/wait.ts";
 
 const SERIES = "phrasebook_webhook_attempts_total";
 
@@ -24,14 +25,11 @@ async function attemptsAgainst(cert: CertKind, handler: Handler, done: (metrics:
     const hook = await admin.post(`/projects/${pid}/webhooks`, { url: receiver.url("/hook"), events: ["key_created"] });
     expect(hook.status).toBe(201);
     await admin.key(pid, "observed");
+    const scrape = async () => (await t.fetch("/metrics")).text();
     let metrics = "";
-    const deadline = Date.now() + 10_000;
-    do {
-      await Bun.sleep(20);
-      metrics = await (await t.fetch("/metrics")).text();
-    } while (!done(metrics) && Date.now() < deadline);
+    await eventually(async () => done((metrics = await scrape())), { what: () => `the attempts in /metrics:\n${metrics.split("\n").filter((l) => l.startsWith(SERIES)).join("\n")}` });
     await webhooks.stop(); // no attempt after this point
-    metrics = await (await t.fetch("/metrics")).text();
+    metrics = await scrape();
     const attempts = t.query<{ response_status: number | null }>("SELECT response_status FROM delivery_attempts ORDER BY id");
     return { metrics, received: receiver.requests.length, attempts };
   } finally {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { serverCommand, tempDir } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 
 async function run(args: string[], env: Record<string, string>) {
   const proc = Bun.spawn([...serverCommand(), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
@@ -50,7 +51,7 @@ describe("backup and restore", () => {
   test("a backup taken while the app runs and writes restores into an empty data dir with the same content", async () => {
     // Pending deliveries must exist before the backup.
     const pendingCount = () => live.query<{ n: number }>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'")[0]!.n;
-    for (let i = 0; i < 100 && pendingCount() === 0; i++) await Bun.sleep(20);
+    await eventually(() => pendingCount() > 0, { what: "a pending delivery" });
     const pendingBefore = live.query<{ public_id: string }>("SELECT public_id FROM deliveries WHERE status = 'pending' ORDER BY public_id");
     expect(pendingBefore.length).toBeGreaterThan(0);
 

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 
 function requestLines(output: string): any[] {
   return output
@@ -16,14 +17,14 @@ function requestLines(output: string): any[] {
 }
 
 /** Waits for the batched request log to show at least `count` lines (it is flushed every 200 ms). */
-async function waitForLines(output: () => string, count: number): Promise<any[]> {
-  const deadline = Date.now() + 5_000;
-  let lines = requestLines(output());
-  while (lines.length < count && Date.now() < deadline) {
-    await Bun.sleep(50);
-    lines = requestLines(output());
-  }
-  return lines;
+function waitForLines(output: () => string, count: number): Promise<any[]> {
+  return eventually(
+    () => {
+      const lines = requestLines(output());
+      return lines.length >= count && lines;
+    },
+    { intervalMs: 50, what: () => `${requestLines(output()).length} of ${count} request lines` },
+  );
 }
 
 describe("the request log", () => {

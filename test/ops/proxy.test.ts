@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startBehindNginx, type BehindNginx } from "../helpers/behind-nginx.ts";
 import { testCa } from "../helpers/https-receiver.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 
 let p: BehindNginx;
 const ca = testCa();
@@ -77,12 +78,14 @@ describe("behind a reverse proxy", () => {
     // Straight to the server, the peer is not a trusted proxy: its header is ignored.
     const direct = curlFrom("127.0.0.4", `http://127.0.0.1:${p.server.port}/healthz`, ["-H", "X-Forwarded-For: 198.51.100.1"]);
     expect(direct.status).toBe(200);
-    await Bun.sleep(400); // request log lines are written in batches
-    const clients = p.server
-      .output()
-      .split("\n")
-      .filter((l) => l.includes('"msg":"request"'))
-      .map((l) => JSON.parse(l).client);
+    const loggedClients = () =>
+      p.server
+        .output()
+        .split("\n")
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l).client as string);
+    // Request log lines are written in batches: wait for the three peers' lines to be flushed.
+    const clients = await eventually(() => ["127.0.0.2", "127.0.0.3", "127.0.0.4"].every((c) => loggedClients().includes(c)) && loggedClients(), { what: () => `request lines from the three peers; clients logged: ${loggedClients().join(" ")}` });
     expect(clients).toContain("127.0.0.2");
     expect(clients).toContain("127.0.0.3");
     expect(clients).toContain("127.0.0.4");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { testApp } from "../helpers/app.ts";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
-import { importJson, projectSlug, publish } from "./fixtures.ts";
+import { importJson, projectSlug, publish } from "../helpers/releases.ts";
 import { capturingStdout } from "../helpers/stdout.ts";
 
 const LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "pt-BR"];

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
-import { lang, publish, url } from "./fixtures.ts";
+import { lang, publish, url } from "../helpers/releases.ts";
 
 let t: TestApp;
 let admin: DashboardClient;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ORIGIN, testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
-import { lang, projectSlug, publish, SLUG, url } from "./fixtures.ts";
+import { lang, latestUrl, projectSlug, publish, SLUG, url } from "../helpers/releases.ts";
 
 let t: TestApp;
 let admin: DashboardClient;
@@ -23,9 +23,6 @@ afterAll(async () => {
 
 /** The app's answer for a download URL (absolute, under the default CDN URL). */
 const fetch = (target: string) => t.fetch(target);
-
-/** `{cdn_url}/p/{projectSlug}/r/latest/{code}.{ext}` for the default CDN URL. */
-const latestUrl = (slug: string, code: string, ext = "json") => `${ORIGIN}/cdn/p/${slug}/r/latest/${code}.${ext}`;
 
 function outbox(event: string, releaseId: string) {
   return t

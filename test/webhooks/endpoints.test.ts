@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startReceiver, type Receiver } from "../helpers/https-receiver.ts";
+import { eventually } from "../helpers/wait.ts";
 import { addEndpoint, ALL_RETRIES_MS, deliveriesOf, isFinished, startWebhookApp, waitForDelivery, type WebhookHarness } from "./fixture.ts";
 
 // Real receivers on a shared 2-core machine: room beyond the 5 s default.
@@ -126,7 +127,10 @@ describe("product §4: enabled flag", () => {
       const did = (await h.client.post(`${base}/${wid}/test`, { event: "key_created" })).body.delivery_id;
       await r.waitFor(1);
       expect((await h.client.patch(`${base}/${wid}`, { enabled: false })).status).toBe(200);
-      await Bun.sleep(100); // a retry already under way when the endpoint was disabled lands first
+      // A retry already under way when the endpoint was disabled lands first: wait until none is in
+      // flight (no lease, every request received recorded as an attempt), by state, not by a pause.
+      const inFlight = () => h.t.query<{ lease_until: number | null; attempt_count: number }>("SELECT lease_until, attempt_count FROM deliveries WHERE public_id = ?", did)[0]!;
+      await eventually(() => inFlight().lease_until === null && inFlight().attempt_count === r.requests.length, { what: () => `no attempt in flight: ${JSON.stringify(inFlight())}, ${r.requests.length} received` });
       const seen = r.requests.length;
       expect((await h.client.post(`/projects/${h.pid}/keys`, { key: "while.disabled" })).status).toBe(201);
       await Bun.sleep(ALL_RETRIES_MS); // every retry would have come by now

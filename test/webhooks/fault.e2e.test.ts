@@ -9,21 +9,21 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startReceiver, testCa, type Receiver } from "../helpers/https-receiver.ts";
+import { SHUTDOWN_GRACE_MS } from "../../src/webhooks/sender.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { eventually } from "../helpers/wait.ts";
 import { FAST_RETRY_DELAYS } from "./fixture.ts";
 
 // Real servers and receivers on a shared 2-core machine: room beyond the 5 s default.
 setDefaultTimeout(20_000);
 
 const EVENTS = 30;
-const MIN_RETRY_GAP_MS = 200; // first gap of FAST_RETRY_DELAYS
+const MIN_RETRY_GAP_MS = Number(FAST_RETRY_DELAYS.split(",")[0]) * 1000;
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
 });
-
-const SHUTDOWN_GRACE_MS = 3000; // src/webhooks/sender.ts
 
 function env(timeoutSeconds = 2): Record<string, string> {
   return {
@@ -78,8 +78,7 @@ test("product §5: after SIGKILL with deliveries pending and in flight, a restar
 
   healthy = true;
   server = await boot(dataDir, 1);
-  const deadline = Date.now() + 20_000;
-  while (answered.size < EVENTS && Date.now() < deadline) await Bun.sleep(50);
+  await eventually(() => answered.size >= EVENTS, { timeoutMs: 20_000, intervalMs: 50, what: () => `${answered.size} of ${EVENTS} events answered` });
   expect(answered.size).toBe(EVENTS);
 
   const after = server.query<{ public_id: string; status: string; payload: string }>(
@@ -114,8 +113,8 @@ test("interface §6.4: SIGTERM waits briefly for an attempt in flight, then exit
     },
   });
   cleanup.push(() => receiver.stop());
-  // A receiver timeout longer than the grace, so that only the shutdown can end the attempt.
-  let server = await boot(dataDir, 30);
+  // A receiver timeout longer than the test, so that only the shutdown can end the attempt.
+  let server = await boot(dataDir, 120);
   const client = await DashboardClient.loggedIn(server.url);
   const pid = await client.project("Shutdown", "en");
   const wid = (await client.post(`/projects/${pid}/webhooks`, { url: receiver.url(), events: ["key_created"] })).body.id;
@@ -123,20 +122,18 @@ test("interface §6.4: SIGTERM waits briefly for an attempt in flight, then exit
   await receiver.waitFor(1);
   const t0 = Date.now();
   server.proc.kill("SIGTERM");
-  await server.proc.exited;
+  // It exits on its own grace, with the attempt still unanswered: the limit of waiting here is five
+  // times the grace, far short of the receiver timeout, and is no measure of how fast it exits.
+  const exited = await Promise.race([server.proc.exited.then(() => true), Bun.sleep(5 * SHUTDOWN_GRACE_MS).then(() => false)]);
+  expect(exited, "the server exited with the attempt in flight").toBe(true);
+  // It waited for the attempt first: not before the grace was up (a lower bound, which load cannot break).
   expect(Date.now() - t0).toBeGreaterThanOrEqual(SHUTDOWN_GRACE_MS - 100);
-  expect(Date.now() - t0).toBeLessThan(SHUTDOWN_GRACE_MS + 1500);
   expect(server.query("SELECT status, attempt_count, lease_until FROM deliveries WHERE public_id = ?", did)).toEqual([
     { status: "pending", attempt_count: 0, lease_until: null },
   ]);
   answer = true;
   server = await boot(dataDir);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const [row] = server.query<{ status: string }>("SELECT status FROM deliveries WHERE public_id = ?", did);
-    if (row?.status === "succeeded") break;
-    await Bun.sleep(50);
-  }
+  await eventually(() => server.query<{ status: string }>("SELECT status FROM deliveries WHERE public_id = ?", did)[0]?.status === "succeeded", { intervalMs: 50, what: "the delivery sent after the restart" });
   expect(server.query("SELECT status, attempt_count FROM deliveries WHERE public_id = ?", did)).toEqual([{ status: "succeeded", attempt_count: 1 }]);
   expect(receiver.requests.map((r) => r.headers["x-service-delivery"])).toEqual([did, did]);
   await server.stop();

@@ -8,6 +8,7 @@ import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { testCa } from "../helpers/https-receiver.ts";
+import { eventually } from "../helpers/wait.ts";
 
 /** Scaled retry gaps (seconds) for process tests: 5 attempts take about 2 s instead of 6 minutes. */
 export const FAST_RETRY_DELAYS = "0.2,0.4,0.6,0.8";
@@ -71,15 +72,15 @@ export async function addEndpoint(h: Harness, url: string, events: string[], sec
 
 /** Polls the delivery log until `done` holds for the delivery, or fails with what it last saw. */
 export async function waitForDelivery(h: Harness, did: string, done: (d: any) => boolean, timeoutMs = 15_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
   let last: any;
-  while (Date.now() < deadline) {
-    const r = await h.client.get(`/projects/${h.pid}/deliveries/${did}`);
-    last = r.body;
-    if (r.status === 200 && done(r.body)) return r.body;
-    await Bun.sleep(20);
-  }
-  throw new Error(`delivery ${did} did not reach the expected state; last seen: ${JSON.stringify(last).slice(0, 2000)}`);
+  return eventually(
+    async () => {
+      const r = await h.client.get(`/projects/${h.pid}/deliveries/${did}`);
+      last = r.body;
+      return r.status === 200 && done(r.body) && r.body;
+    },
+    { timeoutMs, what: () => `delivery ${did} in the expected state; last seen: ${JSON.stringify(last).slice(0, 2000)}` },
+  );
 }
 
 export async function deliveriesOf(h: Harness, wid: string): Promise<any[]> {
@@ -90,13 +91,15 @@ export async function deliveriesOf(h: Harness, wid: string): Promise<any[]> {
 
 /** Waits until the endpoint has `count` deliveries and returns them, newest first. */
 export async function waitForDeliveries(h: Harness, wid: string, count: number, timeoutMs = 10_000): Promise<any[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const items = await deliveriesOf(h, wid);
-    if (items.length >= count) return items;
-    if (Date.now() > deadline) throw new Error(`endpoint has ${items.length} of ${count} deliveries`);
-    await Bun.sleep(20);
-  }
+  let seen = 0;
+  return eventually(
+    async () => {
+      const items = await deliveriesOf(h, wid);
+      seen = items.length;
+      return items.length >= count && items;
+    },
+    { timeoutMs, what: () => `endpoint has ${seen} of ${count} deliveries` },
+  );
 }
 
 /** Sends a test event (interface §6.5: the same path as real events) and returns its delivery id. */

@@ -132,8 +132,9 @@ describe("interface §6.5: response bodies are read only up to 8 KB", () => {
       expect(d.status).toBe("succeeded");
       const a = d.attempts[0];
       expect(a.response_body).toHaveLength(LOGGED_BODY_LIMIT_BYTES);
+      // The read stops at 8 KB: the endless body never ends, so an attempt that waited for its end
+      // would fail on the receiver timeout instead of succeeding (and the bytes sent are counted below).
       expect(a.response_body_truncated).toBe(true);
-      expect(a.duration_ms).toBeLessThan(1000); // read stops at 8 KB; nobody waits for the end
     }
     expect(huge.requests).toHaveLength(ROUNDS);
     expect(endless.requests).toHaveLength(ROUNDS);

@@ -1,6 +1,9 @@
-/** Shared steps of the CDN tests: the app in-process with a signed-in admin, publishing, file URLs. */
-import { ManualClock, ORIGIN, testApp, type TestApp, type TestAppOptions } from "../helpers/app.ts";
-import type { DashboardClient } from "../helpers/dashboard-client.ts";
+/**
+ * Shared steps of the tests that publish and fetch files, in-process: the app with a signed-in
+ * admin on a clock the test moves, releases, slugs, imports, download URLs and raw answers.
+ */
+import { ManualClock, ORIGIN, testApp, type TestApp, type TestAppOptions } from "./app.ts";
+import type { DashboardClient } from "./dashboard-client.ts";
 
 export interface CdnFixture {
   t: TestApp;
@@ -47,6 +50,9 @@ export function lang(release: any, code: string): any {
   if (!found) throw new Error(`release has no ${code}`);
   return found;
 }
+
+/** A CDN slug (interface §2.7): 16 letters and digits. */
+export const SLUG = /^[0-9A-Za-z]{16}$/;
 
 /** The answer's bytes exactly as the app sends them (in-process nothing decompresses them). */
 export async function fetchRaw(t: TestApp, target: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
