@@ -118,6 +118,8 @@ export const NAMED_SCHEMAS = {
   RateLimitError: RateLimitErrorBody,
 } as const;
 
+export type NamedSchema = keyof typeof NAMED_SCHEMAS;
+
 export const PAGE_DEFAULT = 1;
 export const PAGE_SIZE_DEFAULT = 20; // docs/interface.md §8
 export const PAGE_SIZE_MAX = 100; // docs/interface.md §8: larger values are clamped, not rejected
