@@ -98,7 +98,8 @@ export function createApp(deps: AppDeps): App {
     try {
       return publicApi.miss(caller, target, path);
     } catch (error) {
-      return toHttpError("UNKNOWN", error, observability.routeOf(method, path)).toResponse();
+      // A refusal is answered as it is (toHttpError's first step); only an unexpected error needs the route's label for its log line.
+      return (error instanceof HttpError ? error : toHttpError("UNKNOWN", error, observability.routeOf(method, path))).toResponse();
     }
   }
 

@@ -51,7 +51,7 @@ export function methodNotAllowed(quota: Record<string, string>): HttpError {
 export class PublicApi {
   readonly cache: ResponseCache;
   /** The endpoints' paths and input schemas, for the fast path and for the 405s under /v1. */
-  readonly endpoints = new EndpointRouter(ENDPOINTS);
+  private readonly endpoints = new EndpointRouter(ENDPOINTS);
   private readonly auth: TokenAuth;
   private readonly tokenQuota: FixedWindowLimiter<number>;
   private readonly failedAuthQuota: FixedWindowLimiter<string>;
