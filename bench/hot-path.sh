@@ -5,7 +5,8 @@
 # with instrumentation off during set-up; only the measured loop of BENCH_REQUESTS requests is counted.
 # This counts `app.handle` (ours) and the floor handler, not Bun's HTTP layer, which both share.
 # Usage: bash bench/hot-path.sh [mode...]   (default: floor cdn cdn-log cdn-gzip cdn-latest api api-log;
-#        the API's cache misses: api-miss api-miss-name api-miss-pages api-miss-search api-miss-invalid)
+#        the API's cache misses: api-miss api-miss-name api-miss-pages api-miss-search api-miss-invalid,
+#        and api-miss-routed, the default page answered through the router)
 #        KEEP=<dir> keeps each mode's callgrind output there, for callgrind_annotate.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -34,8 +34,9 @@ export interface App {
  * "Requests"). Never listens, so the server and in-process tests share it.
  *
  * 1. CDN files, answered before the framework from the in-memory cache (docs/cdn.md "Speed").
- * 2. Public API GETs of the four endpoints with a valid token, likewise (docs/public-api.md
- *    "Speed"): a cached answer, or a miss whose input passes the `t` schema its route declares.
+ * 2. Public API GETs of the endpoints (the rows of public-api/endpoints.ts) with a valid token,
+ *    likewise (docs/public-api.md "Speed"): a cached answer, or a miss whose input passes the `t`
+ *    schemas its row declares.
  * 3. Everything else through Elysia: the dashboard API, the public API, the dashboard pages,
  *    /healthz and /metrics, with one error handler that turns every failure into `{"error"}`.
  *
@@ -89,14 +90,16 @@ export function createApp(deps: AppDeps): App {
   const logs = observability.logsRequests;
 
   /**
-   * A public API miss before the router (`PublicApi.miss`: only when its input passes its route's
-   * `t` schema), with the router's answer to anything it throws: the same `onError` (docs/architecture.md "Errors").
+   * A public API miss before the router (`PublicApi.miss`: only for a path of its endpoint table
+   * whose input passes the row's `t` schemas), with the router's answer to anything it throws, a
+   * refusal included: the same `toHttpError` as `onError` (docs/architecture.md "Errors").
    */
   function answerMiss(caller: ApiCaller, target: string, method: string, path: string): Response | undefined {
     try {
-      return publicApi.miss(caller, target);
+      return publicApi.miss(caller, target, path);
     } catch (error) {
-      return toHttpError("UNKNOWN", error, observability.routeOf(method, path)).toResponse();
+      // A refusal is answered as it is (toHttpError's first step); only an unexpected error needs the route's label for its log line.
+      return (error instanceof HttpError ? error : toHttpError("UNKNOWN", error, observability.routeOf(method, path))).toResponse();
     }
   }
 

@@ -8,7 +8,8 @@
  * api-log (a cached page of GET /v1/releases), and the cache misses of bench/api.bench.sh on its
  * project of 10,000 published releases (bench/api/seed.ts; response cache off): api-miss (the
  * default page), api-miss-name (sort=name), api-miss-pages (every page of sort=name in turn),
- * api-miss-search (a new search each request), api-miss-invalid (page=0: the service's 400).
+ * api-miss-search (a new search each request), api-miss-invalid (page=0: the service's 400),
+ * api-miss-routed (the default page through the router, which a repeated `sort` goes to).
  * Usage: bun bench/lib/hot-path.ts <mode> <requests> [marker prefix]
  *   with a marker prefix, it writes <prefix>.ready before the measured loop and waits for
  *   <prefix>.go, then writes <prefix>.done after it and waits for <prefix>.exit.
@@ -30,6 +31,8 @@ const MISS_TARGETS: Record<string, (i: number) => string> = {
   "api-miss-pages": (i) => `/v1/releases?sort=name&page=${(i % 500) + 1}`,
   "api-miss-search": (i) => `/v1/releases?search=${((i * 7) % 9973) + 1}`,
   "api-miss-invalid": () => "/v1/releases?page=0",
+  // The default page again, through the router: a repeated sort is left to it (docs/public-api.md "Speed").
+  "api-miss-routed": () => "/v1/releases?sort=created_at&sort=created_at",
 };
 if (miss) await missMode(MISS_TARGETS[mode]!);
 

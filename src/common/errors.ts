@@ -12,14 +12,24 @@ export class HttpError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
     /** The exact body, where a document fixes it byte for byte (the public API's 429). */
-    private readonly body?: string,
+    private readonly exactBody?: string,
   ) {
     super(message);
     this.name = "HttpError";
   }
 
+  /** The body of the answer: `{"error": message}`, or the exact body given. */
+  get body(): string {
+    return this.exactBody ?? errorBody(this.message);
+  }
+
+  /** The same error with more headers (those given win), e.g. the quota headers of the caller it refuses. */
+  withHeaders(headers: Record<string, string>): HttpError {
+    return new HttpError(this.status, this.message, { ...this.headers, ...headers }, this.exactBody);
+  }
+
   toResponse(extraHeaders?: Record<string, string>): Response {
-    return new Response(this.body ?? errorBody(this.message), {
+    return new Response(this.body, {
       status: this.status,
       headers: { "content-type": JSON_TYPE, ...this.headers, ...extraHeaders },
     });

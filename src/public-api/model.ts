@@ -11,6 +11,16 @@ import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
  * `t.Object`, docs/architecture.md "Folders"), which is why it may import Elysia's `t`.
  */
 
+// The limits and defaults of `GET /releases`, written once: the schemas, the document and query.ts
+// read them from here.
+export const PAGE_DEFAULT = 1;
+export const PAGE_SIZE_DEFAULT = 20; // docs/interface.md §8
+export const PAGE_SIZE_MAX = 100; // docs/interface.md §8: larger values are clamped, not rejected
+export const SORT_KEYS = ["name", "tag", "status", "published_at", "created_at"] as const;
+export const SORT_DEFAULT = "created_at"; // docs/interface.md §4.2 rule 1
+export const ORDERS = ["asc", "desc"] as const;
+export const ORDER_DEFAULT = "desc";
+
 // docs/interface.md §2: every timestamp is an ISO 8601 UTC string; we always render milliseconds
 // and `Z`.
 const Timestamp = (description: string) =>
@@ -77,7 +87,7 @@ export const PageInfo = t.Object(
   {
     total_count: Int({ minimum: 0, description: "published releases matching the request, respecting search" }),
     page: Int({ minimum: 1, description: "page actually used" }),
-    page_size: Int({ minimum: 1, maximum: 100, description: "page size actually used (after clamping)" }),
+    page_size: Int({ minimum: 1, maximum: PAGE_SIZE_MAX, description: "page size actually used (after clamping)" }),
     total_pages: Int({ minimum: 0, description: "total_count / page_size rounded up; 0 when total_count is 0" }),
   },
   { ...closed, description: "Where a page sits in the whole list." },
@@ -94,7 +104,7 @@ export const ProjectLanguage = t.Object(
 );
 
 export const ProjectList = t.Object({ items: t.Array(Project, { minItems: 1, maxItems: 1 }) }, { ...closed, description: "Answer of GET /projects." });
-export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: 100 }), page_info: PageInfo }, { ...closed, description: "Answer of GET /releases." });
+export const ReleaseList = t.Object({ items: t.Array(ReleaseSummary, { maxItems: PAGE_SIZE_MAX }), page_info: PageInfo }, { ...closed, description: "Answer of GET /releases." });
 export const ProjectLanguageList = t.Object({ items: t.Array(ProjectLanguage) }, { ...closed, description: "Answer of GET /project-languages: every language, never paginated." });
 
 export const ErrorBody = t.Object({ error: t.String() }, { ...closed, description: "Every error answer. Branch on the status code, not the message." });
@@ -126,13 +136,7 @@ export const NAMED_SCHEMAS = {
   RateLimitError: RateLimitErrorBody,
 } as const;
 
-export const PAGE_DEFAULT = 1;
-export const PAGE_SIZE_DEFAULT = 20; // docs/interface.md §8
-export const PAGE_SIZE_MAX = 100; // docs/interface.md §8: larger values are clamped, not rejected
-export const SORT_KEYS = ["name", "tag", "status", "published_at", "created_at"] as const;
-export const SORT_DEFAULT = "created_at"; // docs/interface.md §4.2 rule 1
-export const ORDERS = ["asc", "desc"] as const;
-export const ORDER_DEFAULT = "desc";
+export type NamedSchema = keyof typeof NAMED_SCHEMAS;
 
 /**
  * The query parameters of `GET /releases` (docs/interface.md §4.2) with their documented types. On
@@ -155,11 +159,11 @@ export const RELEASES_QUERY = {
   },
   sort: {
     schema: t.String({ enum: [...SORT_KEYS], default: SORT_DEFAULT }),
-    description: "Sort key. An unrecognised value falls back to created_at without an error. Ties break by created_at, then creation order.",
+    description: `Sort key. An unrecognised value falls back to ${SORT_DEFAULT} without an error. Ties break by created_at, then creation order.`,
   },
   order: {
     schema: t.String({ enum: [...ORDERS], default: ORDER_DEFAULT }),
-    description: "asc or desc. An unrecognised value falls back to desc without an error.",
+    description: `${ORDERS.join(" or ")}. An unrecognised value falls back to ${ORDER_DEFAULT} without an error.`,
   },
 } as const;
 

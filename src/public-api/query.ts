@@ -33,7 +33,7 @@ export interface ListQuery {
  * is noticed:
  * - page, page_size: a positive whole number in plain decimal digits; anything else is a 400 naming
  *   the parameter (negative, zero, 1.5, 1e3, 0x10, " 5"); given twice is a 400 too. An empty value
- *   counts as missing. page_size above 100 clamps to 100, however many digits it has.
+ *   counts as missing. page_size above PAGE_SIZE_MAX clamps to it, however many digits it has.
  * - search: given twice is a 400 (which one would we match?).
  * - sort, order: an unrecognised value, or one given twice, falls back to the default
  *   (docs/interface.md §7 rule 3: they never produce errors). Matched case-insensitively, so `ASC`

@@ -1,14 +1,13 @@
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { errorBody, HttpError } from "../common/errors.ts";
-import { pathAndQueryOf, pathStart } from "../common/http.ts";
+import { HttpError, notFound } from "../common/errors.ts";
+import { pathAndQueryOf } from "../common/http.ts";
 import type { AppDeps } from "../deps.ts";
 import { TokenAuth, type AuthOutcome, type Caller } from "../tokens/token-auth.ts";
+import { EndpointRouter } from "./endpoint-router.ts";
+import { ENDPOINTS, type AnyEndpointInput, type Endpoint } from "./endpoints.ts";
 import { ProjectStates, type ProjectState } from "./project-state.ts";
 import { preparePublicApiQueries } from "./queries.ts";
-import { ReleaseIdParams, ReleasesQueryWire } from "./model.ts";
-import { parseListParams, readParams, routeQueryObject } from "./query.ts";
+import { readParams } from "./query.ts";
 import { FixedWindowLimiter, quotaHeaders, type Quota } from "./rate-limit.ts";
-import { renderReleaseList } from "./release-index.ts";
 import { ResponseCache } from "./response-cache.ts";
 
 export const PUBLIC_API_PREFIX = "/v1/";
@@ -16,8 +15,9 @@ export const PUBLIC_API_PREFIX = "/v1/";
 const JSON_TYPE = "application/json; charset=utf-8";
 // The 429 body, byte for byte as docs/interface.md §7 writes it.
 export const RATE_LIMITED_BODY = '{"error": "rate limit exceeded"}';
-// docs/interface.md §4.3: the same for a draft and a missing id.
-const NOT_FOUND_RELEASE = "release not found";
+// docs/public-api.md "Response cache": the answers of the endpoint itself are kept; a 400 is the
+// request's own fault.
+const CACHED_STATUSES = new Set([200, 404]);
 
 /** The caller of a request with a valid read token, as the app's fast paths hand it on. */
 export type ApiCaller = Caller;
@@ -30,55 +30,33 @@ export interface Admitted {
 
 export type PublicApiDeps = Pick<AppDeps, "settings" | "db" | "clock" | "changes" | "observability">;
 
-/** `decoded`: whether the id's escapes decode (the router then gives the route a string, else null). */
-type Endpoint = { kind: "projects" | "releases" | "languages" } | { kind: "release"; releaseId: string; decoded: boolean };
-
-const RELEASE_PREFIX = "/v1/releases/";
-
 /** The query of a literal path and query, without its "?" ("" when there is none). */
 function queryOf(key: string): string {
   const q = key.indexOf("?");
   return q < 0 ? "" : key.slice(q + 1);
 }
 
-/**
- * Which endpoint a literal path and query ("/v1/releases?page=2", the cache key) names, if any.
- * A release id is percent-decoded like any path segment; one that cannot be decoded names no
- * release (the same 404 as an unknown id). An id containing "/" is another path altogether.
- */
-export function endpointOf(key: string): Endpoint | undefined {
-  const q = key.indexOf("?");
-  const path = q < 0 ? key : key.slice(0, q);
-  if (path === "/v1/releases") return { kind: "releases" };
-  if (path === "/v1/projects") return { kind: "projects" };
-  if (path === "/v1/project-languages") return { kind: "languages" };
-  if (!path.startsWith(RELEASE_PREFIX) || path.length === RELEASE_PREFIX.length) return undefined;
-  const raw = path.slice(RELEASE_PREFIX.length);
-  if (raw.includes("/")) return undefined;
-  try {
-    return { kind: "release", releaseId: decodeURIComponent(raw), decoded: true };
-  } catch {
-    return { kind: "release", releaseId: "", decoded: false }; // malformed escape: names no release
-  }
+/** Any method but GET under /v1 (docs/interface.md §4), with the X-RateLimit-* headers of every answer there. */
+export function methodNotAllowed(quota: Record<string, string>): HttpError {
+  return new HttpError(405, "method not allowed: the API is read-only", { ...quota, allow: "GET" });
 }
 
 /**
  * The public API's state and rules (docs/interface.md §4-5, §7-8, docs/product.md §2): token auth,
  * the fixed-window quotas (per token; failed tokens per address), the response cache, and the
- * per-project derived data, all dropped when a project changes. The app makes one and shares it
- * between its fast path (`hit`) and its routes (`answer`).
+ * per-project derived data, all dropped when a project changes. The endpoints themselves are the
+ * rows of `ENDPOINTS` (endpoints.ts): the app makes one PublicApi and shares it between its fast
+ * path (`caller`, `hit`, `miss`) and the routes made from those rows (`answer`).
  */
 export class PublicApi {
   readonly cache: ResponseCache;
+  /** The endpoints' paths and input schemas, for the fast path and for the 405s under /v1. */
+  private readonly endpoints = new EndpointRouter(ENDPOINTS);
   private readonly auth: TokenAuth;
   private readonly tokenQuota: FixedWindowLimiter<number>;
   private readonly failedAuthQuota: FixedWindowLimiter<string>;
   private readonly states: ProjectStates;
   private readonly hitHeaderCache = new Map<number, { remaining: number; reset: number; headers: Headers }>();
-  // The routes' own input schemas (routes.ts declares these very objects), compiled by TypeBox, so
-  // a miss answered before the router is validated by `t` like one answered through it.
-  private readonly releasesQuery: TypeCheck<typeof ReleasesQueryWire>;
-  private readonly releaseIdParams: TypeCheck<typeof ReleaseIdParams>;
 
   constructor(private readonly deps: PublicApiDeps) {
     const { settings, db, changes } = deps;
@@ -90,8 +68,6 @@ export class PublicApi {
     this.failedAuthQuota = new FixedWindowLimiter(settings.rateLimit, windowMs);
     this.cache = new ResponseCache(settings.apiCacheTtlSeconds * 1000);
     this.states = new ProjectStates(preparePublicApiQueries(db), settings.cdnUrl);
-    this.releasesQuery = TypeCompiler.Compile(ReleasesQueryWire);
-    this.releaseIdParams = TypeCompiler.Compile(ReleaseIdParams);
     changes.subscribe((projectId) => {
       this.cache.dropProject(projectId);
       this.states.drop(projectId);
@@ -114,7 +90,7 @@ export class PublicApi {
 
   /**
    * A cached answer for a valid caller (a hit costs no quota, docs/interface.md §4.2 rule 7), or
-   * undefined. Only the four endpoints' answers are ever stored, so a stored entry is proof the key
+   * undefined. Only the answers of `ENDPOINTS` are ever stored, so a stored entry is proof its key
    * names one of them.
    */
   hit(caller: Caller, target: string): Response | undefined {
@@ -126,82 +102,70 @@ export class PublicApi {
   }
 
   /**
-   * A cache miss of one of the four endpoints for a valid caller, answered before the framework
-   * exactly as the route would answer it (docs/public-api.md "Speed"), but only when the request's
-   * input passes the `t` schema its route declares, checked with TypeBox's compiled checker on the
-   * input as the router hands it over (every parameter a string, a repeated one an array). Anything
-   * else returns undefined and goes through the routes unchanged, so every error answer (and
-   * anything the router would judge) stays the router's own. The check is never looser than the
-   * router's: the router also coerces, which only lets more through, to the routes.
+   * A cache miss of an endpoint for a valid caller, answered before the framework exactly as its
+   * route would answer it (docs/public-api.md "Speed"), but only when `path` is a row's and the
+   * request's input passes the `t` schemas the row declares (`EndpointRouter.passes`). Anything
+   * else returns undefined and goes through the routes unchanged, so every answer the router would
+   * judge stays the router's own. A refusal (429, 400, 404) is thrown as an HttpError, which the
+   * app answers as the router's error handler does (docs/architecture.md "Errors").
    */
-  miss(caller: Caller, target: string): Response | undefined {
-    const endpoint = endpointOf(target);
-    if (endpoint === undefined) return undefined;
+  miss(caller: Caller, target: string, path: string): Response | undefined {
+    const found = this.endpoints.match(path);
+    if (found === null) return undefined;
     // The query is read once, for the check and for the answer.
-    const params = endpoint.kind === "releases" ? readParams(queryOf(target)) : undefined;
-    if (!this.inputPasses(endpoint, params)) return undefined;
-    return this.respond(this.admitted(caller, this.deps.clock.now()), endpoint, target, params);
-  }
-
-  /** Whether the input of a request for `endpoint` passes its route's schema (routes.ts). */
-  private inputPasses(endpoint: Endpoint, params: Map<string, string[]> | undefined): boolean {
-    switch (endpoint.kind) {
-      case "releases":
-        return this.releasesQuery.Check(routeQueryObject(params!));
-      case "release":
-        return this.releaseIdParams.Check({ release_id: endpoint.decoded ? endpoint.releaseId : null });
-      case "projects":
-      case "languages":
-        return true; // their routes declare no input
-    }
+    const query = readParams(queryOf(target));
+    if (!this.endpoints.passes(found.store, found.params, query)) return undefined;
+    return this.run(found.store, this.admitted(caller, this.deps.clock.now()), target, { params: found.params, query });
   }
 
   /**
-   * Answers one of the four endpoints completely (docs/interface.md §4.1-4.4), for the routes.
-   * Order of the rules: token (401), then the response cache (a hit costs no quota), then quota
-   * (429), then the answer. The endpoint is read from the literal path and query (the cache key),
-   * so a repeated parameter or a malformed escape is judged exactly as written. `client` is the
-   * caller's address, which failed token attempts are counted against.
+   * Answers one endpoint completely, for its route (docs/interface.md §4.1-4.4), with the path
+   * parameters the route validated. Order of the rules: token (401), then the response cache (a hit
+   * costs no quota), then quota (429), then the answer. The query is read from the literal path and
+   * query (the cache key), so a repeated parameter is judged exactly as written. `client` is the
+   * caller's address, which failed token attempts are counted against. Every refusal is thrown as
+   * an HttpError.
    */
-  answer(request: Request, client: string): Response {
-    const key = this.keyOf(request) ?? "";
-    const endpoint = endpointOf(key);
-    if (endpoint === undefined) return new HttpError(404, "not found", this.addressHeaders(client)).toResponse();
+  answer(endpoint: Endpoint, request: Request, params: AnyEndpointInput["params"], client: string): Response {
+    const key = pathAndQueryOf(request.url);
+    const query = key.indexOf("?");
+    // The router also sends a path with a trailing slash here; the API's paths are exact, as the
+    // fast path reads them (docs/public-api.md "Other answers").
+    if (this.endpoints.match(query < 0 ? key : key.slice(0, query))?.store !== endpoint) throw notFound("not found", this.addressHeaders(client));
     // The router answers HEAD with the GET route; the API is GET only (docs/interface.md §7 rule 5),
     // so a HEAD must neither spend quota nor fill the cache.
-    if (request.method !== "GET") {
-      return new HttpError(405, "method not allowed: the API is read-only", { ...this.addressHeaders(client), allow: "GET" }).toResponse();
-    }
+    if (request.method !== "GET") throw methodNotAllowed(this.addressHeaders(client));
     const now = this.deps.clock.now();
     const outcome = this.auth.authenticate(request.headers.get("authorization"), now);
     if (outcome.kind === "ok") {
       const hit = this.cache.get(outcome.caller.projectId, key, now);
       if (hit) return hit.respond(this.hitHeaders(outcome.caller.tokenId, this.tokenQuota.peek(outcome.caller.tokenId, now)));
     }
-    return this.respond(this.admit(client, outcome, now), endpoint, key);
+    return this.run(endpoint, this.admit(client, outcome, now), key, { params, query: readParams(queryOf(key)) });
   }
 
-  /** The answer of an endpoint once admitted (or the refusal admission gave). */
-  private respond(gate: Admitted | Response, endpoint: Endpoint, key: string, params?: Map<string, string[]>): Response {
-    if (gate instanceof Response) return gate;
-    switch (endpoint.kind) {
-      case "projects":
-        return this.reply(gate, key, 200, gate.state.projects());
-      case "languages":
-        return this.reply(gate, key, 200, gate.state.languages());
-      case "releases":
-        return this.releases(gate, key, params ?? readParams(queryOf(key)));
-      case "release": {
-        const body = gate.state.detail(endpoint.releaseId);
-        return body === undefined ? this.reply(gate, key, 404, errorBody(NOT_FOUND_RELEASE)) : this.reply(gate, key, 200, body);
-      }
+  /** Whether a path under /v1 is an endpoint's: another method there is a 405, not a 404. */
+  isEndpoint(path: string): boolean {
+    return this.endpoints.match(path) !== null;
+  }
+
+  /**
+   * An endpoint's answer for an admitted caller, cached under its literal path and query (200s and
+   * 404s, `CACHED_STATUSES`). A refusal comes back thrown, with the caller's quota headers.
+   */
+  private run(endpoint: Endpoint, admitted: Admitted, key: string, input: AnyEndpointInput): Response {
+    const { caller, state, headers } = admitted;
+    let body: string | Uint8Array<ArrayBuffer>;
+    try {
+      body = endpoint.answer(state, input);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      if (!CACHED_STATUSES.has(error.status)) throw error.withHeaders(headers);
+      this.cache.set(caller.projectId, key, error.status, error.body, this.deps.clock.now());
+      throw error.withHeaders({ ...headers, "x-cache": "miss" });
     }
-  }
-
-  /** The literal path and query of a request under /v1/ (the cache key), or undefined. */
-  private keyOf(request: Request): string | undefined {
-    const url = request.url;
-    return url.startsWith(PUBLIC_API_PREFIX, pathStart(url)) ? pathAndQueryOf(url) : undefined;
+    this.cache.set(caller.projectId, key, 200, body, this.deps.clock.now());
+    return new Response(body, { headers: { ...headers, "content-type": JSON_TYPE, "x-cache": "miss" } });
   }
 
   /**
@@ -219,32 +183,33 @@ export class PublicApi {
 
   /**
    * Spends quota after authentication, in that order (docs/product.md §2: a missing or invalid
-   * token is a 401 before any quota is counted). A refusal comes back as the finished 401 or 429
-   * response, with the X-RateLimit-* headers like every API response.
+   * token is a 401 before any quota is counted). A refusal is thrown as the 401, 403 or 429, with
+   * the X-RateLimit-* headers like every API answer.
    */
-  private admit(client: string, outcome: AuthOutcome, now: number): Admitted | Response {
+  private admit(client: string, outcome: AuthOutcome, now: number): Admitted {
     if (outcome.kind === "missing") {
       const q = this.failedAuthQuota.peek(client, now);
-      return new HttpError(401, "missing token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook"' }).toResponse();
+      throw new HttpError(401, "missing token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook"' });
     }
     if (outcome.kind === "invalid") {
       const q = this.failedAuthQuota.take(client, now);
-      if (!q.allowed) return this.rateLimited(q);
-      return new HttpError(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' }).toResponse();
+      if (!q.allowed) throw this.rateLimited(q);
+      throw new HttpError(401, "invalid token", { ...quotaHeaders(q), "www-authenticate": 'Bearer realm="phrasebook", error="invalid_token"' });
     }
     if (outcome.kind === "lacks-scope") {
       // A live token, so no failed guess to count; it spends nothing (docs/product.md §6).
-      return new HttpError(403, `token lacks scope ${outcome.scope}`, { ...quotaHeaders(this.failedAuthQuota.peek(client, now)), "www-authenticate": `Bearer realm="phrasebook", error="insufficient_scope", scope="${outcome.scope}"` }).toResponse();
+      const headers = { ...quotaHeaders(this.failedAuthQuota.peek(client, now)), "www-authenticate": `Bearer realm="phrasebook", error="insufficient_scope", scope="${outcome.scope}"` };
+      throw new HttpError(403, `token lacks scope ${outcome.scope}`, headers);
     }
     return this.admitted(outcome.caller, now);
   }
 
   /** Spends one request of a valid caller's quota (429 when it is used up). */
-  private admitted(caller: Caller, now: number): Admitted | Response {
+  private admitted(caller: Caller, now: number): Admitted {
     const q = this.tokenQuota.take(caller.tokenId, now);
-    if (!q.allowed) return this.rateLimited(q);
+    if (!q.allowed) throw this.rateLimited(q);
     const state = this.states.get(caller.projectId);
-    if (!state) return new HttpError(401, "invalid token", quotaHeaders(q)).toResponse(); // the project vanished under the token
+    if (!state) throw new HttpError(401, "invalid token", quotaHeaders(q)); // the project vanished under the token
     return { caller, state, headers: quotaHeaders(q) };
   }
 
@@ -253,27 +218,9 @@ export class PublicApi {
     return quotaHeaders(this.failedAuthQuota.peek(client, this.deps.clock.now()));
   }
 
-  private releases(a: Admitted, key: string, params: Map<string, string[]>): Response {
-    let query;
-    try {
-      query = parseListParams(params);
-    } catch (err) {
-      if (err instanceof HttpError) return err.toResponse(a.headers);
-      throw err;
-    }
-    const { items, total } = a.state.releases().page(query);
-    return this.reply(a, key, 200, renderReleaseList(items, total, query));
-  }
-
-  private rateLimited(q: Quota): Response {
+  private rateLimited(q: Quota): HttpError {
     this.deps.observability.rateLimited.inc();
     const headers = { ...quotaHeaders(q), "retry-after": String(q.retryAfterSeconds) };
-    return new HttpError(429, "rate limit exceeded", headers, RATE_LIMITED_BODY).toResponse();
-  }
-
-  private reply(a: Admitted, key: string, status: number, body: string | Uint8Array<ArrayBuffer>): Response {
-    this.cache.set(a.caller.projectId, key, status, body, this.deps.clock.now());
-    const headers = { ...a.headers, "content-type": JSON_TYPE, "x-cache": "miss" };
-    return new Response(body, { status, headers });
+    return new HttpError(429, "rate limit exceeded", headers, RATE_LIMITED_BODY);
   }
 }

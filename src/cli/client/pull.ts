@@ -3,6 +3,7 @@ import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
 import { formatOfPath, readFile, type BundleFormat } from "../../formats/registry.ts";
+import { PAGE_SIZE_MAX } from "../../public-api/model.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
@@ -40,7 +41,7 @@ async function findRelease(client: PhrasebookClient, which: string): Promise<Rel
   for (let page = 1; ; page++) {
     const list = await client.publicApi<{ items: ReleaseSummary[]; page_info: { total_pages: number } }>(
       `pull --release ${which}`,
-      `/releases?search=${encodeURIComponent(which)}&page_size=100&page=${page}`,
+      `/releases?search=${encodeURIComponent(which)}&page_size=${PAGE_SIZE_MAX}&page=${page}`,
     );
     const found = list.items.find((r) => r.tag === which);
     if (found) return found;
