@@ -34,6 +34,7 @@ function sender(resolver: HostResolver, extra: Partial<SenderDeps> = {}): Webhoo
     clock: systemClock,
     changes: deps.changes,
     config: { retryDelaysSeconds: [0.2, 0.4, 0.6, 0.8], timeoutSeconds: 2, allowCidrs: ["127.0.0.1/32"] },
+    fetch: t.deps.fetch,
     resolver,
     ca: testCa().caPem,
     ...extra,
