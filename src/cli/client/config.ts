@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { CliError } from "../../common/errors.ts";
-import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from "../../tokens/tokens.ts";
+import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH, TOKEN_SHAPE } from "../../tokens/format.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { Connection } from "./api.ts";
 import { readTextFile } from "./files.ts";
@@ -38,12 +37,16 @@ function fromConfig(configPath: string, path: string): string {
   return rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
 }
 
-/** Reads the config named by --config, or ./phrasebook.yaml when there is one (else undefined). */
-export function loadConfig(args: ParsedArgs): ClientConfig | undefined {
+/**
+ * Reads the config named by --config, or ./phrasebook.yaml when there is one (else undefined). The
+ * YAML parser is loaded only when there is a file to read (docs/architecture.md "Start-up").
+ */
+export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undefined> {
   const given = args.flags["--config"];
   const path = given ?? CONFIG_FILE;
   if (given === undefined && !existsSync(path)) return undefined;
   const text = readTextFile(path);
+  const { parseDocument } = await import("yaml");
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
@@ -77,8 +80,6 @@ export function loadConfig(args: ParsedArgs): ClientConfig | undefined {
   });
   return { path, server: record.server as string | undefined, files };
 }
-
-const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}}$`);
 
 /** The server and token: flag, then environment, then (server only) the config. Never printed. */
 export function connectionFrom(args: ParsedArgs, config: ClientConfig | undefined, env: Record<string, string | undefined> = process.env): Connection {
