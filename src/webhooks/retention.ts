@@ -1,4 +1,3 @@
-import { Cron } from "croner";
 import { and, isNotNull, lt } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { log } from "../common/log.ts";
@@ -8,8 +7,10 @@ import { deliveries, outboxEvents } from "../storage/schema.ts";
 /** docs/interface.md §6.5 and §8: deliveries (with their attempts) are kept 30 days. */
 export const DELIVERY_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
-/** Hourly, at an odd minute so it does not line up with other hourly work. */
-export const RETENTION_SCHEDULE = "17 * * * *";
+/** Hourly, at this minute of the hour (UTC): an odd one, so it does not line up with other hourly work. */
+export const RETENTION_MINUTE = 17;
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 
 /**
  * Removes deliveries older than the retention period (their attempts go with them, by foreign
@@ -27,17 +28,48 @@ export function removeOldDeliveries(db: Db, now: number): { deliveries: number; 
   }));
 }
 
-/** The periodic job (croner, never overlapping itself); it also runs once at start. */
-export function startRetentionJob(db: Db, clock: Clock): Cron {
+/** Milliseconds from `now` to the next run: the next minute RETENTION_MINUTE of an hour, never 0. */
+export function msUntilNextRun(now: number): number {
+  const intoHour = (((now - RETENTION_MINUTE * MINUTE_MS) % HOUR_MS) + HOUR_MS) % HOUR_MS;
+  return HOUR_MS - intoHour;
+}
+
+export interface RetentionJob {
+  /** When it runs next (epoch milliseconds). */
+  nextRunAt(): number;
+  stop(): void;
+}
+
+/**
+ * The periodic job: once at start, then hourly. A timer, not a cron library: the one schedule it
+ * has is simple, and a cron library's first use cost about 20 ms of CPU at every start, for its
+ * time zone handling (bench/RESULTS.md "Start-up"). The work is synchronous, so a run never
+ * overlaps the one before; the timer is unref'd, so it never keeps the process alive.
+ */
+export function startRetentionJob(db: Db, clock: Clock): RetentionJob {
   const run = () => {
-    const removed = removeOldDeliveries(db, clock.now());
-    if (removed.deliveries || removed.events) log.info("removed old webhook deliveries", removed);
+    try {
+      const removed = removeOldDeliveries(db, clock.now());
+      if (removed.deliveries || removed.events) log.info("removed old webhook deliveries", removed);
+    } catch (err) {
+      log.error("webhook retention failed", { error: String(err) });
+    }
   };
-  const job = new Cron(RETENTION_SCHEDULE, { name: "webhook-log-retention", protect: true, unref: true, catch: (err) => log.error("webhook retention failed", { error: String(err) }) }, run);
-  try {
-    run();
-  } catch (err) {
-    log.error("webhook retention failed", { error: String(err) });
-  }
-  return job;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let nextAt = 0;
+  const schedule = () => {
+    const now = Date.now();
+    nextAt = now + msUntilNextRun(now);
+    timer = setTimeout(() => {
+      run();
+      schedule();
+    }, nextAt - now);
+    timer.unref();
+  };
+  run();
+  schedule();
+  return {
+    nextRunAt: () => nextAt,
+    stop: () => clearTimeout(timer),
+  };
 }

@@ -11,7 +11,7 @@ import type { Db } from "../../src/storage/db.ts";
 import type { ProjectRow } from "../../src/storage/schema.ts";
 import { deliveryDetail, sendTestEvent } from "../../src/webhooks/delivery-log.ts";
 import { createEndpoint } from "../../src/webhooks/endpoints.ts";
-import { removeOldDeliveries, RETENTION_SCHEDULE, startRetentionJob } from "../../src/webhooks/retention.ts";
+import { msUntilNextRun, removeOldDeliveries, RETENTION_MINUTE, startRetentionJob } from "../../src/webhooks/retention.ts";
 import { WebhookSender, type SenderDeps } from "../../src/webhooks/sender.ts";
 import { DeliveryStore } from "../../src/webhooks/store.ts";
 import type { HostResolver } from "../../src/webhooks/target.ts";
@@ -191,7 +191,7 @@ describe("interface §6.5: retention", () => {
     expect(db.$client.query("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id = ?").get(old)).toEqual({ n: 0 });
   });
 
-  test("interface §6.5: the croner job runs once at start and then hourly", () => {
+  test("interface §6.5: the job runs once at start and then hourly, at minute 17", () => {
     const ep = createEndpoint(deps, project, { url: "https://retention-job.example/", events: ["key_created"], enabled: false });
     const endpointId = (db.$client.query("SELECT id FROM webhook_endpoints WHERE public_id = ?").get(ep.id) as { id: number }).id;
     db.$client.run(
@@ -202,12 +202,22 @@ describe("interface §6.5: retention", () => {
     const job = startRetentionJob(db, in31Days);
     try {
       expect(db.$client.query("SELECT id FROM deliveries WHERE public_id = 'dlv_JobJobJobJobJobJobJo'").all()).toEqual([]);
-      expect(job.getPattern()).toBe(RETENTION_SCHEDULE);
-      const next = job.nextRun()!.getTime() - Date.now();
+      const next = job.nextRunAt() - Date.now();
       expect(next).toBeGreaterThan(0);
       expect(next).toBeLessThanOrEqual(3_600_000);
+      expect(new Date(job.nextRunAt()).getUTCMinutes()).toBe(RETENTION_MINUTE);
+      expect(new Date(job.nextRunAt()).getUTCSeconds()).toBe(0);
     } finally {
       job.stop();
     }
+  });
+
+  test("interface §6.5: the next run is always the next minute 17 of an hour, never now", () => {
+    const at = (iso: string) => Date.parse(iso);
+    expect(msUntilNextRun(at("2026-01-01T10:00:00Z"))).toBe(17 * 60_000);
+    expect(msUntilNextRun(at("2026-01-01T10:16:59.999Z"))).toBe(1);
+    expect(msUntilNextRun(at("2026-01-01T10:17:00Z"))).toBe(3_600_000);
+    expect(msUntilNextRun(at("2026-01-01T10:17:00.001Z"))).toBe(3_600_000 - 1);
+    expect(msUntilNextRun(at("2026-01-01T23:59:00Z"))).toBe(18 * 60_000);
   });
 });
