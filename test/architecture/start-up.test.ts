@@ -50,10 +50,14 @@ function modulesOf(command?: string): string[] {
   return [...all].flatMap((c) => [...chunks.get(c)!.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)/gm)].map((m) => m[1]!));
 }
 
-const textOf = (command: string) => {
-  const chunk = dynamicImports(chunks.get("main.js")!).find((c) => c.startsWith(`${command}-`))!;
-  return [...loads(chunk)].map((c) => chunks.get(c)!).join("\n");
+/** The text of what a command's start loads (the entry's alone without a command). */
+const textOf = (command?: string) => {
+  const chunk = command && dynamicImports(chunks.get("main.js")!).find((c) => c.startsWith(`${command}-`))!;
+  return [...loads("main.js"), ...(chunk ? loads(chunk) : [])].map((c) => chunks.get(c)!).join("\n");
 };
+
+/** A Node module imported at a chunk's top (the bundler writes it without its "node:" prefix). */
+const nodeImport = (names: string) => new RegExp(`^import\\b[^;]*?from\\s*"(node:)?(${names})"`, "m");
 
 /** What a client command needs none of (docs/product.md §6 is a client of HTTP and files). */
 const SERVER_SIDE = [
@@ -75,6 +79,10 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     const modules = modulesOf();
     expect(modules).toContain("src/main.ts");
     expect(loadedOf(modules, [...SERVER_SIDE, "node_modules/yaml/", "node_modules/jsonc-parser/"])).toEqual([]);
+    // The settings table is there for the flags; node:path and its address parser are required
+    // only when a value is parsed.
+    expect(textOf()).not.toMatch(nodeImport("path|fs|crypto|zlib|stream|util"));
+    expect(textOf()).not.toMatch(/__toESM\(require_ipaddr\(\)/);
   });
 
   for (const command of ["status", "publish", "push", "pull"]) {
@@ -85,16 +93,18 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     });
   }
 
-  test("status and publish do not load the file parsers either (YAML only for a phrasebook.yaml, on demand)", () => {
-    for (const command of ["status", "publish"]) expect(loadedOf(modulesOf(command), ["node_modules/yaml/", "node_modules/jsonc-parser/", "src/formats/"])).toEqual([]);
+  test("status and publish do not load the file parsers or node:path either (those only for a phrasebook.yaml, on demand)", () => {
+    for (const command of ["status", "publish"]) {
+      expect(loadedOf(modulesOf(command), ["node_modules/yaml/", "node_modules/jsonc-parser/", "src/formats/"])).toEqual([]);
+      expect(textOf(command)).not.toMatch(nodeImport("path|crypto|zlib|stream|util"));
+    }
   });
 
   test("serve loads neither the dashboard API's routes (built on the first request) nor node:crypto or node:zlib", () => {
     const modules = modulesOf("server");
     expect(modules).toContain("src/app.ts");
     expect(loadedOf(modules, ["src/dashboard-api/"]).filter((m) => m !== "src/dashboard-api/guards.ts")).toEqual([]);
-    // The bundler writes a Node module without its "node:" prefix.
-    expect(textOf("server")).not.toMatch(/from\s*"(node:)?(crypto|zlib)"/);
+    expect(textOf("server")).not.toMatch(nodeImport("crypto|zlib"));
   });
 
   test("a worker thread loads its task's code, not the framework", () => {
