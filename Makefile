@@ -21,8 +21,12 @@ node_modules/.deps-installed: package.json bun.lock $(BUN)
 
 deps: node_modules/.deps-installed
 
+# --bytecode: the executable carries JavaScriptCore's bytecode, not only the source to parse at
+# every start; --splitting (ES modules only): each command's import() is a chunk of its own, loaded
+# when the command runs, so `version` and the client commands never load the server
+# (docs/architecture.md "Start-up", bench/RESULTS.md "Start-up").
 dist/phrasebook: node_modules/.deps-installed $(SOURCES)
-	$(BUN) build --compile --minify-whitespace --minify-syntax src/main.ts --outfile dist/phrasebook
+	$(BUN) build --compile --bytecode --splitting --format=esm --minify-whitespace --minify-syntax src/main.ts --outfile dist/phrasebook
 
 build: dist/phrasebook
 

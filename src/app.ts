@@ -4,7 +4,7 @@ import { ClientAddresses, TrustedProxies } from "./common/client-address.ts";
 import { HttpError } from "./common/errors.ts";
 import { toHttpError } from "./common/error-reply.ts";
 import { pathAndQueryOf, pathOf } from "./common/http.ts";
-import { dashboardApi } from "./dashboard-api/index.ts";
+import { DASHBOARD_API_PREFIX } from "./dashboard-api/guards.ts";
 import { dashboardPages } from "./dashboard/routes.ts";
 import type { AppDeps } from "./deps.ts";
 import { metricsRoutes } from "./observability/routes.ts";
@@ -25,9 +25,14 @@ const REMEMBERED_KEY_MAX_LENGTH = 256;
 export interface App {
   /** Answers one request; every path the server answers starts here. */
   handle(request: Request, peer?: PeerAddress): Response | Promise<Response>;
-  /** The routes alone (for the OpenAPI document and tests that want Elysia itself). */
+  /** The routes alone (for tests that want Elysia itself), but for the dashboard API's. */
   readonly routes: Elysia;
+  /** The dashboard API's routes, built on its first request or here, whichever comes first. */
+  dashboardApi(): Promise<Elysia>;
 }
+
+/** Requests under this path go to the dashboard API; `/dashboard/api` itself is a page, as before. */
+const DASHBOARD_API_PATH = DASHBOARD_API_PREFIX + "/";
 
 /**
  * The composition root: every path that answers a request is visible here (docs/architecture.md
@@ -39,6 +44,9 @@ export interface App {
  *    schemas its row declares.
  * 3. Everything else through Elysia: the dashboard API, the public API, the dashboard pages,
  *    /healthz and /metrics, with one error handler that turns every failure into `{"error"}`.
+ *    The dashboard API is an Elysia instance of its own, loaded and built on its first request:
+ *    nothing at start needs it, and it is the largest part of the app to load and build
+ *    (docs/architecture.md "Start-up").
  *
  * Every answer is counted and, when logging is on, logged with its client address.
  */
@@ -50,21 +58,34 @@ export function createApp(deps: AppDeps): App {
   const cdn = createCdn(deps);
   const publicApi = new PublicApi(deps);
 
+  // Errors are logged under the route's label, never the raw path (docs/deploy.md "Monitoring").
+  const answerError = ({ code, error, request }: { code: string | number; error: unknown; request: Request }) =>
+    toHttpError(code, error, observability.routeOf(request.method, pathOf(request.url))).toResponse();
   const routes = new Elysia()
-    // Errors are logged under the route's label, never the raw path (docs/deploy.md "Monitoring").
-    .onError(({ code, error, request }) => toHttpError(code, error, observability.routeOf(request.method, pathOf(request.url))).toResponse())
+    .onError(answerError)
     .get("/healthz", () => {
       if (!isReachable(deps.db)) throw new HttpError(503, "the database does not answer");
       return { status: "ok" };
     })
     .get("/", ({ redirect }) => redirect("/dashboard", 302))
-    .use(dashboardApi(deps, clientOf))
     .use(publicApiRoutes(settings, publicApi, clientOf))
     .use(dashboardPages(settings))
     .use(metricsRoutes(settings.metrics, observability));
 
   // Metric labels and log routes come from what is declared here, never from a request's path.
-  observability.declareRoutes([...cdn.routes, ...routes.routes.map(({ method, path }) => ({ method, path }))]);
+  const declared = [...cdn.routes, ...routes.routes.map(({ method, path }) => ({ method, path }))];
+  observability.declareRoutes(declared);
+
+  let dashboardApiBuilt: Promise<Elysia> | undefined;
+  /** The dashboard API, with the same error handler; its routes are declared once it is built. */
+  function dashboardApi(): Promise<Elysia> {
+    dashboardApiBuilt ??= import("./dashboard-api/index.ts").then(({ dashboardApi: build }) => {
+      const api = new Elysia().onError(answerError).use(build(deps, clientOf));
+      observability.declareRoutes([...declared, ...api.routes.map(({ method, path }) => ({ method, path }))]);
+      return api as unknown as Elysia;
+    });
+    return dashboardApiBuilt;
+  }
 
   // Resolving an address behind a trusted proxy parses every hop (~3 µs, as much as a whole CDN
   // hit); the answer depends only on the peer and the header, which repeat, so it is remembered
@@ -137,8 +158,9 @@ export function createApp(deps: AppDeps): App {
     }
     const client = clientAddress(request, peer);
     clients.note(request, client);
-    return routes.handle(request).then((res) => observability.answered(method, path, res, started, client));
+    const router = path.startsWith(DASHBOARD_API_PATH) ? dashboardApi().then((api) => api.handle(request)) : routes.handle(request);
+    return router.then((res) => observability.answered(method, path, res, started, client));
   }
 
-  return { handle, routes: routes as unknown as Elysia };
+  return { handle, routes: routes as unknown as Elysia, dashboardApi };
 }

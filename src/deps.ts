@@ -5,6 +5,14 @@ import type { Observability } from "./observability/index.ts";
 import type { Db } from "./storage/db.ts";
 
 /**
+ * Outgoing HTTP: Bun's `fetch`, with its own options (`tls`, `proxy`, `decompress`). Every request
+ * the server makes goes through the one in `AppDeps` (webhook deliveries; an identity provider's
+ * endpoints next), so the network is a dependency like the clock (docs/architecture.md "Requests
+ * the server makes").
+ */
+export type HttpFetch = (input: string | URL | Request, init?: BunFetchRequestInit) => Promise<Response>;
+
+/**
  * The wiring every part of the app is built from (docs/architecture.md). Made once by the server
  * (or a test) and handed to `createApp`; nothing else holds process state.
  */
@@ -16,6 +24,8 @@ export interface AppDeps {
   changes: Changes;
   /** Counters and the request log; capabilities count what only they can see. */
   observability: Observability;
+  /** Outgoing HTTP (see HttpFetch). */
+  fetch: HttpFetch;
 }
 
 /** What a service that changes something needs: the database, the time, and where to announce it. */

@@ -1,24 +1,18 @@
 #!/usr/bin/env bun
-/** CLI -> settings -> command. Boring on purpose; every command lives in its own module under cli/. */
+/**
+ * CLI -> settings -> command. Boring on purpose; every command lives in its own module under cli/,
+ * loaded when it runs and not before: `version`, `--help` and the client commands never load the
+ * server, and the server loads no command (docs/architecture.md "Start-up").
+ */
 import pkg from "../package.json" with { type: "json" };
-import { isMainThread } from "node:worker_threads";
-import { checkFlags, CLIENT_COMMANDS, COMMAND_HELP, parseArgs, usage, type ClientCommand } from "./cli/args.ts";
-import { runBackup } from "./cli/backup.ts";
-import { runPull } from "./cli/client/pull.ts";
-import { runPublish } from "./cli/client/publish.ts";
-import { runPush } from "./cli/client/push.ts";
-import { runStatus } from "./cli/client/status.ts";
-import { demoBanner, prepareDemo } from "./cli/demo.ts";
-import { runUserCreate } from "./cli/user-create.ts";
+import { checkFlags, CLIENT_COMMANDS, COMMAND_HELP, parseArgs, usage, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { print, printError } from "./cli/output.ts";
 import { CliError } from "./common/errors.ts";
-import { log } from "./common/log.ts";
-import { serveWorker } from "./dashboard-api/worker.ts";
-import { loadSettings } from "./config/settings.ts";
-import { startServer } from "./server.ts";
 
-export const VERSION: string = pkg.version;
+const VERSION: string = pkg.version;
 
 async function serve(flags: Record<string, string>): Promise<void> {
+  const [{ loadSettings }, { startServer }, { log }] = await Promise.all([import("./config/settings.ts"), import("./server.ts"), import("./common/log.ts")]);
   const settings = loadSettings(process.env, flags);
   const running = await startServer(settings);
   let stopping = false;
@@ -33,73 +27,80 @@ async function serve(flags: Record<string, string>): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
+async function demo(flags: Record<string, string>): Promise<void> {
+  const [{ loadSettings }, { demoBanner, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
+  const settings = loadSettings(process.env, flags);
+  const outcome = await prepareDemo(settings);
+  await serve(flags);
+  // After the server's "listening" line, on the same stream as the log (src/cli/output.ts).
+  process.stdout.write(demoBanner(outcome, settings));
+}
+
 const isClientCommand = (command: string): command is ClientCommand => (CLIENT_COMMANDS as readonly string[]).includes(command);
 
+/** The exit code of a command, or -1 for one that keeps running (serve, demo). */
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args: ParsedArgs = parseArgs(argv);
   const [command = "serve", sub] = args.words;
   if (args.help || command === "help") {
-    process.stdout.write(isClientCommand(command) ? COMMAND_HELP[command] : usage(VERSION));
+    await print(isClientCommand(command) ? COMMAND_HELP[command] : usage(VERSION));
     return 0;
   }
   checkFlags(command, args);
   switch (command) {
     case "version":
-      process.stdout.write(`phrasebook ${VERSION}\n`);
+      await print(`phrasebook ${VERSION}\n`);
       return 0;
     case "serve":
       await serve(args.flags);
-      return -1; // keeps running
-    case "demo": {
-      const settings = loadSettings(process.env, args.flags);
-      const outcome = await prepareDemo(settings);
-      await serve(args.flags);
-      process.stdout.write(demoBanner(outcome, settings));
       return -1;
-    }
+    case "demo":
+      await demo(args.flags);
+      return -1;
     case "backup":
       if (args.words.length > 2) throw new CliError("backup takes one FILE");
-      return runBackup(sub, args.flags);
+      return (await import("./cli/backup.ts")).runBackup(sub, args.flags);
     case "user":
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
-      return runUserCreate(args.flags);
+      return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
     case "push":
-      return runPush(args);
+      return (await import("./cli/client/push.ts")).runPush(args);
     case "pull":
-      return runPull(args);
+      return (await import("./cli/client/pull.ts")).runPull(args);
     case "publish":
-      return runPublish(args);
+      return (await import("./cli/client/publish.ts")).runPublish(args);
     case "status":
-      return runStatus(args);
+      return (await import("./cli/client/status.ts")).runStatus(args);
     default:
       throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
   }
 }
 
-function run(argv: string[]): void {
-  main(argv).then(
-    (code) => {
-      if (code >= 0) process.exit(code);
-    },
-    (err: unknown) => {
-      if (err instanceof CliError) {
-        process.stderr.write(`phrasebook: ${err.message}\n`);
-        process.exit(err.exitCode);
-      }
-      const e = err as NodeJS.ErrnoException;
-      if (e?.code === "EADDRINUSE") {
-        process.stderr.write(`phrasebook: the port is already in use (set PHRASEBOOK_PORT or --port)\n`);
-        process.exit(2);
-      }
-      // Never a stack trace: one line, and the exit code of a failed command of its kind.
-      process.stderr.write(`phrasebook: ${e?.message ?? String(err)}\n`);
-      process.exit(1);
-    },
-  );
+/** Never a stack trace: one line, and the exit code of a failed command of its kind. */
+async function failed(err: unknown): Promise<number> {
+  if (err instanceof CliError) {
+    await printError(`phrasebook: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === "EADDRINUSE") {
+    await printError(`phrasebook: the port is already in use (set PHRASEBOOK_PORT or --port)\n`);
+    return 2;
+  }
+  await printError(`phrasebook: ${e?.message ?? String(err)}\n`);
+  return 1;
 }
 
-// In the compiled executable every module is bundled into this one, so a worker thread (a large
-// import, docs/publishing.md §6) starts here too, and serves its task instead of a command.
-if (isMainThread) run(process.argv.slice(2));
-else serveWorker();
+function run(argv: string[]): void {
+  main(argv)
+    .catch(failed)
+    .then((code) => {
+      if (code >= 0) process.exit(code);
+    });
+}
+
+// In the compiled executable a worker thread (a large import, docs/publishing.md §6) starts from
+// this entry too, and serves its task instead of a command.
+if (Bun.isMainThread) run(process.argv.slice(2));
+else void import("./dashboard-api/worker.ts").then(({ serveWorker }) => serveWorker());

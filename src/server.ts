@@ -7,7 +7,7 @@ import { Changes } from "./changes/changes.ts";
 import { systemClock, type Clock } from "./common/clock.ts";
 import { log } from "./common/log.ts";
 import type { Settings } from "./config/settings.ts";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps, HttpFetch } from "./deps.ts";
 import { Observability } from "./observability/index.ts";
 import { openDatabase, warnIfDataDirIsOpen, type Db } from "./storage/db.ts";
 import { migrate } from "./storage/migrate.ts";
@@ -20,6 +20,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The network as it is: Bun's fetch. */
+export const systemFetch: HttpFetch = (input, init) => fetch(input, init);
+
 /** Request bodies above this are refused by Bun before any handler runs. */
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -28,7 +31,7 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
  * migrations, create the bootstrap admin, clean what a killed process left behind, and build the
  * app. In-process tests start here too.
  */
-export async function openApp(settings: Settings, clock: Clock = systemClock): Promise<{ deps: AppDeps; app: App }> {
+export async function openApp(settings: Settings, clock: Clock = systemClock, httpFetch: HttpFetch = systemFetch): Promise<{ deps: AppDeps; app: App }> {
   const db = openDatabase(settings.dataDir);
   warnIfDataDirIsOpen(settings.dataDir);
   migrate(db.$client);
@@ -45,6 +48,7 @@ export async function openApp(settings: Settings, clock: Clock = systemClock): P
     clock,
     changes: new Changes(db, clock),
     observability: new Observability({ logRequests: settings.logRequests }),
+    fetch: httpFetch,
   };
   return { deps, app: createApp(deps) };
 }

@@ -1,13 +1,11 @@
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
-import { unauthorized } from "../common/errors.ts";
 import { sha256Hex, timingSafeEqualStrings } from "../common/hash.ts";
 import { randomString } from "../common/ids.ts";
 import type { Db } from "../storage/db.ts";
-import { sessions, users, type UserRow } from "../storage/schema.ts";
-import type { LoginThrottle } from "./login-throttle.ts";
-import { verifyPassword } from "./passwords.ts";
-import { normaliseEmail, userView, type UserView } from "./users.ts";
+import { sessions, users } from "../storage/schema.ts";
+import type { VerifiedSignIn } from "./sign-in/method.ts";
+import { userView, type UserView } from "./users.ts";
 
 export const SESSION_COOKIE = "phrasebook_session";
 export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
@@ -20,43 +18,19 @@ export interface SessionInfo {
   tokenHash: string;
 }
 
-/**
- * Signing in (docs/product.md §4 "Session"). The attempt is counted before the password is
- * checked (login-throttle.ts), so parallel guesses cannot pass the limit together.
- */
-export async function login(
-  db: Db,
-  clock: Clock,
-  throttle: LoginThrottle,
-  address: string,
-  input: { email: string; password: string },
-): Promise<{ session: SessionInfo; cookieValue: string }> {
-  let email: string;
-  try {
-    email = normaliseEmail(input.email);
-  } catch {
-    throw unauthorized("wrong email or password");
-  }
-  const attemptedAt = throttle.attempt(address, email);
-  const user = db.select().from(users).where(eq(users.email, email)).get();
-  let ok: boolean;
-  try {
-    ok = await verifyPassword(input.password, user?.passwordHash);
-  } catch (err) {
-    throttle.forget(address, email, attemptedAt); // never checked: the server was too busy
-    throw err;
-  }
-  if (!user || !ok) throw unauthorized("wrong email or password");
-  throttle.succeed(address, email, attemptedAt);
-  return createSession(db, clock, user);
+/** A session just made: what the browser is given, and the cookie's value (sent once, never stored). */
+export interface StartedSession {
+  session: SessionInfo;
+  cookieValue: string;
 }
 
 /**
- * A new session for a user whose password was just checked (or who was just created). The user
- * is read again inside the writing transaction: one deleted, or whose password was changed, while
- * the slow check ran gets no session (a password change ends every session, docs/dashboard-api.md).
+ * A new session for a verified sign-in (sign-in/index.ts) or a user just created (first-run setup).
+ * Inside the writing transaction the user is read again: when their credential epoch is no longer
+ * the one read with the proof (a password or role changed, the user deleted, while the slow check
+ * ran), there is no session and the answer is null (docs/dashboard-api.md "Sessions").
  */
-export function createSession(db: Db, clock: Clock, user: UserRow): { session: SessionInfo; cookieValue: string } {
+export function createSession(db: Db, clock: Clock, verified: VerifiedSignIn): StartedSession | null {
   const cookieValue = randomString(43);
   const csrfToken = randomString(32);
   const tokenHash = sha256Hex(cookieValue);
@@ -66,25 +40,27 @@ export function createSession(db: Db, clock: Clock, user: UserRow): { session: S
       const row = tx
         .select()
         .from(users)
-        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+        .where(and(eq(users.id, verified.user.id), eq(users.credentialEpoch, verified.epoch)))
         .get();
-      if (!row) throw unauthorized("wrong email or password");
+      if (!row) return undefined;
       tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-      tx.insert(sessions).values({ tokenHash, userId: row.id, csrfToken, createdAt: now, expiresAt: now + SESSION_TTL_MS }).run();
+      tx.insert(sessions).values({ tokenHash, userId: row.id, csrfToken, createdAt: now, expiresAt: now + SESSION_TTL_MS, credentialEpoch: row.credentialEpoch }).run();
       return row;
     },
     { behavior: "immediate" },
   );
+  if (!current) return null;
   return { session: { user: userView(current), userId: current.id, csrfToken, tokenHash }, cookieValue };
 }
 
+/** The session of a cookie: unexpired, and made under the user's current credential epoch. */
 export function sessionFromCookie(db: Db, clock: Clock, cookieValue: string | undefined): SessionInfo | null {
   if (!cookieValue) return null;
   const tokenHash = sha256Hex(cookieValue);
   const row = db
     .select({ user: users, csrfToken: sessions.csrfToken })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.credentialEpoch, sessions.credentialEpoch)))
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, clock.now())))
     .get();
   return row ? { user: userView(row.user), userId: row.user.id, csrfToken: row.csrfToken, tokenHash } : null;

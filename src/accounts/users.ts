@@ -113,8 +113,12 @@ function adminCount(db: Db): number {
  * Changes a user (docs/dashboard-api.md "Routes beyond product.md §4"). A new password is hashed
  * first; then, in one writing transaction (BEGIN IMMEDIATE), the user is read again, the last-admin
  * rule is checked and the change is written, so two parallel demotions cannot both pass the check.
- * A new password ends every session of the user except `keepSession` (the caller's own, when they
- * change their own password): whoever knew the old one is signed out.
+ *
+ * A new password or role moves the user's credential epoch, so a sign-in verified before the change
+ * gets no session (docs/dashboard-api.md "Sessions"). Which sessions go on is decided here, by
+ * carrying them to the new epoch: after a new password only `keepSession` (the caller's own, when
+ * they change their own password; whoever knew the old one is signed out, and those sessions are
+ * deleted), after a new role all of them (the role is read at each request).
  */
 export async function updateUser(db: Db, publicId: string, patch: UserPatch, options: { keepSession?: string } = {}): Promise<UserView> {
   const before = findUser(db, publicId);
@@ -134,6 +138,10 @@ export async function updateUser(db: Db, publicId: string, patch: UserPatch, opt
         const others = options.keepSession ? and(eq(sessions.userId, user.id), ne(sessions.tokenHash, options.keepSession)) : eq(sessions.userId, user.id);
         db.delete(sessions).where(others).run();
       }
+      if (values.passwordHash !== undefined || values.role !== undefined) {
+        values.credentialEpoch = user.credentialEpoch + 1;
+        db.update(sessions).set({ credentialEpoch: values.credentialEpoch }).where(eq(sessions.userId, user.id)).run();
+      }
       if (Object.keys(values).length === 0) return userView(user);
       return userView(db.update(users).set(values).where(eq(users.id, user.id)).returning().get()!);
     },
@@ -143,7 +151,9 @@ export async function updateUser(db: Db, publicId: string, patch: UserPatch, opt
 
 /**
  * Deletes a user; their releases stay (created_by becomes null, docs/interface.md §4.2 rule 3) and
- * their sessions go with them. The last-admin rule is checked in the deleting transaction.
+ * their sessions go with them. The last-admin rule is checked in the deleting transaction. With
+ * the row goes its credential epoch: a sign-in verified before finds no user to make a session
+ * for (docs/dashboard-api.md "Sessions").
  */
 export function deleteUser(db: Db, publicId: string): void {
   db.transaction(

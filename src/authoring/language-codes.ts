@@ -23,10 +23,13 @@ export function normaliseLanguageCode(raw: string, field = "code"): string {
   return canonical.toLowerCase() === code.toLowerCase() ? canonical : code;
 }
 
-const displayNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "code" });
+// Made on first use: the first Intl object loads locale data, some milliseconds that no start-up
+// needs (bench/RESULTS.md "Start-up").
+let displayNames: Intl.DisplayNames | undefined;
 
 export function defaultLanguageName(code: string): string {
   try {
+    displayNames ??= new Intl.DisplayNames(["en"], { type: "language", fallback: "code" });
     return displayNames.of(code) ?? code;
   } catch {
     return code;

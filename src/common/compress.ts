@@ -1,6 +1,3 @@
-import { promisify } from "node:util";
-import zlib from "node:zlib";
-
 /**
  * Compression runs once per file (a CDN bundle on its first request, then kept on disk beside it;
  * a built-in asset on its first request), never per request, and off the main thread. Small files
@@ -17,22 +14,31 @@ export const BROTLI_SMALL_MAX_BYTES = 64 * 1024;
  */
 export const BROTLI_ASSET_MAX_BYTES = 256 * 1024;
 
-const gzipAsync = promisify(zlib.gzip);
-const brotliAsync = promisify(zlib.brotliCompress);
+/**
+ * node:zlib, loaded on the first compression rather than at start: the module brings Node's stream
+ * machinery with it, nearly 20 ms of CPU that starting the server does not need (bench/RESULTS.md
+ * "Start-up").
+ */
+let zlibLoaded: Promise<typeof import("node:zlib")> | undefined;
+const loadZlib = () => (zlibLoaded ??= import("node:zlib"));
+
+/** The bytes a zlib call hands to its callback, as a promise. */
+function settled(run: (done: (err: Error | null, out: Buffer) => void) => void): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => run((err, out) => (err ? reject(err) : resolve(new Uint8Array(out)))));
+}
 
 export async function gzip(data: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await gzipAsync(data, { level: GZIP_LEVEL }));
+  const zlib = await loadZlib();
+  return settled((done) => zlib.gzip(data, { level: GZIP_LEVEL }, done));
 }
 
 export async function brotli(data: Uint8Array, smallMaxBytes = BROTLI_SMALL_MAX_BYTES): Promise<Uint8Array> {
+  const zlib = await loadZlib();
   const quality = data.length <= smallMaxBytes ? BROTLI_QUALITY_SMALL : BROTLI_QUALITY_LARGE;
-  return new Uint8Array(
-    await brotliAsync(data, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-      },
-    }),
-  );
+  const params = {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+  };
+  return settled((done) => zlib.brotliCompress(data, { params }, done));
 }

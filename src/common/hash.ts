@@ -1,5 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
-
 /**
  * SHA-256, one way for the whole program: Bun's one-shot SHA256 (a fraction of the cost of building
  * a hasher object, and about 30% cheaper than `CryptoHasher.hash("sha256", ...)`, which looks the
@@ -14,9 +12,13 @@ export function sha256Base64Url(data: string | Uint8Array): string {
   return Bun.SHA256.hash(data, "base64url") as string;
 }
 
-/** Constant-time comparison of two secrets' encodings (length is not secret: both are hashes). */
+/**
+ * Constant-time comparison of two secrets' encodings (length is not secret: both are hashes).
+ * Bun's global `crypto.timingSafeEqual`, the same function as node:crypto's, without loading that
+ * module: about 13 ms of every start (bench/RESULTS.md "Start-up").
+ */
 export function timingSafeEqualStrings(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
+  return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
 }

@@ -22,20 +22,27 @@ export interface StaticAsset {
 /** Hashed names never change content: browsers may keep them for a year without asking. */
 export const STATIC_ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
-/** An asset from a text; `sha256` is its hash when already known (computed at build time). */
+/**
+ * An asset from a text; `sha256` is its hash when already known (computed at build time). A text's
+ * Blob is made on first request, not at start: copying the dashboard's script into one takes some
+ * milliseconds that starting the server does not need (bench/RESULTS.md "Start-up").
+ */
 export function makeStaticAsset(base: string, ext: string, contentType: string, body: string | Blob, sha256?: string): StaticAsset {
   const hash = (sha256 ?? sha256Hex(body as string)).slice(0, 12);
-  const blob = typeof body === "string" ? new Blob([body]) : body;
+  let blob = typeof body === "string" ? undefined : body;
   const made = new Map<"gzip" | "br", Promise<Uint8Array | null>>();
   return {
     name: `${base}.${hash}.${ext}`,
     contentType,
     etag: `"${hash}"`,
-    body: blob,
+    get body() {
+      blob ??= new Blob([body]);
+      return blob;
+    },
     encoded(encoding) {
       let pending = made.get(encoding);
       if (!pending) {
-        pending = blob.bytes().then(async (raw) => {
+        pending = this.body.bytes().then(async (raw) => {
           const bytes = encoding === "gzip" ? await gzip(raw) : await brotli(raw, BROTLI_ASSET_MAX_BYTES);
           return bytes.length < raw.length ? bytes : null;
         });

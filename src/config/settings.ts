@@ -1,6 +1,12 @@
-import ipaddr from "ipaddr.js";
-import { resolve } from "node:path";
 import { CliError } from "../common/errors.ts";
+
+/**
+ * node:path and the address parser are required when a value is parsed, not when this module
+ * loads: the table is read by every command for its flags (cli/args.ts), and loading the two costs
+ * `phrasebook version` about 10 ms of its 50 (bench/RESULTS.md "Start-up").
+ */
+const ipaddr = (): typeof import("ipaddr.js") => require("ipaddr.js");
+const resolvePath = (path: string): string => (require("node:path") as typeof import("node:path")).resolve(path);
 
 /**
  * Every setting in one table (docs/product.md §1): environment variable, the flag that overrides
@@ -74,8 +80,8 @@ function cidrList(env: string, raw: string | undefined): string[] {
   const list = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   return list.map((entry) => {
     try {
-      if (entry.includes("/")) ipaddr.parseCIDR(entry);
-      else return `${entry}/${ipaddr.parse(entry).kind() === "ipv4" ? 32 : 128}`;
+      if (entry.includes("/")) ipaddr().parseCIDR(entry);
+      else return `${entry}/${ipaddr().parse(entry).kind() === "ipv4" ? 32 : 128}`;
       return entry;
     } catch {
       fail(env, `"${entry}" is not an address range like 10.0.0.0/8`, raw);
@@ -99,7 +105,7 @@ export const SETTINGS: Spec<keyof Settings>[] = [
   },
   {
     key: "dataDir", env: "PHRASEBOOK_DATA_DIR", flag: "--data-dir", help: "SQLite database and release files",
-    parse: (r) => resolve(r?.trim() || "./data"),
+    parse: (r) => resolvePath(r?.trim() || "./data"),
   },
   {
     key: "publicUrl", env: "PHRASEBOOK_PUBLIC_URL", flag: "--public-url", help: "external origin; {base_url} is this + /v1",

@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
-import { LoginThrottle } from "../accounts/login-throttle.ts";
 import { Credentials, FirstAdmin } from "../accounts/model.ts";
-import { createSession, login, logout, readCookie, SESSION_COOKIE, sessionCookie, type SessionInfo } from "../accounts/sessions.ts";
+import { createSession, logout, readCookie, SESSION_COOKIE, sessionCookie, type StartedSession } from "../accounts/sessions.ts";
+import { signIn, signInMethods } from "../accounts/sign-in/index.ts";
 import { countUsers, createFirstAdmin } from "../accounts/users.ts";
-import { badRequest } from "../common/errors.ts";
+import { badRequest, conflict } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { tokenIdentity, type DashboardContext } from "./access.ts";
 import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite } from "./guards.ts";
@@ -15,9 +15,9 @@ import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite } from "./guards.
  * cross-site form cannot send, and that a browser's Origin must be this server's (guards.ts).
  */
 export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => string) {
-  const throttle = new LoginThrottle(deps.clock);
+  const methods = signInMethods(deps);
   const secure = deps.settings.publicUrl.startsWith("https:");
-  const begin = (set: { headers: Record<string, unknown> }, started: { session: SessionInfo; cookieValue: string }) => {
+  const begin = (set: { headers: Record<string, unknown> }, started: StartedSession) => {
     set.headers["set-cookie"] = sessionCookie(started.cookieValue, secure);
     return { user: started.session.user, csrf_token: started.session.csrfToken };
   };
@@ -28,7 +28,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
       "/login",
       async ({ body, request, set }) => {
         refuseCrossSite(request, deps.settings.publicUrl);
-        return begin(set, await login(deps.db, deps.clock, throttle, clientOf(request), body));
+        return begin(set, await signIn(deps, methods.password, { ...body, address: clientOf(request) }));
       },
       { body: Credentials },
     )
@@ -39,8 +39,11 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
       async ({ body, request, set }) => {
         refuseCrossSite(request, deps.settings.publicUrl);
         const admin = await createFirstAdmin(deps.db, deps.clock, body);
+        const started = createSession(deps.db, deps.clock, { user: admin, epoch: admin.credentialEpoch });
+        // Only an admin changed or deleted in the instant since it was made gets here.
+        if (!started) throw conflict("the new admin changed before signing in; sign in with the password");
         set.status = 201;
-        return begin(set, createSession(deps.db, deps.clock, admin));
+        return begin(set, started);
       },
       { body: FirstAdmin },
     );

@@ -10,9 +10,13 @@ export const users = sqliteTable("users", {
   publicId: text("public_id").notNull().unique(),
   email: text("email").notNull().unique(), // stored lower-cased
   name: text("name").notNull(),
-  passwordHash: text("password_hash").notNull(),
+  // Null: the user has no password and cannot sign in with one (single sign-on; docs/product.md §4).
+  passwordHash: text("password_hash"),
   role: text("role", { enum: ["admin", "member"] }).notNull(),
   createdAt: integer("created_at").notNull(),
+  // Moves with every change to how the user may sign in or what they may do (a password set, a
+  // role changed); a session counts only while it carries the current one (docs/dashboard-api.md "Sessions").
+  credentialEpoch: integer("credential_epoch").notNull().default(0),
 });
 
 export const sessions = sqliteTable(
@@ -23,6 +27,8 @@ export const sessions = sqliteTable(
     csrfToken: text("csrf_token").notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /** The user's credential epoch the session was made under; valid only while it is still the user's. */
+    credentialEpoch: integer("credential_epoch").notNull().default(0),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -2,7 +2,8 @@ import { sha256Hex, timingSafeEqualStrings } from "../common/hash.ts";
 import type { Db } from "../storage/db.ts";
 import type { TokenScope } from "../storage/schema.ts";
 import { prepareTokenQueries, type TokenQueries } from "./queries.ts";
-import { canonicalScopes, TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from "./tokens.ts";
+import { TOKEN_SHAPE } from "./format.ts";
+import { canonicalScopes } from "./tokens.ts";
 
 /** Who is asking: the token and its project (docs/interface.md §5 rule 3: one project per token). */
 export interface Caller {
@@ -26,7 +27,6 @@ export const TOKEN_RECHECK_MS = 60_000;
 /** `last_used_at` is written at most this often per token: never a database write per request. */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
-const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}}$`);
 
 /** Whether an Authorization header uses the Bearer scheme (RFC 6750; the scheme in any letter case). */
 export function isBearer(authorization: string): boolean {

@@ -8,13 +8,9 @@ import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { apiTokens, TOKEN_SCOPES, type ProjectRow, type TokenRow, type TokenScope } from "../storage/schema.ts";
 import type { NewToken } from "./model.ts";
+import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from "./format.ts";
 
-/**
- * API tokens (docs/interface.md §5, docs/product.md §2, §6): `pb_` + 43 base62 characters (256 bits),
- * shown once, stored only as SHA-256. The prefix lets secret scanners recognise a leaked one.
- */
-export const TOKEN_PREFIX = "pb_";
-export const TOKEN_RANDOM_LENGTH = 43;
+/** API tokens (docs/interface.md §5, docs/product.md §2, §6): shaped as format.ts says, shown once, stored only as SHA-256. */
 /** A token made without scopes reads the public API only, as every token did before scopes (docs/product.md §6). */
 export const DEFAULT_TOKEN_SCOPES: readonly TokenScope[] = ["read"];
 

@@ -1,3 +1,4 @@
+import type { HttpFetch } from "../deps.ts";
 import { isIpLiteral, type AllowList } from "./address-guard.ts";
 import { readCappedBody } from "./body.ts";
 import { describeFetchError } from "./failure.ts";
@@ -17,6 +18,8 @@ export interface AttemptInput {
 }
 
 export interface AttemptEnv {
+  /** The server's outgoing HTTP (AppDeps.fetch). */
+  fetch: HttpFetch;
   resolver: HostResolver;
   allow: AllowList;
   timeoutMs: number;
@@ -99,7 +102,7 @@ export async function sendAttempt(input: AttemptInput, env: AttemptEnv): Promise
     // TLS is verified for the name the user saved, not for the address we pinned.
     if (!isIpLiteral(url.hostname)) tls.serverName = url.hostname;
     if (env.ca) tls.ca = env.ca;
-    const response = await fetch(pinnedUrl(url, target), {
+    const response = await env.fetch(pinnedUrl(url, target), {
       method: "POST",
       headers,
       body: input.payload,

@@ -25,6 +25,7 @@ export function startWebhooks(deps: AppDeps, options: { ca?: string } = {}): Run
     db: deps.db,
     clock: deps.clock,
     changes: deps.changes,
+    fetch: deps.fetch,
     ca: options.ca,
     config: {
       retryDelaysSeconds: settings.webhookRetryDelaysSeconds,

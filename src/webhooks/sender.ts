@@ -2,6 +2,7 @@ import type { Changes } from "../changes/changes.ts";
 import { EVENT_VERSION } from "../changes/events.ts";
 import type { Clock } from "../common/clock.ts";
 import { log } from "../common/log.ts";
+import type { HttpFetch } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { parseAllowList, type AllowList } from "./address-guard.ts";
 import { sendAttempt, type AttemptOutcome } from "./attempt.ts";
@@ -38,6 +39,8 @@ export interface SenderDeps {
   /** Wakes the sender when there is new work (an event, a redelivery, an endpoint enabled again). */
   changes: Pick<Changes, "onWake">;
   config: SenderConfig;
+  /** Every attempt goes through it (AppDeps.fetch); it must keep Bun's `tls` and `proxy` options. */
+  fetch: HttpFetch;
   resolver?: HostResolver;
   /** Extra trusted CA (PEM) for in-process tests; the server relies on NODE_EXTRA_CA_CERTS. */
   ca?: string;
@@ -198,7 +201,7 @@ export class WebhookSender {
     try {
       outcome = await sendAttempt(
         { url: d.url, secret: d.secret, event: d.event, eventVersion: EVENT_VERSION, deliveryPublicId: d.publicId, payload: d.payload },
-        { resolver: this.resolver, allow: this.allow, timeoutMs: config.timeoutSeconds * 1000, ca: this.deps.ca, signal: this.stopSignal.signal, now: () => clock.now() },
+        { fetch: this.deps.fetch, resolver: this.resolver, allow: this.allow, timeoutMs: config.timeoutSeconds * 1000, ca: this.deps.ca, signal: this.stopSignal.signal, now: () => clock.now() },
       );
     } catch (err) {
       if (err !== SHUTDOWN) throw err;

@@ -1,5 +1,3 @@
-import { createHmac } from "node:crypto";
-
 /**
  * docs/interface.md §6.3: `X-Service-Signature` is `sha256=` + hex
  * HMAC-SHA256(secret, "<timestamp>.<raw body>"), where the timestamp is the `X-Service-Timestamp`
@@ -8,8 +6,9 @@ import { createHmac } from "node:crypto";
  */
 export const SIGNATURE_PREFIX = "sha256=";
 
+/** HMAC by Bun's hasher given a key (node:crypto's createHmac would load that module at every start). */
 export function signPayload(secret: string, timestampSeconds: number, rawBody: string): string {
-  return SIGNATURE_PREFIX + createHmac("sha256", secret).update(`${timestampSeconds}.${rawBody}`).digest("hex");
+  return SIGNATURE_PREFIX + new Bun.CryptoHasher("sha256", secret).update(`${timestampSeconds}.${rawBody}`).digest("hex");
 }
 
 export function signatureHeaders(secret: string | null, timestampSeconds: number, rawBody: string): Record<string, string> {

@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { checkAddress, isIpLiteral, type AllowList } from "./address-guard.ts";
 
 /**
@@ -8,6 +7,8 @@ import { checkAddress, isIpLiteral, type AllowList } from "./address-guard.ts";
 export type HostResolver = (hostname: string) => Promise<string[]>;
 
 export const systemHostResolver: HostResolver = async (hostname) => {
+  // Imported on the first lookup: most starts send no webhook (docs/architecture.md "Start-up").
+  const { lookup } = await import("node:dns/promises");
   const records = await lookup(hostname, { all: true, order: "verbatim" });
   return records.map((r) => r.address);
 };

@@ -34,7 +34,7 @@ const HOSTILE: { name: string; type: string; body: () => string }[] = [
 
 const w: WorldApp = await openWorld(standardWorld);
 afterAll(() => w.close());
-const routes = dashboardRoutes(w.t.app).filter((r) => r.method !== "GET");
+const routes = (await dashboardRoutes(w.t.app)).filter((r) => r.method !== "GET");
 const memo = new Map<string, string>();
 const bodyOf = (h: (typeof HOSTILE)[number]) => memo.get(h.name) ?? (memo.set(h.name, h.body()), memo.get(h.name)!);
 
@@ -122,7 +122,7 @@ describe("dashboard-api.md Conventions: hostile bodies on every route are a 4xx,
       "?search=%ZZ%00%C0%AF&limit=-1&page_size=1e400&status[]=missing&languages[]=en",
       "?__proto__[admin]=1&constructor[prototype][x]=1",
     ];
-    for (const route of dashboardRoutes(w.t.app).filter((r) => r.method === "GET")) {
+    for (const route of (await dashboardRoutes(w.t.app)).filter((r) => r.method === "GET")) {
       for (const who of ["anonymous", "member"] as const) {
         for (const query of queries) {
           const client = who === "anonymous" ? undefined : w.as(who);

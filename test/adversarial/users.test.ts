@@ -94,6 +94,8 @@ describe("dashboard-api.md Routes beyond product.md §4, PATCH /users/:userId: a
       const now = await t.login("member@example.test", "reset-by-admin");
       expect((await admin.patch(`/users/${made.body.id}`, { name: "Member" })).status).toBe(200);
       expect((await now.get("/me")).status).toBe(200);
+      expect((await admin.patch(`/users/${made.body.id}`, { role: "admin" })).status).toBe(200);
+      expect((await now.get("/me")).body.user.role).toBe("admin");
     } finally {
       await t.close();
     }

@@ -32,7 +32,7 @@ const LEAK = /at .*\.ts:\d+|TypeError|RangeError|SQLITE|SELECT |INSERT /;
 
 // Opened while the file loads: the tests below are one per route the app has.
 const w: WorldApp = await openWorld(standardWorld);
-const routes: RouteInfo[] = dashboardRoutes(w.t.app);
+const routes: RouteInfo[] = await dashboardRoutes(w.t.app);
 const logged: string[] = [];
 const write = process.stdout.write;
 

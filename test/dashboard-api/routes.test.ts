@@ -10,7 +10,7 @@ import { dashboardRoutes, missingRows, ROUTES, rowMatches } from "./routes.ts";
 test("every dashboard API route is owned by exactly one table file", async () => {
   const t = await testApp({ env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" } });
   try {
-    const app = dashboardRoutes(t.app).map((r) => `${r.method} ${r.path}`);
+    const app = (await dashboardRoutes(t.app)).map((r) => `${r.method} ${r.path}`);
     const listed = Object.values(ROUTES).flatMap((routes) => routes.map(([route]) => route));
     expect(app.length).toBeGreaterThan(40);
     expect([...listed].sort()).toEqual([...app].sort());

@@ -99,9 +99,9 @@ export interface RouteInfo {
   hasBody: boolean;
 }
 
-/** The dashboard API's routes as the app registered them. */
-export function dashboardRoutes(app: App): RouteInfo[] {
-  const routes = (app.routes as unknown as { routes: { method: string; path: string; hooks?: { body?: unknown; query?: unknown } }[] }).routes;
+/** The dashboard API's routes as the app registered them (built on first use, src/app.ts). */
+export async function dashboardRoutes(app: App): Promise<RouteInfo[]> {
+  const routes = ((await app.dashboardApi()) as unknown as { routes: { method: string; path: string; hooks?: { body?: unknown; query?: unknown } }[] }).routes;
   return routes
     .filter((r) => r.path.startsWith(PREFIX + "/"))
     .map((r) => ({
@@ -146,7 +146,7 @@ export function coverage(resource: Resource, rows: Scenario[]): void {
   test(`every ${resource} route has its success, 400, 404 and role rows`, async () => {
     const t = await testApp({ env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" } });
     try {
-      const routes = dashboardRoutes(t.app);
+      const routes = await dashboardRoutes(t.app);
       const gaps: string[] = [];
       for (const [route, rule] of ROUTES[resource]) {
         const [method, path] = route.split(" ") as [string, string];

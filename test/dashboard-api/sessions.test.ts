@@ -150,7 +150,7 @@ describe("every route", () => {
     const w = await openWorld(standardWorld);
     try {
       const open = new Set(ROUTES.sessions.filter(([, rule]) => rule === "no session").map(([route]) => route));
-      const routes = dashboardRoutes(w.t.app).filter((r) => !open.has(`${r.method} ${r.path}`));
+      const routes = (await dashboardRoutes(w.t.app)).filter((r) => !open.has(`${r.method} ${r.path}`));
       expect(routes.length).toBeGreaterThan(40);
       const anonymous = w.as("anonymous");
       for (const route of routes) {
@@ -165,7 +165,7 @@ describe("every route", () => {
   test("every change without the session's CSRF token is 403 and writes nothing", async () => {
     const w = await openWorld(standardWorld);
     try {
-      const changes = dashboardRoutes(w.t.app).filter((r) => r.method !== "GET" && !ROUTES.sessions.some(([route, rule]) => rule === "no session" && route === `${r.method} ${r.path}`));
+      const changes = (await dashboardRoutes(w.t.app)).filter((r) => r.method !== "GET" && !ROUTES.sessions.some(([route, rule]) => rule === "no session" && route === `${r.method} ${r.path}`));
       expect(changes.length).toBeGreaterThan(25);
       const before = w.t.query("SELECT total_changes() AS n")[0];
       for (const header of [undefined, w.ids.memberCsrf!, ""]) {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { App } from "../../src/app.ts";
 import type { Clock } from "../../src/common/clock.ts";
 import { loadSettings } from "../../src/config/settings.ts";
-import type { AppDeps } from "../../src/deps.ts";
+import type { AppDeps, HttpFetch } from "../../src/deps.ts";
 import { openApp } from "../../src/server.ts";
 import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.ts";
 import { DashboardClient } from "./dashboard-client.ts";
@@ -63,6 +63,8 @@ export interface TestAppOptions {
   webhooks?: boolean;
   /** The TCP peer every request comes from (per-address limits, logs). */
   peer?: string;
+  /** The app's outgoing HTTP (AppDeps.fetch); default the real fetch. */
+  fetch?: HttpFetch;
 }
 
 export interface TestApp {
@@ -92,7 +94,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     PHRASEBOOK_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ...options.env,
   });
-  const { deps, app } = await openApp(settings, clock);
+  const { deps, app } = await openApp(settings, clock, options.fetch);
   let webhooks: RunningWebhooks | undefined = options.webhooks ? startWebhooks(deps) : undefined;
   const handle = async (request: Request, peer = options.peer ?? "127.0.0.1") => app.handle(request, () => peer);
   const transport = (request: Request, peer?: string) => handle(request, peer);

@@ -4,6 +4,7 @@
  * delivery log through the dashboard API.
  */
 import { systemClock } from "../../src/common/clock.ts";
+import type { HttpFetch } from "../../src/deps.ts";
 import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.ts";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -37,9 +38,10 @@ export interface WebhookHarness {
  * clock (the sender waits for due times on it), allowed to reach 127.0.0.1 unless `env` says
  * otherwise, with a logged-in admin and a project "Shop" (en, de).
  */
-export async function startWebhookApp(env: Record<string, string> = {}): Promise<WebhookHarness> {
+export async function startWebhookApp(env: Record<string, string> = {}, options: { fetch?: HttpFetch } = {}): Promise<WebhookHarness> {
   const t = await testApp({
     clock: systemClock,
+    fetch: options.fetch,
     env: {
       PHRASEBOOK_WEBHOOK_RETRY_DELAYS: TEST_RETRY_DELAYS,
       PHRASEBOOK_WEBHOOK_TIMEOUT: "2",

@@ -11,7 +11,8 @@ import type { Db } from "../../src/storage/db.ts";
 import type { ProjectRow } from "../../src/storage/schema.ts";
 import { deliveryDetail, sendTestEvent } from "../../src/webhooks/delivery-log.ts";
 import { createEndpoint } from "../../src/webhooks/endpoints.ts";
-import { removeOldDeliveries, RETENTION_SCHEDULE, startRetentionJob } from "../../src/webhooks/retention.ts";
+import { Cron } from "croner";
+import { removeOldDeliveries, RETENTION_MINUTE, RETENTION_SCHEDULE, startRetentionJob } from "../../src/webhooks/retention.ts";
 import { WebhookSender, type SenderDeps } from "../../src/webhooks/sender.ts";
 import { DeliveryStore } from "../../src/webhooks/store.ts";
 import type { HostResolver } from "../../src/webhooks/target.ts";
@@ -37,6 +38,7 @@ function sender(resolver: HostResolver, extra: Partial<SenderDeps> = {}): Webhoo
     clock: systemClock,
     changes: deps.changes,
     config: CONFIG,
+    fetch: t.deps.fetch,
     resolver,
     ca: testCa().caPem,
     ...extra,
@@ -220,7 +222,7 @@ describe("interface §6.5: retention", () => {
     expect(db.$client.query("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id = ?").get(old)).toEqual({ n: 0 });
   });
 
-  test("interface §6.5: the croner job runs once at start and then hourly", () => {
+  test("interface §6.5: the job runs once at start and then hourly, at minute 17", async () => {
     const ep = createEndpoint(deps, project, { url: "https://retention-job.example/", events: ["key_created"], enabled: false });
     const endpointId = (db.$client.query("SELECT id FROM webhook_endpoints WHERE public_id = ?").get(ep.id) as { id: number }).id;
     db.$client.run(
@@ -230,13 +232,22 @@ describe("interface §6.5: retention", () => {
     const in31Days = { now: () => Date.now() + 31 * 86_400_000 };
     const job = startRetentionJob(db, in31Days);
     try {
+      // Scheduled one turn after start (croner is loaded then), with its first run.
+      await eventually(() => job.nextRunAt() !== null);
       expect(db.$client.query("SELECT id FROM deliveries WHERE public_id = 'dlv_JobJobJobJobJobJobJo'").all()).toEqual([]);
-      expect(job.getPattern()).toBe(RETENTION_SCHEDULE);
-      // Hourly: from any run, the next two are one and two hours later (dates, not the clock).
-      const [run] = job.nextRuns(1, new Date(Date.UTC(2026, 0, 1)));
-      expect(job.nextRuns(2, run!).map((d) => d.getTime() - run!.getTime())).toEqual([3_600_000, 7_200_000]);
+      const next = new Date(job.nextRunAt()!);
+      expect(next.getUTCMinutes()).toBe(RETENTION_MINUTE);
+      expect(next.getUTCSeconds()).toBe(0);
     } finally {
       job.stop();
     }
+  });
+
+  test("interface §6.5: the schedule is hourly at minute 17 UTC, whatever the machine's time zone", () => {
+    const schedule = new Cron(RETENTION_SCHEDULE, { utcOffset: 0, paused: true });
+    const [first, second] = schedule.nextRuns(2, new Date(Date.UTC(2026, 0, 1, 10, 17, 0, 1)));
+    expect(first!.toISOString()).toBe("2026-01-01T11:17:00.000Z");
+    expect(second!.getTime() - first!.getTime()).toBe(3_600_000);
+    schedule.stop();
   });
 });

@@ -1,11 +1,8 @@
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
-import { parseDocument } from "yaml";
 import { CliError } from "../../common/errors.ts";
-import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH } from "../../tokens/tokens.ts";
+import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH, TOKEN_SHAPE } from "../../tokens/format.ts";
 import type { ParsedArgs } from "../args.ts";
 import type { Connection } from "./api.ts";
-import { readTextFile } from "./files.ts";
 import { hasPlaceholder } from "./patterns.ts";
 
 /**
@@ -31,18 +28,25 @@ function fail(path: string, why: string, line?: number): never {
   throw new CliError(`${path}${line !== undefined ? `:${line}` : ""}: ${why}`, 1);
 }
 
+type PathModule = typeof import("node:path");
+
 /** A path of the config, as seen from the current directory. */
-function fromConfig(configPath: string, path: string): string {
+function fromConfig({ dirname, isAbsolute, relative, resolve }: PathModule, configPath: string, path: string): string {
   const absolute = isAbsolute(path) ? path : resolve(dirname(configPath), path);
   const rel = relative(process.cwd(), absolute);
   return rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
 }
 
-/** Reads the config named by --config, or ./phrasebook.yaml when there is one (else undefined). */
-export function loadConfig(args: ParsedArgs): ClientConfig | undefined {
+/**
+ * Reads the config named by --config, or ./phrasebook.yaml when there is one (else undefined).
+ * What reading one needs (the YAML parser, node:path) is loaded only when there is one: a command
+ * without a config starts without them (docs/architecture.md "Start-up").
+ */
+export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undefined> {
   const given = args.flags["--config"];
   const path = given ?? CONFIG_FILE;
   if (given === undefined && !existsSync(path)) return undefined;
+  const [{ readTextFile }, { parseDocument }, paths] = await Promise.all([import("./files.ts"), import("yaml"), import("node:path")]);
   const text = readTextFile(path);
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
@@ -71,14 +75,12 @@ export function loadConfig(args: ParsedArgs): ClientConfig | undefined {
       fail(path, `${where}.translations "${e.translations}" has neither {language} nor {locale}, so every language would be written to one file`);
     }
     return {
-      source: typeof e.source === "string" ? fromConfig(path, e.source) : undefined,
-      translations: typeof e.translations === "string" ? fromConfig(path, e.translations) : undefined,
+      source: typeof e.source === "string" ? fromConfig(paths, path, e.source) : undefined,
+      translations: typeof e.translations === "string" ? fromConfig(paths, path, e.translations) : undefined,
     };
   });
   return { path, server: record.server as string | undefined, files };
 }
-
-const TOKEN_SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${TOKEN_RANDOM_LENGTH}}$`);
 
 /** The server and token: flag, then environment, then (server only) the config. Never printed. */
 export function connectionFrom(args: ParsedArgs, config: ClientConfig | undefined, env: Record<string, string | undefined> = process.env): Connection {

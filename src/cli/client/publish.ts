@@ -3,6 +3,7 @@ import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig } from "./config.ts";
 import { PULL_FORMATS } from "./formats.ts";
+import { print } from "../output.ts";
 import { tokenProject } from "./project.ts";
 
 interface PublishedRelease {
@@ -25,7 +26,7 @@ export async function runPublish(args: ParsedArgs): Promise<number> {
   const tag = args.flags["--tag"]?.trim();
   if (!name) throw new CliError('publish needs --name, e.g. --name "Spring update"', 1);
   if (!tag) throw new CliError("publish needs --tag, e.g. --tag v1.4.0", 1);
-  const client = new PhrasebookClient(connectionFrom(args, loadConfig(args)));
+  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)));
   const project = await tokenProject(client, "publish");
   const draft = await client.dashboard<{ id: string }>(`publish ${tag}`, "POST", `/projects/${project.id}/releases`, { json: JSON.stringify({ name, tag }) });
   let release: PublishedRelease;
@@ -35,13 +36,13 @@ export async function runPublish(args: ParsedArgs): Promise<number> {
     if (err instanceof CliError) throw new CliError(`${err.message}; the draft ${draft.id} stays, to publish or delete in the dashboard`, err.exitCode);
     throw err;
   }
-  process.stdout.write(`published ${release.id}: "${release.name}", tag ${release.tag}, ${release.languages.length} language(s)\n`);
-  process.stdout.write("latest URLs (they follow the newest published release):\n");
+  const lines = [`published ${release.id}: "${release.name}", tag ${release.tag}, ${release.languages.length} language(s)`, "latest URLs (they follow the newest published release):"];
   for (const language of release.languages) {
     for (const format of PULL_FORMATS) {
       const pinned = language.download_urls[format];
-      if (pinned) process.stdout.write(`  ${latestUrl(pinned, release.slug)}\n`);
+      if (pinned) lines.push(`  ${latestUrl(pinned, release.slug)}`);
     }
   }
+  await print(lines.join("\n") + "\n");
   return 0;
 }

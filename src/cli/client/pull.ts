@@ -10,6 +10,7 @@ import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { writeAtomically } from "./files.ts";
 import { parseFormat, PULL_FORMATS, writtenExtensions } from "./formats.ts";
 import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
+import { print } from "../output.ts";
 import { megabytes } from "./progress.ts";
 
 /** The parts of the public API's answers pull reads (docs/interface.md §2.2, §2.3). */
@@ -84,7 +85,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   if (args.words.length > 1) throw new CliError(`pull takes no FILE (got "${args.words[1]}"); use --out PATTERN`, 1);
   const formatFlag = parseFormat(args.flags["--format"], PULL_FORMATS);
   const only = args.lists["--language"] ?? [];
-  const config = loadConfig(args);
+  const config = await loadConfig(args);
   const targets = targetsFrom(args, config, only);
   const formats = targets.map((t) => {
     const format = formatFlag ?? formatOfPath(t.pattern, PULL_FORMATS);
@@ -119,14 +120,14 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       writes.push({ path, code: language.code, bytes });
     }
   }
-  for (const path of kept) process.stdout.write(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
+  for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
   for (const { path, bytes, code } of writes) {
     if (existsSync(path) && Buffer.from(readFileSync(path)).equals(bytes)) {
-      process.stdout.write(`unchanged ${path} (${code}, ${detail.tag})\n`);
+      await print(`unchanged ${path} (${code}, ${detail.tag})\n`);
       continue;
     }
     writeAtomically(path, bytes);
-    process.stdout.write(`wrote ${path} (${code}, ${detail.tag}, ${megabytes(bytes.byteLength)})\n`);
+    await print(`wrote ${path} (${code}, ${detail.tag}, ${megabytes(bytes.byteLength)})\n`);
   }
   return 0;
 }

@@ -10,6 +10,7 @@ import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { readTextFile } from "./files.ts";
 import { parseFormat, PUSH_FORMATS, writtenExtensions } from "./formats.ts";
 import { languageFromPath, patternGlob } from "./patterns.ts";
+import { print } from "../output.ts";
 import { megabytes, Progress, progressWanted } from "./progress.ts";
 import { tokenProject } from "./project.ts";
 
@@ -127,7 +128,7 @@ const MARK = { created: "+", updated: "~", deleted: "-" } as const;
 /** `phrasebook push` (docs/product.md §6). */
 export async function runPush(args: ParsedArgs): Promise<number> {
   const named = args.words.slice(1);
-  const config = loadConfig(args);
+  const config = await loadConfig(args);
   const languageFlags = args.lists["--language"] ?? [];
   if (languageFlags.length > 1) throw new CliError("push takes one --language (push the files of each language separately)", 1);
   const formatFlag = parseFormat(args.flags["--format"], PUSH_FORMATS);
@@ -167,11 +168,12 @@ export async function runPush(args: ParsedArgs): Promise<number> {
         clearInterval(ticker);
         progress.done();
       });
-    process.stdout.write(summary(file.path, result, dryRun) + "\n");
+    const lines = [summary(file.path, result, dryRun)];
     if (dryRun) {
-      for (const { key, change } of result.changes) process.stdout.write(`${MARK[change]} ${key}\n`);
-      if (result.changes_truncated) process.stdout.write(`  ... and more: the server lists the first ${result.changes.length} changes\n`);
+      for (const { key, change } of result.changes) lines.push(`${MARK[change]} ${key}`);
+      if (result.changes_truncated) lines.push(`  ... and more: the server lists the first ${result.changes.length} changes`);
     }
+    await print(lines.join("\n") + "\n");
   }
   return 0;
 }

@@ -2,6 +2,7 @@ import { CliError } from "../../common/errors.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig } from "./config.ts";
+import { print } from "../output.ts";
 import { tokenProject } from "./project.ts";
 
 /** A language of GET /projects/:pid/progress; `errors` and `warnings` count message problems (docs/product.md §7). */
@@ -56,26 +57,25 @@ export async function runStatus(args: ParsedArgs): Promise<number> {
   if (args.words.length > 1) throw new CliError(`status takes no FILE (got "${args.words[1]}")`, 1);
   const min = minProgress(args.flags["--min-progress"]);
   const failOnErrors = args.switches.has("--fail-on-errors");
-  const client = new PhrasebookClient(connectionFrom(args, loadConfig(args)));
+  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)));
   const project = await tokenProject(client, "status");
   const progress = await client.dashboard<{ total_keys: number; languages: LanguageProgress[] }>("status", "GET", `/projects/${project.id}/progress`);
   const counts = await problemCounts(client, project.id, progress.languages);
   const total = progress.total_keys;
   const width = Math.max(...progress.languages.map((l) => l.code.length), 2);
 
-  process.stdout.write(`${project.name}: ${total} keys\n`);
+  const lines = [`${project.name}: ${total} keys`];
   const below: string[] = [];
   const withErrors: string[] = [];
   for (const l of progress.languages) {
     const pct = percent(l.translated, total);
     const c = counts?.get(l.code);
     const problems = c ? `${c.errors} errors, ${c.warnings} warnings` : "errors and warnings unknown (the server does not report them)";
-    process.stdout.write(
-      `${l.code.padEnd(width)}  ${l.translated} translated (${shown(pct)}), ${l.approved} approved, ${total - l.translated} missing, ${problems}${l.is_base_language ? "  (base)" : ""}\n`,
-    );
+    lines.push(`${l.code.padEnd(width)}  ${l.translated} translated (${shown(pct)}), ${l.approved} approved, ${total - l.translated} missing, ${problems}${l.is_base_language ? "  (base)" : ""}`);
     if (min !== undefined && pct < min) below.push(`${l.code} (${shown(pct)})`);
     if (c && c.errors > 0) withErrors.push(`${l.code} (${c.errors})`);
   }
+  await print(lines.join("\n") + "\n");
   const failures: string[] = [];
   if (below.length > 0) failures.push(`below ${min}% translated: ${below.join(", ")}`);
   if (failOnErrors && !counts) throw new CliError("status --fail-on-errors: the server does not report message errors", 2);

@@ -3,6 +3,8 @@ import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_publishing_mark.sql" with { type: "text" };
 import m2 from "./0002_scopes_checks_history.sql" with { type: "text" };
 import m3 from "./0003_release_formats.sql" with { type: "text" };
+import m4 from "./0004_password_optional.sql" with { type: "text" };
+import m5 from "./0005_credential_epoch.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -15,4 +17,6 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0001_publishing_mark", createdAt: 1795432317147, sql: m1 },
   { tag: "0002_scopes_checks_history", createdAt: 1795434733221, sql: m2 },
   { tag: "0003_release_formats", createdAt: 1795615940728, sql: m3 },
+  { tag: "0004_password_optional", createdAt: 1795625563016, sql: m4 },
+  { tag: "0005_credential_epoch", createdAt: 1795625563844, sql: m5 },
 ];

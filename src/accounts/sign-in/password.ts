@@ -1,0 +1,57 @@
+import { eq } from "drizzle-orm";
+import type { Clock } from "../../common/clock.ts";
+import { unauthorized } from "../../common/errors.ts";
+import type { Db } from "../../storage/db.ts";
+import { users } from "../../storage/schema.ts";
+import { LoginThrottle } from "../login-throttle.ts";
+import { verifyPassword } from "../passwords.ts";
+import { normaliseEmail } from "../users.ts";
+import type { SignInMethod } from "./method.ts";
+
+export interface PasswordAttempt {
+  email: string;
+  password: string;
+  /** The client's address: failed logins are limited per address (login-throttle.ts). */
+  address: string;
+}
+
+/** The one answer to every failed password sign-in (docs/dashboard-api.md "Authentication"). */
+export const WRONG_EMAIL_OR_PASSWORD = "wrong email or password";
+
+/**
+ * Signing in with an email and a password (docs/product.md §4 "Session"). The attempt is counted
+ * before the password is checked (login-throttle.ts), so parallel guesses cannot pass the limit
+ * together. The user's row, with its hash and credential epoch, is read once, before the slow
+ * check; the session is made only if that epoch is still the user's after it.
+ */
+export function passwordSignIn(deps: { db: Db; clock: Clock }): SignInMethod<PasswordAttempt> {
+  const throttle = new LoginThrottle(deps.clock);
+  return {
+    name: "password",
+    enabled: true,
+    refusal: WRONG_EMAIL_OR_PASSWORD,
+    async verify({ email: given, password, address }) {
+      let email: string;
+      try {
+        email = normaliseEmail(given);
+      } catch {
+        throw unauthorized(WRONG_EMAIL_OR_PASSWORD);
+      }
+      const attemptedAt = throttle.attempt(address, email);
+      const user = deps.db.select().from(users).where(eq(users.email, email)).get();
+      const hash = user?.passwordHash ?? undefined;
+      let ok: boolean;
+      try {
+        // A user without a password is checked against the dummy hash like an unknown email, so
+        // the time taken tells neither apart.
+        ok = await verifyPassword(password, hash);
+      } catch (err) {
+        throttle.forget(address, email, attemptedAt); // never checked: the server was too busy
+        throw err;
+      }
+      if (!user || hash === undefined || !ok) throw unauthorized(WRONG_EMAIL_OR_PASSWORD);
+      throttle.succeed(address, email, attemptedAt);
+      return { user, epoch: user.credentialEpoch };
+    },
+  };
+}
