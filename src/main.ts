@@ -5,7 +5,7 @@
  * server, and the server loads no command (docs/architecture.md "Start-up").
  */
 import pkg from "../package.json" with { type: "json" };
-import { checkFlags, CLIENT_COMMANDS, COMMAND_HELP, parseArgs, usage, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { checkFlags, CLIENT_COMMANDS, parseArgs, usage, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
 import { print, printError } from "./cli/output.ts";
 import { CliError } from "./common/errors.ts";
 
@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   const args: ParsedArgs = parseArgs(argv);
   const [command = "serve", sub] = args.words;
   if (args.help || command === "help") {
-    await print(isClientCommand(command) ? COMMAND_HELP[command] : usage(VERSION));
+    await print(isClientCommand(command) ? (await import("./cli/help.ts")).COMMAND_HELP[command] : usage(VERSION));
     return 0;
   }
   checkFlags(command, args);

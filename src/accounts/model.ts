@@ -1,4 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from "./limits.ts";
+export * from "./limits.ts";
 
 /**
  * What the account routes take (docs/architecture.md "Input models"): each limit once, the route
@@ -7,13 +9,6 @@ import { Type, type Static } from "@sinclair/typebox";
  * same models (users.ts); the services check what a schema cannot say: an address's form, a
  * blank name, the last admin.
  */
-
-/** The longest address mail can carry. */
-export const EMAIL_MAX_LENGTH = 254;
-export const USER_NAME_MAX_LENGTH = 200;
-export const PASSWORD_MIN_LENGTH = 8;
-/** Long passphrases are welcome; past this, a body is no password but a way to spend hashing time. */
-export const PASSWORD_MAX_LENGTH = 1024;
 
 const Email = Type.String({ maxLength: EMAIL_MAX_LENGTH });
 const Name = Type.String({ minLength: 1, maxLength: USER_NAME_MAX_LENGTH });

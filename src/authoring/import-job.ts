@@ -22,13 +22,13 @@ export interface ImportJob {
 export type ImportReply = { ok: ImportResult } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
 
 /** Runs one job on a connection of its own, then closes it. Never throws: the reply says what happened. */
-export function runImportJob(job: ImportJob): ImportReply {
+export async function runImportJob(job: ImportJob): Promise<ImportReply> {
   const db = openDatabase(job.dataDir);
   try {
     const clock = { now: () => job.now };
     // Events go to the outbox on this connection, in the import's transaction; the server wakes
     // its sender and drops its caches when the job is done.
-    return { ok: importTranslations({ db, clock, changes: new Changes(db, clock) }, job.project, job.input, job.actor) };
+    return { ok: await importTranslations({ db, clock, changes: new Changes(db, clock) }, job.project, job.input, job.actor) };
   } catch (err) {
     if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
     // The error's code crosses over too (SQLITE_FULL, ENOSPC): a full disk is answered as one.

@@ -71,8 +71,8 @@ export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: Proje
  * The file's entries by key, every one checked (key rules of the key editor, value length) before
  * anything is read from the database: a bad file changes nothing.
  */
-function readEntries(input: ImportInput, language: LanguageRow): ImportEntry[] {
-  const parsed = readOneLanguage(input.format, input.content);
+async function readEntries(input: ImportInput, language: LanguageRow): Promise<ImportEntry[]> {
+  const parsed = await readOneLanguage(input.format, input.content);
   if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
     throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
   }
@@ -117,11 +117,13 @@ class DryRun {
  * write, reads the result, and rolls back: it reports exactly what the import would do, and its
  * events never reach the outbox.
  *
- * Synchronous: the caller decides the thread (import-runner.ts runs a large file in a worker).
+ * The caller decides the thread (import-runner.ts runs a large file in a worker). Reading the file
+ * is asynchronous (a format's parser loads on first use); everything after it is one synchronous
+ * transaction.
  */
-export function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): ImportResult {
+export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
   const language = checkImportRequest({ db }, project, input);
-  const fileEntries = readEntries(input, language);
+  const fileEntries = await readEntries(input, language);
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {

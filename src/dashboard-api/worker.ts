@@ -18,7 +18,7 @@ type Task = { kind: "import"; job: ImportJob } | { kind: "parse-body"; bytes: Ui
 
 type ParseReply = { ok: unknown } | { refused: { status: number; message: string } } | { crashed: string };
 
-function perform(task: Task): ImportReply | ParseReply {
+async function perform(task: Task): Promise<ImportReply | ParseReply> {
   if (task.kind === "import") return runImportJob(task.job);
   try {
     return { ok: parseJsonBody(task.bytes) };
@@ -43,7 +43,7 @@ export function serveWorker(): void {
     // not allowed here (a container without the capability): the task runs at normal priority
   }
   const port = parentPort;
-  port.on("message", (task: Task) => port.postMessage(perform(task)));
+  port.on("message", async (task: Task) => port.postMessage(await perform(task)));
 }
 
 /**

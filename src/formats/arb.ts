@@ -1,4 +1,4 @@
-import { readMessage, type MessageArgument } from "../messages/read.ts";
+import type { MessageArgument } from "../messages/read.ts";
 import { arbNames } from "./arb-names.ts";
 import type { Entry, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { arbPlaceholdersJson } from "./icu.ts";
@@ -24,7 +24,7 @@ export function arbLocale(code: string): string {
 
 const NO_ARGUMENTS: readonly MessageArgument[] = [];
 
-function write({ keys, languages, syntax, work }: WriteInput): string {
+function write({ keys, languages, argumentsOf, work }: WriteInput): string {
   const lang = languages[0]!;
   // The quoted names, made once per key set for every language (docs/formats.md "Speed").
   const names = keys.own("arb", () => {
@@ -39,7 +39,7 @@ function write({ keys, languages, syntax, work }: WriteInput): string {
     const nameJson = names[i]!;
     lines.push(`  ${nameJson}: ${valueJson}`);
     const description = keys.contextOf[i];
-    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : readMessage(lang.values[i]!, syntax, work).arguments;
+    const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : argumentsOf(lang.values[i]!);
     if (work) work.steps += 1 + args.length;
     if (!description && args.length === 0) continue;
     // Written by hand (it is on the publish hot path) from the already-quoted name.
@@ -51,8 +51,8 @@ function write({ keys, languages, syntax, work }: WriteInput): string {
   return `{\n${lines.join(",\n")}\n}\n`;
 }
 
-function read(content: string): FileLanguage {
-  const data = parseJsonObject(content, "ARB (a JSON document)");
+async function read(content: string): Promise<FileLanguage> {
+  const data = await parseJsonObject(content, "ARB (a JSON document)");
   const entries: Entry[] = [];
   let locale: string | undefined;
   for (const k in data) {
@@ -86,6 +86,6 @@ export const arb = {
   // An ARB file is a JSON document (docs/product.md §3).
   contentType: "application/json; charset=utf-8",
   bundle: true,
-  read: (content) => ({ languages: [read(content)] }),
+  read: async (content) => ({ languages: [await read(content)] }),
   write,
 } as const satisfies FileFormat<"arb">;

@@ -1,5 +1,5 @@
 import type { WorkCounter } from "../common/work.ts";
-import type { MessageSyntax } from "../messages/read.ts";
+import { readMessage, type MessageSyntax } from "../messages/read.ts";
 import type { BundleKeys, BundleLanguage, FileFormat, WriteInput } from "./format.ts";
 import { BUNDLE_FORMATS, formatNamed, type BundleFormat } from "./registry.ts";
 import { keyTexts, languageTexts } from "./texts.ts";
@@ -15,7 +15,8 @@ const BUNDLE_WRITERS: readonly (readonly [BundleFormat, FileFormat])[] = BUNDLE_
  * WriteInput; test/formats/bundle.test.ts holds it to the input's length).
  */
 export function compileLanguage(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax = "icu", work?: WorkCounter): Record<BundleFormat, string> {
-  const input: WriteInput = { keys: keyTexts(keySet), languages: [languageTexts(lang)], syntax, work };
+  const argumentsOf = (value: string) => readMessage(value, syntax, work).arguments;
+  const input: WriteInput = { keys: keyTexts(keySet), languages: [languageTexts(lang)], argumentsOf, work };
   const files = {} as Record<BundleFormat, string>;
   for (const [name, format] of BUNDLE_WRITERS) files[name] = format.write(input);
   return files;

@@ -1,5 +1,5 @@
 import type { WorkCounter } from "../common/work.ts";
-import type { MessageArgument, MessageSyntax } from "../messages/read.ts";
+import type { MessageArgument } from "../messages/read.ts";
 
 /**
  * The shape every file format exports (docs/formats.md): one file per format under src/formats/,
@@ -28,9 +28,11 @@ export interface FileFormat<Name extends string = string> {
   /**
    * Reads a file: its entries, per language it holds. Throws a ContentError (read.ts) saying what
    * is wrong and where. The size bound and a leading byte order mark are handled before
-   * (registry.ts `readFile`).
+   * (registry.ts `readFile`). Asynchronous so that a format's parser is loaded when a file of it is
+   * first read, not by every command that names the format (docs/architecture.md "Loading only
+   * what is used").
    */
-  read(content: string): FileContent;
+  read(content: string): Promise<FileContent>;
   /**
    * Writes one file of what a release holds: for a format of one language per file (all of today's)
    * `input.languages` holds exactly that one. Publishing calls it for every bundle format over the
@@ -108,12 +110,15 @@ export interface LanguageTexts extends BundleLanguage {
   json: (string | undefined)[];
 }
 
-/** What `write` takes: the key set, the language(s) of the file, the project's message syntax. */
+/** What `write` takes: the key set, the language(s) of the file, and how to read a message. */
 export interface WriteInput {
   keys: KeyTexts;
   languages: readonly LanguageTexts[];
-  /** For values whose arguments the language does not carry (docs/product.md §7). */
-  syntax: MessageSyntax;
+  /**
+   * The arguments of a value the language does not carry them for, read in the project's message
+   * syntax (docs/product.md §7). Given by the caller, so formats need not load the message parser.
+   */
+  argumentsOf(value: string): readonly MessageArgument[];
   /**
    * Charged what writing costs when given (a step per value and per placeholder written, and what
    * reading a value costs), so tests prove linear work by counting (docs/architecture.md "Tests").

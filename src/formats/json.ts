@@ -28,9 +28,9 @@ export const json = {
   extensions: ["json"],
   contentType: "application/json; charset=utf-8",
   bundle: true,
-  read(content) {
+  async read(content) {
     const out = new FlatEntries();
-    flatten(parseJsonObject(content, "JSON"), "", 1, out);
+    flatten(await parseJsonObject(content, "JSON"), "", 1, out);
     return { languages: [{ entries: out.list() }] };
   },
   write,

@@ -1,4 +1,3 @@
-import { printParseErrorCode, visit as visitJson } from "jsonc-parser";
 import { HttpError } from "../common/errors.ts";
 import type { Entry } from "./format.ts";
 
@@ -128,9 +127,10 @@ const JSON_ERRORS: Record<string, string> = {
 
 /**
  * Where a document that JSON.parse refused goes wrong. JSON.parse says what but not where, so only
- * then is it read again by a scanner that reports positions.
+ * then is it read again by a scanner that reports positions, loaded only then.
  */
-function jsonSyntaxError(content: string, what: string, fallback: string): ContentError {
+async function jsonSyntaxError(content: string, what: string, fallback: string): Promise<ContentError> {
+  const { printParseErrorCode, visit: visitJson } = await import("jsonc-parser");
   let first: { code: string; offset: number } | undefined;
   visitJson(
     content,
@@ -147,12 +147,12 @@ function jsonSyntaxError(content: string, what: string, fallback: string): Conte
 }
 
 /** A JSON document that must hold an object at the top; `what` names the format in errors. */
-export function parseJsonObject(content: string, what: string): Record<string, unknown> {
+export async function parseJsonObject(content: string, what: string): Promise<Record<string, unknown>> {
   let data: unknown;
   try {
     data = JSON.parse(content);
   } catch (err) {
-    throw jsonSyntaxError(content, what, (err as Error).message.replace(/^JSON Parse error: /, ""));
+    throw await jsonSyntaxError(content, what, (err as Error).message.replace(/^JSON Parse error: /, ""));
   }
   if (!isPlainObject(data)) throw invalid(`${what} must hold an object at the top, not ${describe(data)}`, 1, 1);
   return data;

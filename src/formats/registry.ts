@@ -56,14 +56,14 @@ export function shippedFormats(recorded: readonly string[]): BundleFormat[] {
 }
 
 /** Reads a file of a format: the size bound first, a leading byte order mark ignored (docs/publishing.md §6). */
-export function readFile(name: FormatName, content: string): FileContent {
+export async function readFile(name: FormatName, content: string): Promise<FileContent> {
   checkImportSize(content);
   return formatNamed(name).read(withoutBom(content));
 }
 
 /** A file of one language (the import's and the client's unit): its entries and the locale it names. */
-export function readOneLanguage(name: FormatName, content: string): FileLanguage {
-  const { languages } = readFile(name, content);
+export async function readOneLanguage(name: FormatName, content: string): Promise<FileLanguage> {
+  const { languages } = await readFile(name, content);
   if (languages.length !== 1) throw invalid(`the file holds ${languages.length} languages; import them one language at a time`);
   return languages[0]!;
 }

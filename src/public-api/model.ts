@@ -11,15 +11,10 @@ import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
  * `t.Object`, docs/architecture.md "Folders"), which is why it may import Elysia's `t`.
  */
 
-// The limits and defaults of `GET /releases`, written once: the schemas, the document and query.ts
-// read them from here.
-export const PAGE_DEFAULT = 1;
-export const PAGE_SIZE_DEFAULT = 20; // docs/interface.md §8
-export const PAGE_SIZE_MAX = 100; // docs/interface.md §8: larger values are clamped, not rejected
-export const SORT_KEYS = ["name", "tag", "status", "published_at", "created_at"] as const;
-export const SORT_DEFAULT = "created_at"; // docs/interface.md §4.2 rule 1
-export const ORDERS = ["asc", "desc"] as const;
-export const ORDER_DEFAULT = "desc";
+// The limits and defaults of `GET /releases`, written once (limits.ts, which loads nothing, so the
+// client reads them without the framework): the schemas, the document and query.ts read them.
+import { PAGE_SIZE_MAX, SORT_KEYS, ORDERS, PAGE_DEFAULT, PAGE_SIZE_DEFAULT, SORT_DEFAULT, ORDER_DEFAULT } from "./limits.ts";
+export * from "./limits.ts";
 
 // docs/interface.md §2: every timestamp is an ISO 8601 UTC string; we always render milliseconds
 // and `Z`.

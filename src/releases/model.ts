@@ -1,13 +1,12 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "./limits.ts";
+export * from "./limits.ts";
 
 /**
  * What the release routes take (docs/architecture.md "Input models"): each limit once, the route
  * schemas built from them, the services' input types from the schemas. The services check what a
  * schema cannot say: a blank name or tag, control characters, a tag already taken.
  */
-
-export const RELEASE_NAME_MAX_LENGTH = 200;
-export const RELEASE_TAG_MAX_LENGTH = 100;
 
 const Name = Type.String({ maxLength: RELEASE_NAME_MAX_LENGTH });
 const Tag = Type.String({ maxLength: RELEASE_TAG_MAX_LENGTH });

@@ -1,14 +1,11 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { TOKEN_NAME_MAX_LENGTH, SCOPE_NAME_MAX_LENGTH, SCOPES_MAX_ITEMS } from "./limits.ts";
+export * from "./limits.ts";
 
 /**
  * What the token routes take (docs/architecture.md "Input models"): each limit once, the route
  * schema built from them, the service's input type from the schema.
  */
-
-export const TOKEN_NAME_MAX_LENGTH = 100;
-/** A scope is a short word (read, write, publish); these bounds only keep a silly body cheap. */
-export const SCOPE_NAME_MAX_LENGTH = 20;
-export const SCOPES_MAX_ITEMS = 10;
 
 export const NewToken = Type.Object({
   name: Type.String({ maxLength: TOKEN_NAME_MAX_LENGTH }),

@@ -1,20 +1,13 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { WholeNumberParam } from "../common/model.ts";
+import { URL_MAX_LENGTH, SECRET_MAX_LENGTH, EVENT_NAME_MAX_LENGTH, EVENTS_MAX_ITEMS, DELIVERY_LIST_DEFAULT, DELIVERY_LIST_MAX } from "./limits.ts";
+export * from "./limits.ts";
 
 /**
  * What the webhook routes take (docs/architecture.md "Input models"): each limit once, the route
  * schemas built from them, the services' input types from the schemas. The services check what a
  * schema cannot say: an https URL without credentials, known events (named when unknown).
  */
-
-export const URL_MAX_LENGTH = 2048;
-export const SECRET_MAX_LENGTH = 256;
-/** An event type is a short word (docs/interface.md §6.2); the service names an unknown one. */
-export const EVENT_NAME_MAX_LENGTH = 100;
-export const EVENTS_MAX_ITEMS = 50;
-/** The dashboard shows the newest deliveries of an endpoint; older ones stay reachable by id. */
-export const DELIVERY_LIST_DEFAULT = 100;
-export const DELIVERY_LIST_MAX = 500;
 
 const Url = Type.String({ maxLength: URL_MAX_LENGTH });
 const EventName = Type.String({ maxLength: EVENT_NAME_MAX_LENGTH });

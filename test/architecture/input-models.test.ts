@@ -75,7 +75,7 @@ describe("input models", () => {
     const named = await modelConstants();
     const t = await testApp();
     try {
-      const registered = (t.app.routes as unknown as { routes: { method: string; path: string; hooks?: { body?: Json; query?: Json } }[] }).routes;
+      const registered = ((await t.app.dashboardApi()) as unknown as { routes: { method: string; path: string; hooks?: { body?: Json; query?: Json } }[] }).routes;
       const routes = registered.filter((r) => r.path.startsWith("/dashboard/api/"));
       const checked = routes.filter((r) => r.hooks?.body || r.hooks?.query);
       expect(checked.length).toBeGreaterThanOrEqual(20);
@@ -145,6 +145,20 @@ describe("input models", () => {
       for (const [i, line] of text.split("\n").entries()) {
         // A bound in a schema names its constant; only "not empty" (minLength: 1) is a plain number.
         if (/\b(?:maxLength|maxItems|minItems|maximum|minimum)\s*:\s*\d|\bminLength\s*:\s*(?!1\b)\d/.test(line)) problems.push(`${relative(SRC, file)}:${i + 1}: a bound written as a number`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("limits modules import nothing, and the dashboard's forms take their maxlength from them", () => {
+    const problems: string[] = [];
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".ts"));
+    for (const path of files.filter((p) => p.endsWith("/limits.ts"))) {
+      if (/^import\b/m.test(readFileSync(join(SRC, path), "utf8"))) problems.push(`${path} imports something: the dashboard's script and the client read it without the schemas`);
+    }
+    for (const path of files.filter((p) => p.startsWith("dashboard/client/"))) {
+      for (const [i, line] of readFileSync(join(SRC, path), "utf8").split("\n").entries()) {
+        if (/\bmaxlength\s*:\s*\d/.test(line)) problems.push(`${path}:${i + 1}: a maxlength written as a number`);
       }
     }
     expect(problems).toEqual([]);

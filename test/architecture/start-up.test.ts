@@ -98,11 +98,14 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     });
   }
 
-  test("status and publish do not load the file parsers or node:path either (those only for a phrasebook.yaml, on demand)", () => {
-    for (const command of ["status", "publish"]) {
-      expect(loadedOf(modulesOf(command), ["node_modules/yaml/", "node_modules/jsonc-parser/", "src/formats/"])).toEqual([]);
-      expect(textOf(command)).not.toMatch(nodeImport("path|crypto|zlib|stream|util"));
+  test("no client command loads a file parser at start (a format's reader loads when a file of it is read, docs/formats.md)", () => {
+    for (const command of ["status", "publish", "push", "pull"]) {
+      expect(loadedOf(modulesOf(command), ["node_modules/yaml/", "node_modules/jsonc-parser/", "src/formats/yaml-read.ts"])).toEqual([]);
     }
+  });
+
+  test("status and publish do not load node:path either (only for a phrasebook.yaml, on demand)", () => {
+    for (const command of ["status", "publish"]) expect(textOf(command)).not.toMatch(nodeImport("path|crypto|zlib|stream|util"));
   });
 
   test("serve loads neither the dashboard API's routes (built on the first request) nor node:crypto or node:zlib", () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { COMMAND_HELP } from "../../src/cli/args.ts";
+import { COMMAND_HELP } from "../../src/cli/help.ts";
 import { freePort } from "../helpers/server.ts";
 import { changedFiles, clientBinary, deployment, gitRepo, phrasebook, translate, writeFiles, type ClientRun, type Deployment } from "./client.ts";
 

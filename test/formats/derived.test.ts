@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { downloadUrls } from "../../src/bundles/urls.ts";
 import { fileHeaders } from "../../src/cdn/headers.ts";
 import { parseCdnPath } from "../../src/cdn/paths.ts";
-import { COMMAND_HELP } from "../../src/cli/args.ts";
+import { COMMAND_HELP } from "../../src/cli/help.ts";
 import { parseFormat, PULL_FORMATS, PUSH_FORMATS } from "../../src/cli/client/formats.ts";
 import { FORMAT_INFO } from "../../src/dashboard/shell.ts";
 import { BUNDLE_FORMATS, FORMAT_NAMES, FORMATS } from "../../src/formats/registry.ts";

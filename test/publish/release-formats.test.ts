@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { compareCodePoints } from "../../src/common/text.ts";
+import { readMessage } from "../../src/messages/read.ts";
 import { BUNDLE_FORMATS, FORMATS } from "../../src/formats/registry.ts";
 import { keyTexts, languageTexts } from "../../src/formats/texts.ts";
 import { ORIGIN } from "../helpers/app.ts";
@@ -89,7 +90,7 @@ describe("a release records the formats it shipped (docs/formats.md)", () => {
     for (const format of FORMATS) {
       const project = await f.dash.project(`Import ${format.name}`, "en", ["de"]);
       const values = keys.map((k) => `${k} (${format.name})`);
-      const content = format.write({ keys: keyTexts({ keys, contexts: new Map() }), languages: [languageTexts({ code: "de", values })], syntax: "icu" });
+      const content = format.write({ keys: keyTexts({ keys, contexts: new Map() }), languages: [languageTexts({ code: "de", values })], argumentsOf: (value) => readMessage(value, "icu").arguments });
       const r = await f.dash.post(`/projects/${project}/import`, { language_code: "de", format: format.name, content });
       expect(r.status, `${format.name}: ${JSON.stringify(r.body)}`).toBe(200);
       expect(r.body.created_keys).toBe(keys.length);

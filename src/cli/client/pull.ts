@@ -3,7 +3,7 @@ import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
 import { formatOfPath, readFile, type BundleFormat } from "../../formats/registry.ts";
-import { PAGE_SIZE_MAX } from "../../public-api/model.ts";
+import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
@@ -71,9 +71,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * A downloaded file must read back whole with the parser push uses: a connection cut short in a
  * chunked answer has no length to betray it, only a document that ends too soon.
  */
-function checkWhole(path: string, url: string, format: BundleFormat, bytes: Uint8Array): void {
+async function checkWhole(path: string, url: string, format: BundleFormat, bytes: Uint8Array): Promise<void> {
   try {
-    readFile(format, utf8.decode(bytes));
+    await readFile(format, utf8.decode(bytes));
   } catch (err) {
     const why = err instanceof ContentError ? `${err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : ""}${err.reason}` : "not UTF-8 text";
     throw new CliError(`pull ${path}: the download of ${url} is not a whole ${format} file (${why})`, 2);
@@ -116,7 +116,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       const url = language.download_urls[formats[i]!];
       if (typeof url !== "string") throw new CliError(`pull: the release has no ${formats[i]} file for ${language.code}`, 2);
       const bytes = await client.download(`pull ${path}`, url);
-      checkWhole(path, url, formats[i]!, bytes);
+      await checkWhole(path, url, formats[i]!, bytes);
       writes.push({ path, code: language.code, bytes });
     }
   }

@@ -87,14 +87,14 @@ function localError(path: string, err: unknown): never {
 }
 
 /** Reads and checks one file on this machine, so a broken file is reported with its line before anything is sent. */
-function plan(wanted: Wanted, formatFlag: FormatName | undefined, languages: LanguageView[], base: string, deleteMissing: boolean): PlannedFile {
+async function plan(wanted: Wanted, formatFlag: FormatName | undefined, languages: LanguageView[], base: string, deleteMissing: boolean): Promise<PlannedFile> {
   const { path } = wanted;
   const format = formatFlag ?? formatOfPath(path, PUSH_FORMATS);
   if (!format) throw new CliError(`${path}: cannot tell the format: name the file ${writtenExtensions(PUSH_FORMATS)}, or pass --format`, 1);
   const content = readTextFile(path);
   let locale: string | undefined;
   try {
-    locale = readOneLanguage(format, content).locale;
+    locale = (await readOneLanguage(format, content)).locale;
   } catch (err) {
     localError(path, err);
   }
@@ -146,7 +146,8 @@ export async function runPush(args: ParsedArgs): Promise<number> {
 
   const wanted = named.length > 0 ? named.map((path) => namedFile(path, languageFlags[0], config, base)) : configuredFiles(config!, base, withTranslations);
   // Every file is read and checked before the first is sent: a broken one stops the push whole.
-  const files = wanted.map((w) => plan(w, formatFlag, languages, base, deleteMissing && (named.length > 0 || w.language === base)));
+  const files: PlannedFile[] = [];
+  for (const w of wanted) files.push(await plan(w, formatFlag, languages, base, deleteMissing && (named.length > 0 || w.language === base)));
   if (files.filter((f) => f.deleteMissing).length > 1) {
     throw new CliError(`--delete-missing with ${files.filter((f) => f.deleteMissing).length} files of the base language would delete each file's keys with the next: push one file`, 1);
   }

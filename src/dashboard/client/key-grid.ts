@@ -7,6 +7,7 @@ import { messageEditor } from "./message-editor.ts";
 import { hasChoiceIn } from "./message-forms.ts";
 import { problemList, type MessageChecker, type MessageProblem } from "./problems.ts";
 import { badge, confirmDialog, field, form, input, message, openDialog } from "./ui.ts";
+import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH } from "../../authoring/limits.ts";
 
 /**
  * Keys by languages, edited in place (docs/dashboard.md "The pages"). Each cell saves on leaving it
@@ -235,8 +236,8 @@ function editKey(item: KeyItem, options: GridOptions): void {
           options.reload();
         },
       },
-      field("Key", input({ name: "key", value: item.key, required: true, maxlength: 512, class: "mono", autofocus: true })),
-      field("Context", h("textarea", { name: "context", rows: 3, maxlength: 2000, value: item.context ?? "" }), "Tells translators where and how the string is used."),
+      field("Key", input({ name: "key", value: item.key, required: true, maxlength: KEY_MAX_LENGTH, class: "mono", autofocus: true })),
+      field("Context", h("textarea", { name: "context", rows: 3, maxlength: CONTEXT_MAX_LENGTH, value: item.context ?? "" }), "Tells translators where and how the string is used."),
     ),
     h(
       "div",

@@ -9,6 +9,7 @@ import { loadProgress, progressStrip, type Progress } from "../progress.ts";
 import { MessageChecker } from "../problems.ts";
 import { href, link, onQueryChange, setQuery, type Ctx } from "../router.ts";
 import { empty, errorBox, field, form, input, loadError, showError } from "../ui.ts";
+import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH } from "../../../authoring/limits.ts";
 
 /**
  * The key grid (docs/dashboard.md "The key grid"): search, filters by the state of one language
@@ -271,8 +272,8 @@ export function keysPage(ctx: Ctx) {
           refreshSummaries();
         },
       },
-      field("New key", input({ name: "key", required: true, maxlength: 512, class: "mono", placeholder: "e.g. checkout.pay_button" })),
-      field("Context (optional)", input({ name: "context", maxlength: 2000, placeholder: "Where the string appears" })),
+      field("New key", input({ name: "key", required: true, maxlength: KEY_MAX_LENGTH, class: "mono", placeholder: "e.g. checkout.pay_button" })),
+      field("Context (optional)", input({ name: "context", maxlength: CONTEXT_MAX_LENGTH, placeholder: "Where the string appears" })),
     );
 
     writeUrl("replace");

@@ -5,6 +5,7 @@ import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
 import { loadProgress } from "../progress.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
+import { LANGUAGE_NAME_MAX_LENGTH } from "../../../authoring/limits.ts";
 
 /** Add (any BCP 47 code), remove, see the base (docs/dashboard.md "The pages"). */
 export function languagesPage(ctx: Ctx) {
@@ -66,7 +67,7 @@ export function languagesPage(ctx: Ctx) {
               },
             },
             languageField("Language code", "code", { autofocus: languages.length === 1 }),
-            field("Display name (optional)", input({ name: "name", maxlength: 100, placeholder: "Named from the code if empty" })),
+            field("Display name (optional)", input({ name: "name", maxlength: LANGUAGE_NAME_MAX_LENGTH, placeholder: "Named from the code if empty" })),
           ),
         )
       : adminOnly("add or remove languages");

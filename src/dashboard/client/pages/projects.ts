@@ -4,6 +4,7 @@ import { languageField } from "../language-picker.ts";
 import { setTitle, type Project } from "../layout.ts";
 import { link, navigate } from "../router.ts";
 import { empty, field, form, input, section } from "../ui.ts";
+import { PROJECT_NAME_MAX_LENGTH } from "../../../authoring/limits.ts";
 
 /** The project list and the create form (docs/dashboard.md "The pages"). */
 export async function projectsPage() {
@@ -22,7 +23,7 @@ export async function projectsPage() {
               navigate(`/projects/${encodeURIComponent(project.id)}/keys`);
             },
           },
-          field("Name", input({ name: "name", required: true, maxlength: 200, placeholder: "e.g. Mobile app", autofocus: items.length === 0 })),
+          field("Name", input({ name: "name", required: true, maxlength: PROJECT_NAME_MAX_LENGTH, placeholder: "e.g. Mobile app", autofocus: items.length === 0 })),
           languageField("Base language", "base_language_code", { value: "en" }),
         ),
       )

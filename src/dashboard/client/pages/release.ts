@@ -7,6 +7,7 @@ import { problemTable, type ProblemItem } from "../problems.ts";
 import { downloadTable, latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { navigate, resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
+import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../../releases/limits.ts";
 
 /**
  * Rename, publish (saying what ships; when messages have errors, listing them with links to their
@@ -172,8 +173,8 @@ export function releasePage(ctx: Ctx) {
                 resolve();
               },
             },
-            field("Name", input({ name: "name", value: release.name, required: true, maxlength: 200 })),
-            field("Tag", input({ name: "tag", value: release.tag, required: true, maxlength: 100, class: "mono" })),
+            field("Name", input({ name: "name", value: release.name, required: true, maxlength: RELEASE_NAME_MAX_LENGTH })),
+            field("Tag", input({ name: "tag", value: release.tag, required: true, maxlength: RELEASE_TAG_MAX_LENGTH, class: "mono" })),
           ),
         )
       : null;

@@ -5,6 +5,7 @@ import { adminOnly, projectPage } from "../layout.ts";
 import { latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { link, navigate, type Ctx } from "../router.ts";
 import { empty, field, form, input, section } from "../ui.ts";
+import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../../releases/limits.ts";
 
 /** Drafts and published releases, create, and the project's `latest` URLs (docs/publishing.md §1). */
 export function releasesPage(ctx: Ctx) {
@@ -29,8 +30,8 @@ export function releasesPage(ctx: Ctx) {
                 navigate(`/projects/${encodeURIComponent(pid)}/releases/${encodeURIComponent(r.id)}`);
               },
             },
-            field("Name", input({ name: "name", required: true, maxlength: 200, placeholder: "e.g. Spring update" })),
-            field("Tag", input({ name: "tag", required: true, maxlength: 100, class: "mono", placeholder: "e.g. v1.4.0" })),
+            field("Name", input({ name: "name", required: true, maxlength: RELEASE_NAME_MAX_LENGTH, placeholder: "e.g. Spring update" })),
+            field("Tag", input({ name: "tag", required: true, maxlength: RELEASE_TAG_MAX_LENGTH, class: "mono", placeholder: "e.g. v1.4.0" })),
           ),
         )
       : adminOnly("create, publish or delete releases");

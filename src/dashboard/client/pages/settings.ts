@@ -3,6 +3,7 @@ import { h } from "../dom.ts";
 import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, confirmDialog, field, form, input, section } from "../ui.ts";
+import { PROJECT_NAME_MAX_LENGTH } from "../../../authoring/limits.ts";
 
 /**
  * Rename, base language, message syntax (docs/product.md §7), rotate the project slug
@@ -29,7 +30,7 @@ export function settingsPage(ctx: Ctx) {
             resolve();
           },
         },
-        field("Name", input({ name: "name", value: project.name, required: true, maxlength: 200 })),
+        field("Name", input({ name: "name", value: project.name, required: true, maxlength: PROJECT_NAME_MAX_LENGTH })),
         field("Base language", base, "The language your source strings are written in; apps fall back to it. Add a language first to make it the base."),
         field(
           "Message syntax",

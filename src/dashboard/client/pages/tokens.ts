@@ -6,6 +6,7 @@ import { fill, h, time, uid } from "../dom.ts";
 import { adminOnly, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, copyField, empty, field, form, input, section } from "../ui.ts";
+import { TOKEN_NAME_MAX_LENGTH } from "../../../tokens/limits.ts";
 
 /** Create (scopes chosen, value shown once, copy, a line to try it), list by name with scopes and times, delete. */
 type Token = TokenView;
@@ -89,7 +90,7 @@ export function tokensPage(ctx: Ctx) {
                 if (list) fill(list, tokenTable(items));
               },
             },
-            field("Name", input({ name: "name", required: true, maxlength: 100, placeholder: "e.g. iOS app, website build, GitHub Actions" })),
+            field("Name", input({ name: "name", required: true, maxlength: TOKEN_NAME_MAX_LENGTH, placeholder: "e.g. iOS app, website build, GitHub Actions" })),
             scopePicker(),
           ),
           created,

@@ -4,6 +4,7 @@ import { adminOnly, projectPage } from "../layout.ts";
 import { href, link, navigate, resolve, type Ctx } from "../router.ts";
 import { actionButton, confirmDialog, empty, errorBox, field, form, input, section, showError } from "../ui.ts";
 import { deliveryBadge, endpointBadges, eventPicker, randomSecret, selectedEvents, type DeliverySummary, type Endpoint } from "../webhooks-common.ts";
+import { SECRET_MAX_LENGTH } from "../../../webhooks/limits.ts";
 
 export { deliveryPage } from "./delivery.ts";
 
@@ -11,7 +12,7 @@ export { deliveryPage } from "./delivery.ts";
 const LOG_REFRESH_MS = 2000;
 
 function secretField(label: string, hint: string): HTMLElement {
-  const secret = input({ name: "secret", maxlength: 200, class: "mono", autocomplete: "off", spellcheck: "false" });
+  const secret = input({ name: "secret", maxlength: SECRET_MAX_LENGTH, class: "mono", autocomplete: "off", spellcheck: "false" });
   const generate = h("button", { type: "button", class: "link small", onclick: () => (secret.value = randomSecret()) }, "Generate");
   return h("div", null, field(label, secret, hint), generate);
 }

@@ -1,0 +1,30 @@
+/**
+ * The limits of what the authoring routes take (docs/architecture.md "Input models"), written once. A
+ * module that imports nothing, so the dashboard's script and the command-line client read them
+ * without loading the schemas; model.ts builds the schemas from them and re-exports them.
+ */
+
+/** Keys are kept exactly as authored, up to this long (docs/decisions.md "Foundation"). */
+export const KEY_MAX_LENGTH = 512;
+export const CONTEXT_MAX_LENGTH = 2000;
+/** docs/decisions.md "Foundation". */
+export const VALUE_MAX_LENGTH = 100_000;
+/** A BCP 47 tag (language-codes.ts reads it); real ones are far shorter. */
+export const LANGUAGE_CODE_MAX_LENGTH = 35;
+export const LANGUAGE_NAME_MAX_LENGTH = 100;
+export const PROJECT_NAME_MAX_LENGTH = 200;
+/** The text of a key list's or key count's `search`. */
+export const SEARCH_MAX_LENGTH = 500;
+/** The key list's `languages=en,de`: a few hundred codes at most. */
+export const LANGUAGE_LIST_MAX_LENGTH = 2000;
+/** A project has at most a few hundred languages; the bound keeps a silly body cheap. */
+export const SHOWN_LANGUAGES_MAX_ITEMS = 1000;
+export const KEYS_PAGE_SIZE_DEFAULT = 50;
+export const KEYS_PAGE_SIZE_MAX = 500;
+export const PROBLEMS_PAGE_SIZE_DEFAULT = 100;
+export const PROBLEMS_PAGE_SIZE_MAX = 1000;
+/**
+ * The import's file travels as a JSON string inside a request body of at most 16 MB; the file
+ * itself may be at most 10 MB of UTF-8 (formats/read.ts IMPORT_LIMITS), a 413 naming that limit.
+ */
+export const IMPORT_CONTENT_MAX_LENGTH = 16 * 1024 * 1024;

@@ -1,0 +1,103 @@
+import type { ClientCommand } from "./args.ts";
+import { extensionsHelp, orList, PULL_FORMATS, PUSH_FORMATS } from "./client/formats.ts";
+
+/*
+ * The client commands' help (`phrasebook <command> --help`). A module of its own, loaded only when
+ * help is asked for: its text names the formats, and the registry is not something `version` or
+ * an ordinary start should load (docs/architecture.md "Loading only what is used").
+ */
+
+const CONNECTION_HELP = `Connection (every client command):
+  --server URL          the Phrasebook server's public origin, e.g. https://i18n.example.com
+                        (default: PHRASEBOOK_SERVER, else "server" in phrasebook.yaml)
+  --token TOKEN         an API token of the project (default: PHRASEBOOK_TOKEN; prefer the variable:
+                        a flag shows in the process list and in shell history)
+`;
+
+const EXIT_CODES = `Exit codes: 0 done; 1 bad usage or a bad local file; 2 the server refused or could not be reached;
+3 a check failed.
+`;
+
+/** `phrasebook <command> --help`: every flag of the command with an example; the formats are the registry's (docs/formats.md). */
+export const COMMAND_HELP: Record<ClientCommand, string> = {
+  push: `Usage: phrasebook push [FILE...] [--language CODE] [--format ${PUSH_FORMATS.join("|")}] [--dry-run] [--delete-missing]
+                       [--translations] [--config FILE]
+
+Imports translation files into the token's project (the token needs the write scope). Each file
+sets one language: new keys are created, changed values updated, equal ones left alone.
+
+  FILE...               the files to push; with none, the files of phrasebook.yaml: each "source"
+                        as the base language, and with --translations every "translations" file
+                        that exists
+  --language CODE       the language of the files (e.g. de, pt-BR); default: the ARB file's @@locale,
+                        else the {language} or {locale} part of a pattern in phrasebook.yaml that
+                        the file's path matches
+  --format FORMAT       ${orList(PUSH_FORMATS)}; default: from the extension (${extensionsHelp(PUSH_FORMATS)})
+  --dry-run             change nothing: print what would change, one "+ key" (created), "~ key"
+                        (updated) or "- key" (deleted) line each
+  --delete-missing      also delete the project's keys that the file lacks (base language only);
+                        try it with --dry-run first
+  --translations        with phrasebook.yaml: push the translation files too, not only the source
+  --config FILE         the configuration file (default: ./phrasebook.yaml)
+
+${CONNECTION_HELP}
+Prints one line per file: <file>: N created, N updated, N unchanged, N deleted.
+
+Examples:
+  PHRASEBOOK_TOKEN=pb_... phrasebook push --server https://i18n.example.com
+  phrasebook push lib/l10n/app_en.arb --dry-run --delete-missing
+  phrasebook push locales/de.json --language de
+
+${EXIT_CODES}`,
+  pull: `Usage: phrasebook pull [--release latest|TAG|ID] [--format ${PULL_FORMATS.join("|")}] [--out PATTERN] [--language CODE]...
+                       [--config FILE]
+
+Downloads the files of a published release through the public API (the token needs the read scope)
+and writes each language to PATTERN, atomically: a file is whole or untouched.
+
+  --release WHICH       latest (default: the newest published), a release's tag (v1.4.0) or its id
+  --format FORMAT       ${orList(PULL_FORMATS)}; default: from the extension of the pattern
+  --out PATTERN         where to write; {language} is the language code (pt-BR) and {locale} the
+                        same with underscores (pt_BR), as Flutter's gen-l10n names ARB files;
+                        default: the "translations" patterns of phrasebook.yaml (whose "source"
+                        file is never overwritten)
+  --language CODE       only this language; repeat for more (default: every language of the release)
+  --config FILE         the configuration file (default: ./phrasebook.yaml)
+
+${CONNECTION_HELP}
+Prints one line per file written.
+
+Examples:
+  phrasebook pull
+  phrasebook pull --release v1.4.0 --out "lib/l10n/app_{locale}.arb"
+  phrasebook pull --format json --out "public/locales/{language}.json" --language de --language fr
+
+${EXIT_CODES}`,
+  publish: `Usage: phrasebook publish --name NAME --tag TAG
+
+Creates a release of the project's current translations and publishes it (the token needs the
+publish scope). Prints its id, its tag and the "latest" URLs of its files.
+
+  --name NAME           the release's name, e.g. "Spring update"
+  --tag TAG             the release's tag, unique in the project, e.g. v1.4.0 or the commit's hash
+
+${CONNECTION_HELP}
+Example:
+  phrasebook publish --name "Build $CI_PIPELINE_ID" --tag "$CI_COMMIT_SHORT_SHA"
+
+${EXIT_CODES}`,
+  status: `Usage: phrasebook status [--min-progress PCT] [--fail-on-errors]
+
+Prints one line per language of the project: translated, approved, missing, errors, warnings (the
+token needs the write or publish scope). As a gate in CI:
+
+  --min-progress PCT    exit 3 when a language has less than PCT % of the keys translated (0-100)
+  --fail-on-errors      exit 3 when any message has an error (docs: message checks)
+  --config FILE         the configuration file, for its "server" (default: ./phrasebook.yaml)
+
+${CONNECTION_HELP}
+Example:
+  phrasebook status --min-progress 90 --fail-on-errors
+
+${EXIT_CODES}`,
+};
