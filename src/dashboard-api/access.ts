@@ -107,7 +107,7 @@ export function authenticateSession(deps: Pick<AppDeps, "db" | "clock" | "settin
   const session = sessionFromCookie(deps.db, deps.clock, cookieValue);
   if (!session) throw unauthorized("not logged in");
   if (!SAFE_METHODS.has(request.method)) {
-    refuseCrossSite(request, deps.settings.publicUrl);
+    refuseCrossSite(request, deps.settings);
     if (!checkCsrf(session, request.headers.get("x-csrf-token"))) throw forbidden("missing or wrong X-CSRF-Token header");
   }
   return { kind: "session", session, userId: session.userId, actor: { kind: "user", publicId: session.user.id, name: session.user.name } };

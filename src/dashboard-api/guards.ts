@@ -162,19 +162,23 @@ export function jsonBodyParser(options: BodyParserOptions) {
 }
 
 /**
- * Refuses a request a browser sent from another site (docs/deploy.md "Security notes"): its
- * `Origin` must be this server's public origin (PHRASEBOOK_PUBLIC_URL) or name the host the request
- * was sent to (the address the browser used, also behind a proxy that passes Host on). A request
+ * Refuses a request a browser sent from another site (docs/deploy.md "Security notes"). With a
+ * public URL set (PHRASEBOOK_PUBLIC_URL), `Origin` must be that URL's origin and nothing else: the
+ * `Host` header is whatever name the browser used, and a DNS-rebinding page (its own name pointed
+ * at this server) sends an Origin equal to it. Only with no public URL set, where the server knows
+ * no name of its own, does an Origin naming the host the request was sent to pass. A request
  * without `Origin` is not from a browser's cross-site form or fetch (browsers send it with every
  * POST, PUT, PATCH and DELETE), unless `Sec-Fetch-Site` says it is.
  */
-export function refuseCrossSite(request: Request, publicUrl: string): void {
+export function refuseCrossSite(request: Request, settings: { publicUrl: string; publicUrlSet: boolean }): void {
   const origin = request.headers.get("origin");
   if (origin === null) {
     if (request.headers.get("sec-fetch-site") === "cross-site") throw forbidden("cross-site request refused");
     return;
   }
-  if (origin === new URL(publicUrl).origin) return;
+  if (origin === new URL(settings.publicUrl).origin) return;
+  const refused = forbidden(`cross-site request refused: Origin ${origin.slice(0, 200)} is not this server's`);
+  if (settings.publicUrlSet) throw refused;
   let host: string | undefined;
   try {
     host = new URL(origin).host;
@@ -182,5 +186,5 @@ export function refuseCrossSite(request: Request, publicUrl: string): void {
     // "null" (a sandboxed frame, a redirect across sites) or garbage
   }
   if (host && host === new URL(request.url).host) return;
-  throw forbidden(`cross-site request refused: Origin ${origin.slice(0, 200)} is not this server's`);
+  throw refused;
 }
