@@ -9,9 +9,15 @@ import { pathOf } from "../common/http.ts";
  *   those without asking (an HTML form, a no-cors fetch), but never `application/json`; so a
  *   drive-by form cannot sign anyone in, run the first-run setup or change anything.
  * - Bodies are read here, by this parser instead of Elysia's, and never past a limit: sign-in
- *   bodies are tiny, every other body is small, and only the import route takes a large one, and
- *   only from a caller already authenticated. The limit is checked against Content-Length before
- *   anything is read, and against the bytes as they arrive when there is none.
+ *   bodies are tiny, every other body is small, and only the import route takes a large one. The
+ *   limit is checked against Content-Length before anything is read, and against the bytes as they
+ *   arrive when there is none (a chunked body is cut at the limit).
+ * - Who may send it is settled before a byte of it is read, from the headers and the path alone
+ *   (`admit`): an import body only from a caller that may import into that very project (scope
+ *   `write`, the token's own project), any other body past the sign-in size only from an
+ *   authenticated caller. A `read` token or another project's token makes the server read nothing.
+ * - Large import bodies are read and parsed at most IMPORT_BODIES_AT_ONCE at a time; more are a
+ *   429 before they are read, so parallel uploads cannot grow the server's memory without bound.
  * - JSON that nests deeper than BODY_MAX_DEPTH is a 400 before it is parsed: no route takes more
  *   than a few levels, and deep values are what overflowed the stack in validation.
  * - A cookie-authenticated change (and signing in, and the setup) from another site is a 403: its
@@ -39,7 +45,14 @@ function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }
 
-type Limit = { max: number; signIn: boolean; import: boolean };
+export type Limit = { max: number; signIn: boolean; import: boolean };
+
+/**
+ * Import bodies above BODY_MAX_BYTES being read or parsed at once, per server; more are a 429
+ * with Retry-After before they are read. The import queue behind takes 8 (authoring's
+ * IMPORT_QUEUE_MAX): bodies beyond it would only wait there, holding their memory.
+ */
+export const IMPORT_BODIES_AT_ONCE = 8;
 
 /** The body limit of a path under the dashboard API. */
 export function bodyLimitFor(pathname: string, prefix: string): Limit {
@@ -108,8 +121,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export interface BodyParserOptions {
   prefix: string;
-  /** Throws the 401/403 of a caller who may not call the route (the dashboard API's authentication). */
-  authenticate(request: Request): unknown;
+  /**
+   * Throws the 401/403/404 of a caller who may not send this route a body, judged from the
+   * request's headers and path alone (the dashboard API's authentication, and for the import route
+   * its access and project); called before the body is read.
+   */
+  admit(request: Request, limit: Limit): void;
   /**
    * Parses a large import body on another thread (parseJsonBody there): JSON.parse of a 10 MB file
    * escaped into a string takes about 100 ms, which this thread must not be held for
@@ -142,6 +159,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
  * hooks). Returns the parsed body, or undefined for a request without one.
  */
 export function jsonBodyParser(options: BodyParserOptions) {
+  let largeInFlight = 0;
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     if (SAFE_METHODS.has(request.method)) return undefined;
     const limit = bodyLimitFor(pathOf(request.url), options.prefix);
@@ -151,13 +169,23 @@ export function jsonBodyParser(options: BodyParserOptions) {
     }
     const declared = declaredLength(request);
     if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
-    // Only an authenticated caller may send more than a small body: check who it is before reading.
-    if (limit.import && (declared === null || declared > BODY_MAX_BYTES)) options.authenticate(request);
-    const bytes = await readAtMost(request, limit.max);
-    if (bytes.byteLength === 0) return undefined;
-    if (type === "") throw new HttpError(415, "request body must be JSON (Content-Type: application/json)");
-    if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return options.parseLarge(bytes);
-    return parseJsonBody(bytes);
+    // Who is sending, and whether they may use the route, before a byte is read: an import always,
+    // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
+    if (!limit.signIn && (limit.import || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) options.admit(request, limit);
+    const large = limit.import && (declared === null || declared > BODY_MAX_BYTES);
+    if (large && largeInFlight >= IMPORT_BODIES_AT_ONCE) {
+      throw new HttpError(429, `${IMPORT_BODIES_AT_ONCE} large imports are already being received; try again shortly`, { "retry-after": "5" });
+    }
+    if (large) largeInFlight++;
+    try {
+      const bytes = await readAtMost(request, limit.max);
+      if (bytes.byteLength === 0) return undefined;
+      if (type === "") throw new HttpError(415, "request body must be JSON (Content-Type: application/json)");
+      if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return await options.parseLarge(bytes);
+      return parseJsonBody(bytes);
+    } finally {
+      if (large) largeInFlight--;
+    }
   };
 }
 

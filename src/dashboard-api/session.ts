@@ -23,7 +23,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
   };
 
   return new Elysia()
-    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: () => undefined }))
+    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit: () => undefined }))
     .post(
       "/login",
       async ({ body, request, set }) => {
