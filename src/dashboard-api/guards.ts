@@ -1,4 +1,5 @@
 import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE } from "../authoring/limits.ts";
 import { pathOf } from "../common/http.ts";
 
 /**
@@ -48,11 +49,11 @@ function megabytes(bytes: number): string {
 export type Limit = { max: number; signIn: boolean; import: boolean };
 
 /**
- * Import bodies above BODY_MAX_BYTES being read or parsed at once, per server; more are a 429
- * with Retry-After before they are read. The import queue behind takes 8 (authoring's
- * IMPORT_QUEUE_MAX): bodies beyond it would only wait there, holding their memory.
+ * Import bodies above BODY_MAX_BYTES (or of unknown length) being read or parsed at once, per
+ * server; more are a 429 with Retry-After before they are read. As many as the import queue
+ * behind takes (IMPORT_QUEUE_MAX): bodies beyond it would only wait there, holding their memory.
  */
-export const IMPORT_BODIES_AT_ONCE = 8;
+export const IMPORT_BODIES_AT_ONCE = IMPORT_QUEUE_MAX;
 
 /** The body limit of a path under the dashboard API. */
 export function bodyLimitFor(pathname: string, prefix: string): Limit {
@@ -174,7 +175,7 @@ export function jsonBodyParser(options: BodyParserOptions) {
     if (!limit.signIn && (limit.import || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) options.admit(request, limit);
     const large = limit.import && (declared === null || declared > BODY_MAX_BYTES);
     if (large && largeInFlight >= IMPORT_BODIES_AT_ONCE) {
-      throw new HttpError(429, `${IMPORT_BODIES_AT_ONCE} large imports are already being received; try again shortly`, { "retry-after": "5" });
+      throw new HttpError(429, IMPORTS_BUSY_MESSAGE, { "retry-after": "5" });
     }
     if (large) largeInFlight++;
     try {

@@ -96,7 +96,7 @@ describe("dashboard-api.md Conventions: an import body is read only from a calle
     const extra = countedStream(4 * MB);
     const refused = await send(t, `/projects/${pid}/import`, { authorization: `Bearer ${tokens.write}` }, extra.stream);
     expect(refused.status).toBe(429);
-    expect(refused.json.error).toBe(`${IMPORT_BODIES_AT_ONCE} large imports are already being received; try again shortly`);
+    expect(refused.json.error).toBe(`${IMPORT_BODIES_AT_ONCE} imports are already running or waiting; try again shortly`);
     expect(extra.counter.read).toBeLessThanOrEqual(CHUNK);
     release();
     // The held ones were read whole (then refused as the blank JSON they are, a 400, not a 5xx).
