@@ -48,6 +48,12 @@ export class ProjectChecks {
     return languageId === this.baseLanguageId;
   }
 
+  /** The key's base-language value as stored, for a value of another language (null: none, or `languageId` is the base). */
+  baseValue(keyId: number, languageId: number): string | null {
+    if (this.isBase(languageId) || this.baseLanguageId === undefined) return null;
+    return this.q.value.get(keyId, this.baseLanguageId)?.value ?? null;
+  }
+
   private baseName(): string {
     return (this.baseLanguageId !== undefined && this.languages.get(this.baseLanguageId)?.name) || "base";
   }

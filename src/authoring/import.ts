@@ -6,6 +6,7 @@ import { arbNames } from "../formats/arb-names.ts";
 import type { Entry as ImportEntry } from "../formats/format.ts";
 import { checkImportSize } from "../formats/read.ts";
 import { readOneLanguage, type FormatName } from "../formats/registry.ts";
+import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
@@ -34,6 +35,8 @@ export interface ImportResult {
   /** One line per key that changed: created, updated (its value or its context) or deleted. */
   changes: { key: string; change: ChangeKind }[];
   changes_truncated?: true;
+  /** When most of the file's errors look like another message syntax: which, and how to set it (docs/messages.md "Hints"). */
+  syntax_hint?: SyntaxHint;
 }
 
 /** At most this many `changes` are listed (docs/product.md §6). */
@@ -71,7 +74,13 @@ export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: Proje
  * The file's entries by key, every one checked (key rules of the key editor, value length) before
  * anything is read from the database: a bad file changes nothing.
  */
-async function readEntries(input: ImportInput, language: LanguageRow): Promise<ImportEntry[]> {
+interface ReadFile {
+  entries: ImportEntry[];
+  /** The file's own attributes (ARB `@@` entries other than `@@locale` and `@@last_modified`). */
+  attributes: Readonly<Record<string, unknown>> | undefined;
+}
+
+async function readEntries(input: ImportInput, language: LanguageRow): Promise<ReadFile> {
   const parsed = await readOneLanguage(input.format, input.content);
   if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
     throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
@@ -86,7 +95,7 @@ async function readEntries(input: ImportInput, language: LanguageRow): Promise<I
   if (input.delete_missing && parsed.entries.length === 0) {
     throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
   }
-  return parsed.entries;
+  return { entries: parsed.entries, attributes: parsed.attributes };
 }
 
 /**
@@ -123,7 +132,9 @@ class DryRun {
  */
 export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
   const language = checkImportRequest({ db }, project, input);
-  const fileEntries = await readEntries(input, language);
+  const { entries: fileEntries, attributes: fileAttributes } = await readEntries(input, language);
+  // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
+  const keepsArbMetadata = input.format === "arb" && language.code === project.baseLanguageCode;
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {
@@ -144,21 +155,37 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
       entries.set(key, { ...entry, key });
     }
     const importedKeyIds: number[] = [];
+    const errored: ErroredValue[] = [];
 
-    for (const { key, value, description } of entries.values()) {
+    if (keepsArbMetadata) {
+      const kept = fileAttributes && Object.keys(fileAttributes).length > 0 ? JSON.stringify(fileAttributes) : null;
+      if (kept !== project.arbAttributes) q.updateArbAttributes.run(kept, project.id);
+    }
+
+    for (const { key, value, description, attributes } of entries.values()) {
       const context = cleanContext(description);
       let row = existing.get(key);
       let change: ChangeKind | null = null;
       if (!row) {
-        row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
+        row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context, arb_metadata: null };
         existing.set(key, row);
         changes.event(project, "key_created", { key, context });
         result.created_keys++;
         change = "created";
-      } else if (context !== null && context !== row.context) {
+      } else if ((context !== null || keepsArbMetadata) && context !== row.context) {
+        // The template's description is the key's context: one the template dropped is dropped (docs/formats.md "ARB metadata").
         q.updateContext.run(context, now, row.id);
         changes.event(project, "key_updated", { key, context });
         change = "updated";
+      }
+      if (keepsArbMetadata && attributes) {
+        // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
+        const metadata = JSON.stringify(attributes);
+        if (metadata !== row.arb_metadata) {
+          q.updateArbMetadata.run(metadata, now, row.id);
+          change ??= "updated";
+          row.arb_metadata = metadata;
+        }
       }
       importedKeyIds.push(row.id);
       const before = current.get(row.id);
@@ -166,7 +193,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
         else q.updateValue.run(value, now, row.id, language.id);
         // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-        checks.store(row.id, language.id, value, now);
+        const findings = checks.store(row.id, language.id, value, now);
+        if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
         q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
         changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
           key,
@@ -197,6 +225,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
     // checks themselves), counted after every write of this import.
     const withProblems = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
     for (const id of importedKeyIds) if (withProblems.has(id)) result.problems++;
+    const hint = syntaxHint(errored, checks.syntax);
+    if (hint) result.syntax_hint = hint;
 
     if (input.dry_run) throw new DryRun(result);
     return result;

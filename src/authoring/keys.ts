@@ -17,6 +17,11 @@ export interface KeyView {
   id: string;
   key: string;
   context: string | null;
+  /**
+   * The `@key` entry of the base language's ARB file as last pushed (placeholders with type, format,
+   * example...), or null when no base ARB named the key (docs/formats.md "ARB metadata").
+   */
+  arb_metadata: Record<string, unknown> | null;
   /** By language code; `problems` are the message checks' findings (docs/product.md §7). */
   translations: Record<string, { value: string; status: TranslationStatus; problems: MessageProblem[] }>;
 }
@@ -77,7 +82,7 @@ function translationsOf(db: Db, keyIds: number[], languageIds?: number[]): Map<n
 }
 
 function keyView(k: KeyRow, t: KeyView["translations"] = {}): KeyView {
-  return { id: k.publicId, key: k.key, context: k.context, translations: t };
+  return { id: k.publicId, key: k.key, context: k.context, arb_metadata: k.arbMetadata === null ? null : (JSON.parse(k.arbMetadata) as Record<string, unknown>), translations: t };
 }
 
 /** Escapes LIKE wildcards so a search for `100%` or `a_b` means those characters. */

@@ -43,6 +43,8 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
     keyIds: keyRows.map((k) => k.publicId),
     syntax: project.syntax,
     contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+    arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
+    arbAttributes: project.arbAttributes,
     languages,
   };
 }
