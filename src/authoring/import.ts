@@ -14,6 +14,7 @@ import type { ImportInput } from "./model.ts";
 
 export type { ImportInput };
 import { ProjectChecks } from "./checks.ts";
+import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
 
 
@@ -212,7 +213,10 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
 
     if (input.delete_missing) {
       // In code-point order, like the files, so a dry run and the import list them alike.
-      const missing = [...existing.values()].filter((k) => !entries.has(k.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // An i18next plural form the base language does not use (`items_many` for English) is
+      // another language's: not missing from this file (docs/messages.md "i18next plural forms").
+      const forms = new ProjectPluralForms(db, project);
+      const missing = [...existing.values()].filter((k) => !entries.has(k.key) && !forms.isUnusedIn(k.id, language.code)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       for (const k of missing) {
         q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
         changes.event(project, "key_deleted", { key: k.key });

@@ -45,6 +45,8 @@ export function prepareCheckQueries(db: Db) {
   return {
     languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ?"),
     value: c.query<{ value: string }, [number, number]>("SELECT value FROM translations WHERE key_id = ? AND language_id = ?"),
+    keyName: c.query<{ key: string; projectId: number }, [number]>("SELECT key, project_id AS projectId FROM translation_keys WHERE id = ?"),
+    keyNamed: c.query<{ id: number }, [number, string]>("SELECT id FROM translation_keys WHERE project_id = ? AND key = ?"),
     otherLanguages: c.query<{ languageId: number; value: string }, [number, number]>(
       "SELECT language_id AS languageId, value FROM translations WHERE key_id = ? AND language_id != ?",
     ),

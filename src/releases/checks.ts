@@ -1,6 +1,7 @@
 import { HttpError } from "../common/errors.ts";
 import { messageErrors, type CheckContext, type ProblemItem } from "../messages/check.ts";
 import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
+import { pluralFormIn } from "../messages/plural-forms.ts";
 import { PluralCatalog } from "../messages/plurals.ts";
 import { readMessage, type MessageArgument, type ReadMessage } from "../messages/read.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -25,6 +26,20 @@ export const REFUSAL_LISTS_AT_MOST = 100;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * An i18next plural form the base language lacks (`items_few` for English) is compared with the
+ * base value of its `_other` form (docs/messages.md "i18next plural forms").
+ */
+function baseOfForms(keys: string[], baseReads: (ReadMessage | undefined)[]): void {
+  const names = new Set(keys);
+  const position = new Map(keys.map((k, i) => [k, i]));
+  keys.forEach((key, i) => {
+    if (baseReads[i] !== undefined) return;
+    const form = pluralFormIn(key, names);
+    if (form) baseReads[i] = baseReads[position.get(form.other)!];
+  });
+}
+
+/**
  * Checks every value, base language first, and fills each language's `arguments` for the
  * compiler. Yields between languages, so a large project does not hold up other requests.
  */
@@ -33,6 +48,7 @@ export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> 
   const catalog = new PluralCatalog();
   const base = snapshot.languages.find((l) => l.isBase);
   const baseReads: (ReadMessage | undefined)[] = base ? base.values.map((v) => (v === undefined ? undefined : readMessage(v, syntax))) : [];
+  if (base && syntax === "i18next") baseOfForms(keys, baseReads);
   const result: SnapshotCheck = { errorCount: 0, errors: [], hint: null };
   const errored: ErroredValue[] = [];
   const ordered = base ? [base, ...snapshot.languages.filter((l) => l !== base)] : snapshot.languages;
