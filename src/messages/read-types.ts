@@ -1,5 +1,5 @@
 /**
- * What reading a message gives, whatever its syntax (docs/messages.md "Reading"): its arguments,
+ * What reading a message gives, whatever its syntax (docs/messages.md "Syntaxes"): its arguments,
  * its plurals and, when it does not read, why. Types and constants only, so every syntax module
  * can use them without importing another.
  */

@@ -3,7 +3,7 @@ import type { MessageSyntax, ReadMessage } from "./read-types.ts";
 import { SYNTAXES } from "./syntaxes.ts";
 
 /**
- * Reading a message the way apps will (docs/messages.md "Reading"), in the project's message
+ * Reading a message the way apps will (docs/messages.md "Syntaxes"), in the project's message
  * syntax (docs/product.md §9): the syntaxes are modules of the same shape (syntaxes.ts). Pure code
  * and the ICU parser only: the dashboard bundles this file, so a cell shows the very check the
  * server stores.

@@ -4,7 +4,7 @@ import type { Syntax } from "./syntax.ts";
 import { NOTHING, type ArgumentKind, type MessageArgument, type PluralUse, type ReadMessage } from "./read-types.ts";
 
 /**
- * The `icu` syntax (docs/messages.md "Reading"): ICU MessageFormat read with the parser behind
+ * The `icu` syntax (docs/messages.md "Syntaxes"): ICU MessageFormat read with the parser behind
  * FormatJS/react-intl, with ICU's apostrophe quoting, and a linear scan for the common shapes.
  */
 
