@@ -6,6 +6,7 @@ import { arbNames } from "../formats/arb-names.ts";
 import type { Entry as ImportEntry } from "../formats/format.ts";
 import { checkImportSize } from "../formats/read.ts";
 import { readOneLanguage, type FormatName } from "../formats/registry.ts";
+import { readMessage } from "../messages/read.ts";
 import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
@@ -81,17 +82,40 @@ interface ReadFile {
   attributes: Readonly<Record<string, unknown>> | undefined;
 }
 
-async function readEntries(input: ImportInput, language: LanguageRow): Promise<ReadFile> {
+/** The placeholder types gen-l10n takes for a plural's and a select's argument (docs/formats.md "What gen-l10n accepts"). */
+const TYPES_OF_KIND: Partial<Record<string, readonly string[]>> = { plural: ["num", "int"], selectordinal: ["num", "int"], select: ["String"] };
+
+/**
+ * A template that declares a plural's placeholder as anything but `num` or `int` (or a select's as
+ * anything but `String`) is refused, as gen-l10n refuses to build it. Read in the project's
+ * syntax (ICU for `text` and `i18next`, whose values have no plurals of their own).
+ */
+function checkPlaceholderKinds(entry: ImportEntry, syntax: ProjectRow["messageSyntax"]): void {
+  const placeholders = entry.attributes?.placeholders as Record<string, { type?: unknown }> | undefined;
+  if (!placeholders) return;
+  const read = readMessage(entry.value, syntax === "flutter" ? "flutter" : "icu");
+  for (const arg of read.arguments) {
+    const allowed = TYPES_OF_KIND[arg.kind];
+    const type = placeholders[arg.name]?.type;
+    if (allowed && typeof type === "string" && !allowed.includes(type)) {
+      throw badRequest(`invalid field "content": "@${entry.key}".placeholders.${arg.name}.type is "${type}", but {${arg.name}} is a ${arg.kind}, which gen-l10n takes only as ${allowed.join(" or ")}`);
+    }
+  }
+}
+
+async function readEntries(input: ImportInput, language: LanguageRow, project: ProjectRow): Promise<ReadFile> {
   const parsed = await readOneLanguage(input.format, input.content);
   if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
     throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
   }
+  const template = input.format === "arb" && language.code === project.baseLanguageCode;
   for (const entry of parsed.entries) {
     checked(entry.key, () => {
       cleanKey(entry.key);
       checkValue(entry.value);
       cleanContext(entry.description);
     });
+    if (template && entry.attributes) checkPlaceholderKinds(entry, project.messageSyntax);
   }
   if (input.delete_missing && parsed.entries.length === 0) {
     throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
@@ -133,7 +157,7 @@ class DryRun {
  */
 export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
   const language = checkImportRequest({ db }, project, input);
-  const { entries: fileEntries, attributes: fileAttributes } = await readEntries(input, language);
+  const { entries: fileEntries, attributes: fileAttributes } = await readEntries(input, language, project);
   // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
   const keepsArbMetadata = input.format === "arb" && language.code === project.baseLanguageCode;
   const q = prepareImportQueries(db);

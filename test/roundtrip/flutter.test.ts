@@ -108,6 +108,8 @@ describe("what gen-l10n refuses in a template is refused on import, naming the m
     ["isCustomDateFormat that is no boolean string", { d: "{x}", "@d": { placeholders: { x: { type: "DateTime", format: "dd.MM", isCustomDateFormat: true } } } }, /isCustomDateFormat must be "true" or "false"/],
     ["an empty type", { d: "{x}", "@d": { placeholders: { x: { type: "" } } } }, /placeholders\.x\.type must be a non-empty string/],
     ["placeholders that are no object", { d: "{x}", "@d": { placeholders: ["x"] } }, /placeholders must be an object/],
+    ["a plural placeholder typed String", { d: "{n, plural, one {a} other {b}}", "@d": { placeholders: { n: { type: "String" } } } }, /\{n\} is a plural, which gen-l10n takes only as num or int/],
+    ["a select placeholder typed int", { d: "{g, select, a {a} other {b}}", "@d": { placeholders: { g: { type: "int" } } } }, /\{g\} is a select, which gen-l10n takes only as String/],
     ["optionalParameters that are no object", { d: "{x}", "@d": { placeholders: { x: { type: "double", format: "currency", optionalParameters: 2 } } } }, /optionalParameters must be an object/],
   ];
   for (const [what, file, message] of refused) {
