@@ -39,6 +39,7 @@ const rows: Scenario[] = [
         id: expect.stringMatching(KEY_ID),
         key: "home.title",
         context: null,
+        arb_metadata: null,
         translations: { en: { value: "EN home.title", status: "translated", problems: [] } },
       });
     },
@@ -100,6 +101,7 @@ const rows: Scenario[] = [
         id: expect.stringMatching(KEY_ID),
         key: "checkout.title",
         context: "Page title",
+        arb_metadata: null,
         translations: { en: { value: "Checkout", status: "approved", problems: [] }, de: { value: "Kasse", status: "translated", problems: [] } },
       }),
   },
