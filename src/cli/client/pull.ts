@@ -7,7 +7,8 @@ import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
-import { writeAtomically } from "./files.ts";
+import { PendingFile } from "./files.ts";
+import { RELEASE_LANGUAGES_MAX, RELEASE_PAGES_MAX } from "./limits.ts";
 import { parseFormat, PULL_FORMATS, writtenExtensions } from "./formats.ts";
 import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
 import { print } from "../output.ts";
@@ -35,20 +36,22 @@ const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
 async function findRelease(client: PhrasebookClient, which: string): Promise<ReleaseSummary> {
   if (which === "latest") {
     const { items } = await client.publicApi<{ items: ReleaseSummary[] }>("pull", "/releases?sort=published_at&order=desc&page_size=1");
-    if (!items[0]) throw new CliError("pull: the project has no published release yet (phrasebook publish makes one)", 2);
+    if (!Array.isArray(items) || !items[0]) throw new CliError("pull: the project has no published release yet (phrasebook publish makes one)", 2);
     return items[0];
   }
   if (RELEASE_ID.test(which)) return client.publicApi<ReleaseSummary>(`pull --release ${which}`, `/releases/${which}`);
-  for (let page = 1; ; page++) {
+  // A server may claim any number of pages: the client reads at most RELEASE_PAGES_MAX (./limits.ts).
+  for (let page = 1; page <= RELEASE_PAGES_MAX; page++) {
     const list = await client.publicApi<{ items: ReleaseSummary[]; page_info: { total_pages: number } }>(
       `pull --release ${which}`,
       `/releases?search=${encodeURIComponent(which)}&page_size=${PAGE_SIZE_MAX}&page=${page}`,
     );
+    if (!Array.isArray(list.items)) throw new CliError(`pull --release ${which}: the server's release list has no items`, 2);
     const found = list.items.find((r) => r.tag === which);
     if (found) return found;
-    if (page >= list.page_info.total_pages) break;
+    if (list.items.length === 0 || !(page < Number(list.page_info?.total_pages))) throw new CliError(`pull: no published release has the tag ${which}`, 2);
   }
-  throw new CliError(`pull: no published release has the tag ${which}`, 2);
+  throw new CliError(`pull --release ${which}: not found in the first ${RELEASE_PAGES_MAX} pages of releases the server lists; give the release's id instead`, 2);
 }
 
 function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[]): Target[] {
@@ -76,8 +79,23 @@ async function checkWhole(path: string, url: string, format: BundleFormat, bytes
     await readFile(format, utf8.decode(bytes));
   } catch (err) {
     const why = err instanceof ContentError ? `${err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : ""}${err.reason}` : "not UTF-8 text";
-    throw new CliError(`pull ${path}: the download of ${url} is not a whole ${format} file (${why})`, 2);
+    throw new CliError(`pull ${path}: the download of ${url.slice(0, 200)} is not a whole ${format} file (${why})`, 2);
   }
+}
+
+/** The release's languages, as far as the client believes them (./limits.ts bounds their number). */
+function languagesOf(detail: ReleaseDetail): ReleaseDetail["languages"] {
+  if (!Array.isArray(detail.languages)) throw new CliError(`pull ${detail.tag}: the server's release has no language list`, 2);
+  if (detail.languages.length > RELEASE_LANGUAGES_MAX) {
+    throw new CliError(`pull ${detail.tag}: the server lists ${detail.languages.length} languages, more than the ${RELEASE_LANGUAGES_MAX} the client accepts; nothing was written`, 2);
+  }
+  return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), download_urls: l?.download_urls ?? {} }));
+}
+
+interface Download {
+  file: PendingFile;
+  code: string;
+  bytes: number;
 }
 
 /** `phrasebook pull` (docs/product.md §6). */
@@ -96,15 +114,17 @@ export async function runPull(args: ParsedArgs): Promise<number> {
 
   const release = await findRelease(client, args.flags["--release"] ?? "latest");
   const detail = await client.publicApi<ReleaseDetail>(`pull ${release.tag}`, `/releases/${encodeURIComponent(release.id)}`);
-  const available = detail.languages.map((l) => ({ ...l, code: safeLanguageCode(l.code) }));
+  const available = languagesOf(detail);
   const wanted = only.length === 0 ? available : only.map((code) => {
     const found = available.find((l) => l.code.toLowerCase() === code.toLowerCase());
     if (!found) throw new CliError(`release ${detail.tag} has no language ${code} (it has ${available.map((l) => l.code).join(", ")})`, 1);
     return found;
   });
 
-  // Everything is downloaded before the first file is written: a failed download writes nothing.
-  const writes: { path: string; bytes: Uint8Array; code: string }[] = [];
+  // Everything is downloaded before the first file is replaced: a failed download writes nothing.
+  // Each download streams into a temporary file beside its target, so the client holds no more
+  // than one file at a time (the one it checks), whatever a server sends.
+  const planned: { path: string; code: string; url: string; format: BundleFormat }[] = [];
   const kept: string[] = [];
   for (const [i, target] of targets.entries()) {
     for (const language of wanted) {
@@ -115,19 +135,33 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       }
       const url = language.download_urls[formats[i]!];
       if (typeof url !== "string") throw new CliError(`pull: the release has no ${formats[i]} file for ${language.code}`, 2);
-      const bytes = await client.download(`pull ${path}`, url);
-      await checkWhole(path, url, formats[i]!, bytes);
-      writes.push({ path, code: language.code, bytes });
+      // Every URL is judged before anything is fetched or written (docs/automation.md "What the client trusts").
+      client.allowedUrl(`pull ${path}`, url);
+      planned.push({ path, code: language.code, url, format: formats[i]! });
     }
   }
+  const downloads: Download[] = [];
+  try {
+    for (const { path, code, url, format } of planned) {
+      const file = new PendingFile(path);
+      downloads.push({ file, code, bytes: 0 });
+      downloads.at(-1)!.bytes = await client.download(`pull ${path}`, url, file.descriptor);
+      file.close();
+      await checkWhole(path, url, format, readFileSync(file.temp));
+    }
+  } catch (err) {
+    for (const d of downloads) d.file.discard();
+    throw err;
+  }
   for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
-  for (const { path, bytes, code } of writes) {
-    if (existsSync(path) && Buffer.from(readFileSync(path)).equals(bytes)) {
-      await print(`unchanged ${path} (${code}, ${detail.tag})\n`);
+  for (const { file, code, bytes } of downloads) {
+    if (existsSync(file.path) && readFileSync(file.path).equals(readFileSync(file.temp))) {
+      file.discard();
+      await print(`unchanged ${file.path} (${code}, ${detail.tag})\n`);
       continue;
     }
-    writeAtomically(path, bytes);
-    await print(`wrote ${path} (${code}, ${detail.tag}, ${megabytes(bytes.byteLength)})\n`);
+    file.commit();
+    await print(`wrote ${file.path} (${code}, ${detail.tag}, ${megabytes(bytes)})\n`);
   }
   return 0;
 }
