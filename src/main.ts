@@ -28,8 +28,10 @@ async function serve(flags: Record<string, string>): Promise<void> {
 }
 
 async function demo(flags: Record<string, string>): Promise<void> {
-  const [{ loadSettings }, { demoBanner, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
+  const [{ loadSettings }, { demoBanner, portIsFree, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
   const settings = loadSettings(process.env, flags);
+  // Nothing is seeded for a server that cannot listen (docs/product.md §1).
+  if (!(await portIsFree(settings.host, settings.port))) throw Object.assign(new Error("port in use"), { code: "EADDRINUSE" });
   const outcome = await prepareDemo(settings);
   await serve(flags);
   // After the server's "listening" line, on the same stream as the log (src/cli/output.ts).

@@ -20,8 +20,8 @@ const RELEASE = { id: `rel_${"A".repeat(20)}`, tag: "v1", name: "One" };
 
 type Handler = (req: Request, url: URL) => Response | Promise<Response>;
 let handler: Handler = () => new Response("{}", { status: 404 });
-let hostile: Server;
-let other: Server;
+let hostile: Server<unknown>;
+let other: Server<unknown>;
 let otherHits = 0;
 let sent = 0;
 let requests = 0;

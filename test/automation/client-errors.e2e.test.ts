@@ -175,7 +175,7 @@ describe("product §6: pull never leaves a half-written file", () => {
   test("a download that breaks off writes nothing: every file stays as it was, and no temporary file is left", async () => {
     // The CDN is reached through a proxy that ends the pt-BR file half-way, as a dropped upstream
     // would: a chunked answer that simply stops, which fetch takes for a whole one. The server's
-    // download_urls name the proxy (PHRASEBOOK_CDN_URL).
+    // download_urls name the proxy (PHRASEBOOK_CDN_URL), an origin the client is told to trust.
     const port = await freePort();
     const cut = await deployment(["de", "pt-BR"], { env: { PHRASEBOOK_CDN_URL: `http://127.0.0.1:${port}/cdn` } });
     const proxy = Bun.serve({
@@ -202,7 +202,8 @@ describe("product §6: pull never leaves a half-written file", () => {
       await cut.admin.key(cut.pid, "hello", { en: "Hello", de: "Hallo", "pt-BR": "Olá" });
       const draft = await cut.admin.post(`/projects/${cut.pid}/releases`, { name: "R", tag: "v1" });
       expect((await cut.admin.post(`/projects/${cut.pid}/releases/${draft.body.id}/publish`)).status).toBe(200);
-      const r = await run(["pull", "--out", "locales/{language}.json"], cut.env, target);
+      const clientEnv = { ...cut.env, PHRASEBOOK_CDN_URL: `http://127.0.0.1:${port}` };
+      const r = await run(["pull", "--out", "locales/{language}.json"], clientEnv, target);
       fails(r, 2, /^phrasebook: pull locales\/pt-BR\.json: the download of http:\/\/127\.0\.0\.1:\d+\/cdn\/p\/\w+\/r\/\w+\/pt-BR\.json is not a whole json file \(line \d+, column \d+: not valid JSON: /);
       // de downloaded fine, but nothing is written until every file is whole.
       expect(readFileSync(join(target, "locales/de.json"), "utf8")).toBe('{"old": "alt"}\n');
@@ -213,7 +214,7 @@ describe("product §6: pull never leaves a half-written file", () => {
       proxy.stop(true);
       const direct = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => fetch(`${cut.server.url}${new URL(request.url).pathname}`) });
       try {
-        const ok = await run(["pull", "--out", "locales/{language}.json"], cut.env, target);
+        const ok = await run(["pull", "--out", "locales/{language}.json"], clientEnv, target);
         expect(ok.code).toBe(0);
         expect(changedFiles(target)).toEqual([" M locales/de.json", " M locales/pt-BR.json", "?? locales/en.json"]);
         expect(JSON.parse(readFileSync(join(target, "locales/pt-BR.json"), "utf8"))).toEqual({ hello: "Olá" });

@@ -14,8 +14,8 @@ export function hasPlaceholder(pattern: string): boolean {
 }
 
 /** The code as written into a path; refuses anything but letters, digits and dashes (a path trick). */
-export function safeLanguageCode(code: string): string {
-  if (code.length > 35 || !LANGUAGE_CODE.test(code)) throw new CliError(`the server named a language "${code.slice(0, 40)}" that is no language code`, 2);
+export function safeLanguageCode(code: string, exitCode: 1 | 2 = 2): string {
+  if (code.length > 35 || !LANGUAGE_CODE.test(code)) throw new CliError(`${exitCode === 2 ? "the server named" : "the file names"} a language "${code.slice(0, 40)}" that is no language code`, exitCode);
   return code;
 }
 
