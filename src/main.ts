@@ -66,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
+    // Each command's own import() is its own chunk, loaded when it runs (docs/architecture.md
+    // "Start-up"); the Node client runs the same modules (cli/client/run.ts).
     case "push":
       return (await import("./cli/client/push.ts")).runPush(args);
     case "pull":

@@ -1,4 +1,4 @@
-import { isAbsolute, normalize } from "node:path";
+import { normalize } from "node:path";
 import type { ImportResult } from "../../authoring/import.ts";
 import type { LanguageView } from "../../authoring/languages.ts";
 import { CliError } from "../../common/errors.ts";
@@ -9,7 +9,7 @@ import { IMPORT_TIMEOUT_MS, PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { readTextFile } from "./files.ts";
 import { parseFormat, PUSH_FORMATS, writtenExtensions } from "./formats.ts";
-import { languageFromPath, patternGlob, safeLanguageCode } from "./patterns.ts";
+import { filesMatching, languageFromPath, safeLanguageCode } from "./patterns.ts";
 import { problemLines } from "./problems.ts";
 import { print } from "../output.ts";
 import { megabytes, Progress, progressWanted } from "./progress.ts";
@@ -43,11 +43,8 @@ const same = (a: string, b: string) => normalize(a) === normalize(b);
 
 /** Files a pattern names that exist, with the language each names. */
 function existingTranslations(pattern: string): { path: string; code: string }[] {
-  const glob = patternGlob(pattern);
-  const absolute = isAbsolute(glob);
   const found: { path: string; code: string }[] = [];
-  for (const match of new Bun.Glob(absolute ? glob.slice(1) : glob).scanSync({ cwd: absolute ? "/" : ".", onlyFiles: true })) {
-    const path = absolute ? `/${match}` : match;
+  for (const path of filesMatching(pattern)) {
     const code = languageFromPath(pattern, path);
     if (code) found.push({ path, code });
   }
