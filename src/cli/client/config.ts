@@ -16,6 +16,8 @@ export interface FileSet {
   /** Paths as the user reads them: relative to the current directory when the config is elsewhere. */
   source?: string;
   translations?: string;
+  /** How pull writes JSON: nested objects or flat keys (default: the shape of the source file). */
+  structure?: "nested" | "flat";
 }
 
 export interface ClientConfig {
@@ -84,7 +86,10 @@ export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undef
     const where = `files[${i}]`;
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) fail(path, `${where} must be a mapping with source: and translations:`);
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) if (key !== "source" && key !== "translations") fail(path, `${where}: unknown setting "${key}" (the settings are source and translations)`);
+    for (const key of Object.keys(e)) {
+      if (key !== "source" && key !== "translations" && key !== "structure") fail(path, `${where}: unknown setting "${key}" (the settings are source, translations and structure)`);
+    }
+    if (e.structure !== undefined && e.structure !== "nested" && e.structure !== "flat") fail(path, `${where}.structure must be nested or flat`);
     if (e.source !== undefined && (typeof e.source !== "string" || !e.source)) fail(path, `${where}.source must be a file path`);
     if (e.translations !== undefined && (typeof e.translations !== "string" || !e.translations)) fail(path, `${where}.translations must be a file pattern`);
     if (e.source === undefined && e.translations === undefined) fail(path, `${where} needs source: or translations:`);
@@ -94,6 +99,7 @@ export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undef
     return {
       source: typeof e.source === "string" ? fromConfig(paths, path, e.source) : undefined,
       translations: typeof e.translations === "string" ? fromConfig(paths, path, e.translations) : undefined,
+      structure: e.structure as FileSet["structure"],
     };
   });
   return { path, server: record.server as string | undefined, cdnUrl: record.cdn_url as string | undefined, files };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
@@ -7,7 +7,8 @@ import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
-import { PendingFile } from "./files.ts";
+import { PendingFile, readTextFile } from "./files.ts";
+import { isNested, nest, teamArb } from "./shape.ts";
 import { RELEASE_LANGUAGES_MAX, RELEASE_PAGES_MAX } from "./limits.ts";
 import { parseFormat, PULL_FORMATS, writtenExtensions } from "./formats.ts";
 import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
@@ -28,6 +29,7 @@ interface Target {
   pattern: string;
   /** A file pull never writes: the configured source, which push sends. */
   source?: string;
+  structure?: "nested" | "flat";
 }
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
@@ -63,7 +65,7 @@ function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: s
     return [{ pattern: out }];
   }
   if (!config) throw new CliError("no --out given and no phrasebook.yaml here (see phrasebook pull --help)", 1);
-  const targets = config.files.filter((f) => f.translations).map((f) => ({ pattern: f.translations!, source: f.source }));
+  const targets = config.files.filter((f) => f.translations).map((f) => ({ pattern: f.translations!, source: f.source, structure: f.structure }));
   if (targets.length === 0) throw new CliError(`${config.path} names no translations: pattern to pull into`, 1);
   return targets;
 }
@@ -92,10 +94,76 @@ function languagesOf(detail: ReleaseDetail): ReleaseDetail["languages"] {
   return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), download_urls: l?.download_urls ?? {} }));
 }
 
-interface Download {
-  file: PendingFile;
+interface Planned {
+  path: string;
+  /** The language written (a fallback file's is the language alone). */
   code: string;
+  /** The release language it comes from. */
+  from: string;
+  url: string;
+  format: BundleFormat;
+  /** ARB: the same language's JSON, for the keys as authored (docs/formats.md "ARB metadata"). */
+  jsonUrl?: string;
+  /** JSON: nested objects, when the team's file is nested. */
+  nested?: boolean;
+  fallback?: boolean;
+}
+
+interface Download extends Planned {
+  file: PendingFile;
   bytes: number;
+  /** Why a JSON file meant to be nested was written flat. */
+  flatBecause?: string;
+}
+
+/** Whether the team's JSON is nested: the structure: setting, else the source file, else the file replaced. */
+function wantsNested(target: Target, path: string): boolean {
+  if (target.structure) return target.structure === "nested";
+  const sample = target.source && formatOfPath(target.source, PULL_FORMATS) === "json" ? target.source : path;
+  if (!existsSync(sample)) return false;
+  try {
+    return isNested(JSON.parse(readTextFile(sample)));
+  } catch {
+    return false; // a file that does not parse says nothing about its shape
+  }
+}
+
+/**
+ * Regional languages without their language-only sibling, which gen-l10n needs as a fallback
+ * (docs/product.md §9 "ARB"): of several regional variants the first in code order.
+ */
+function fallbacksFor(available: { code: string }[], wanted: { code: string }[]): Map<string, string> {
+  const have = new Set(available.map((l) => l.code.toLowerCase()));
+  const out = new Map<string, string>();
+  for (const { code } of [...wanted].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))) {
+    const language = code.split("-")[0]!;
+    if (language === code || have.has(language.toLowerCase()) || out.has(language)) continue;
+    out.set(language, code);
+  }
+  return out;
+}
+
+/** Reads a downloaded temporary file as JSON (checked whole already). */
+const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+
+/** Shapes a downloaded file as the team's own (./shape.ts), in its temporary file. */
+async function shape(client: PhrasebookClient, d: Download): Promise<void> {
+  if (d.format === "arb" && d.jsonUrl) {
+    const json = new PendingFile(d.path);
+    try {
+      await client.download(`pull ${d.path}`, d.jsonUrl, json.descriptor);
+      json.close();
+      await checkWhole(d.path, d.jsonUrl, "json", readFileSync(json.temp));
+      const out = teamArb(`pull ${d.path}`, readJson(d.file.temp), readJson(json.temp), d.fallback ? d.code.replace(/-/g, "_") : undefined);
+      writeFileSync(d.file.temp, `${JSON.stringify(out, null, 2)}\n`);
+    } finally {
+      json.discard();
+    }
+  } else if (d.format === "json" && d.nested) {
+    const result = nest(readJson(d.file.temp));
+    if ("why" in result) d.flatBecause = result.why;
+    else writeFileSync(d.file.temp, `${JSON.stringify(result.nested, null, 2)}\n`);
+  }
 }
 
 /** `phrasebook pull` (docs/product.md §6). */
@@ -124,44 +192,61 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   // Everything is downloaded before the first file is replaced: a failed download writes nothing.
   // Each download streams into a temporary file beside its target, so the client holds no more
   // than one file at a time (the one it checks), whatever a server sends.
-  const planned: { path: string; code: string; url: string; format: BundleFormat }[] = [];
+  const fallbackFiles = !args.switches.has("--no-fallback-files");
+  const planned: Planned[] = [];
   const kept: string[] = [];
   for (const [i, target] of targets.entries()) {
-    for (const language of wanted) {
-      const path = fillPattern(target.pattern, language.code);
+    const format = formats[i]!;
+    const fallbacks = format === "arb" && fallbackFiles ? fallbacksFor(available, wanted) : new Map<string, string>();
+    const items = [...wanted.map((l) => ({ code: l.code, language: l, fallback: false }))];
+    for (const [code, from] of fallbacks) items.push({ code, language: wanted.find((l) => l.code === from)!, fallback: true });
+    for (const { code, language, fallback } of items) {
+      const path = fillPattern(target.pattern, code);
       if (target.source && normalize(target.source) === normalize(path)) {
         kept.push(path);
         continue;
       }
-      const url = language.download_urls[formats[i]!];
-      if (typeof url !== "string") throw new CliError(`pull: the release has no ${formats[i]} file for ${language.code}`, 2);
+      const url = language.download_urls[format];
+      if (typeof url !== "string") throw new CliError(`pull: the release has no ${format} file for ${language.code}`, 2);
+      const jsonUrl = format === "arb" ? language.download_urls.json : undefined;
+      if (format === "arb" && typeof jsonUrl !== "string") throw new CliError(`pull: the release has no json file for ${language.code}, which an ARB pull reads for the keys as authored`, 2);
       // Every URL is judged before anything is fetched or written (docs/automation.md "What the client trusts").
       client.allowedUrl(`pull ${path}`, url);
-      planned.push({ path, code: language.code, url, format: formats[i]! });
+      if (jsonUrl !== undefined) client.allowedUrl(`pull ${path}`, jsonUrl);
+      planned.push({ path, code, from: language.code, url, format, jsonUrl, fallback, nested: format === "json" && wantsNested(target, path) });
     }
   }
   const downloads: Download[] = [];
   try {
-    for (const { path, code, url, format } of planned) {
-      const file = new PendingFile(path);
-      downloads.push({ file, code, bytes: 0 });
-      downloads.at(-1)!.bytes = await client.download(`pull ${path}`, url, file.descriptor);
+    for (const item of planned) {
+      const file = new PendingFile(item.path);
+      const d: Download = { ...item, file, bytes: 0 };
+      downloads.push(d);
+      await client.download(`pull ${item.path}`, item.url, file.descriptor);
       file.close();
-      await checkWhole(path, url, format, readFileSync(file.temp));
+      await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
+      await shape(client, d);
+      d.bytes = statSync(file.temp).size;
     }
   } catch (err) {
     for (const d of downloads) d.file.discard();
     throw err;
   }
   for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
-  for (const { file, code, bytes } of downloads) {
-    if (existsSync(file.path) && readFileSync(file.path).equals(readFileSync(file.temp))) {
-      file.discard();
-      await print(`unchanged ${file.path} (${code}, ${detail.tag})\n`);
+  const saidFlat = new Set<string>();
+  for (const d of downloads) {
+    if (d.flatBecause && !saidFlat.has(d.flatBecause)) {
+      saidFlat.add(d.flatBecause);
+      await print(`flat ${d.path}: not nested as the source is, because ${d.flatBecause}\n`);
+    }
+    const what = d.fallback ? `${d.code}, gen-l10n's fallback for ${d.from}, ${detail.tag}` : `${d.code}, ${detail.tag}`;
+    if (existsSync(d.path) && readFileSync(d.path).equals(readFileSync(d.file.temp))) {
+      d.file.discard();
+      await print(`unchanged ${d.path} (${what})\n`);
       continue;
     }
-    file.commit();
-    await print(`wrote ${file.path} (${code}, ${detail.tag}, ${megabytes(bytes)})\n`);
+    d.file.commit();
+    await print(`wrote ${d.path} (${what}, ${megabytes(d.bytes)})\n`);
   }
   return 0;
 }
