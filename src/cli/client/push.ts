@@ -193,6 +193,9 @@ export async function runPush(args: ParsedArgs): Promise<number> {
       if (result.changes_truncated) lines.push(`  ... and more: the server lists the first ${result.changes.length} changes`);
     }
     if (Array.isArray(result.problem_items) && result.problem_items.length > 0) lines.push(...problemLines(result.problem_items, result.problems));
+    // When the errors look like another message syntax the server says which (docs/automation.md "The syntax setting").
+    const hint = (result as { syntax_hint?: { message?: unknown } }).syntax_hint?.message;
+    if (typeof hint === "string") lines.push(`  hint: ${hint.slice(0, 500)}`);
     await print(lines.join("\n") + "\n");
     errors += typeof result.errors === "number" ? result.errors : 0;
     if (failOnErrors && typeof result.errors !== "number") throw new CliError("push --fail-on-errors: the server does not report message errors of an import", 2);
