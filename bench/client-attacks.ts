@@ -2,8 +2,9 @@
  * The client as a victim (docs/automation.md "What the client trusts", test/adversarial/client.test.ts):
  * each attack of the hardening review, run against the executable given (BENCH_BIN, default
  * dist/phrasebook; BENCH_BIN_BEFORE for the one before the change) with a hostile server on
- * loopback. Per attack: the exit code, the client's peak resident memory (GNU time's %M), its
- * wall time (capped at BENCH_CAP_SECONDS, 30, after which it is killed), and what the server sent.
+ * loopback. Per attack: the exit code, the client's peak resident memory (VmHWM of
+ * /proc/<pid>/status, read every 50 ms and at exit), its wall time (capped at BENCH_CAP_SECONDS,
+ * 30, after which it is killed), and what the server sent.
  * Prints one Markdown row per attack and binary.
  *
  *   bun bench/client-attacks.ts
@@ -66,19 +67,27 @@ for (const [name, h, args] of attacks) {
     sent = 0;
     requests = 0;
     rmSync(join(repo, "out"), { recursive: true, force: true });
-    const peakFile = join(outside, "peak");
     const started = performance.now();
-    const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", peakFile, bin, ...args], { cwd: repo, env: { PATH: process.env.PATH ?? "", HOME: "/tmp", PHRASEBOOK_SERVER: origin, PHRASEBOOK_TOKEN: `pb_${"a".repeat(43)}` }, stdout: "ignore", stderr: "ignore" });
-    const timer = setTimeout(() => proc.kill("SIGKILL"), CAP * 1000);
+    const proc = Bun.spawn([bin, ...args], { cwd: repo, env: { PATH: process.env.PATH ?? "", HOME: "/tmp", PHRASEBOOK_SERVER: origin, PHRASEBOOK_TOKEN: `pb_${"a".repeat(43)}` }, stdout: "ignore", stderr: "ignore" });
+    let peakKb = 0;
+    const sample = () => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        // exited
+      }
+    };
+    const poll = setInterval(sample, 50);
+    const timer = setTimeout(() => {
+      sample();
+      proc.kill("SIGKILL");
+    }, CAP * 1000);
     const code = await proc.exited;
+    clearInterval(poll);
     clearTimeout(timer);
     const seconds = (performance.now() - started) / 1000;
-    let peak = "?";
-    try {
-      peak = `${Math.round(Number(readFileSync(peakFile, "utf8").trim().split("\n").at(-1)) / 1024)} MB`;
-    } catch {
-      // killed before time wrote it
-    }
+    const peak = `${Math.round(peakKb / 1024)} MB`;
     const exit = seconds >= CAP ? `killed at ${CAP} s` : String(code);
     console.log(`| ${name} | ${label} | ${exit} | ${peak} | ${seconds.toFixed(1)} s | ${(sent / 1024 / 1024).toFixed(0)} MB, ${requests} requests |`);
   }
