@@ -66,7 +66,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
 
   test("an unknown language, or one the file cannot tell", async () => {
     writeFiles(repo, { "fr.json": '{"hello": "Bonjour"}', "strings.json": '{"hello": "Hallo"}', "locales/fr.json": '{"hello": "Bonjour"}' });
-    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it in the dashboard first");
+    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it in the dashboard first, or pass --add-languages");
     fails(await run(["push", "strings.json"]), 1, /^phrasebook: strings\.json: cannot tell its language: pass --language CODE/);
     // A translations file of phrasebook.yaml names its language: fr, which the project lacks.
     fails(await run(["push", "--translations"]), 1, /^phrasebook: locales\/fr\.json: fr \(its name matches locales\/\{language\}\.json\) is not a language of the project/);
@@ -123,7 +123,7 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     }
   });
 
-  test("401 for a deleted token, 403 for a missing scope, 409 for a tag taken", async () => {
+  test("401 for a deleted token, 403 for a missing scope; a tag already published is reported, exit 0 (safe to re-run)", async () => {
     const made = (await d.admin.post(`/projects/${d.pid}/tokens`, { name: "gone", scopes: ["write"] })).body;
     await d.admin.delete(`/projects/${d.pid}/tokens/${made.id}`);
     fails(await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: made.token }), 2, "push: 401 invalid token (is PHRASEBOOK_TOKEN a live token of this server?)");
@@ -133,7 +133,9 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     fails(await run(["pull"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `pull: 403 token lacks scope read${hint}`);
     expect((await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write })).code).toBe(0);
     expect((await run(["publish", "--name", "One", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish })).code).toBe(0);
-    fails(await run(["publish", "--name", "Two", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish }), 2, /^phrasebook: publish taken: 409 .*taken/);
+    const again = await run(["publish", "--name", "Two", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish });
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(again.stdout).toMatch(/^already published rel_\w+: "One", tag taken, /);
     fails(await run(["pull", "--release", "v404"]), 2, "pull: no published release has the tag v404");
   });
 });

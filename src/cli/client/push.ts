@@ -52,7 +52,11 @@ function existingTranslations(pattern: string): { path: string; code: string }[]
 }
 
 /** The files of phrasebook.yaml: each source as the base language, and with --translations the rest. */
-function configuredFiles(config: ClientConfig, base: string, withTranslations: boolean): Wanted[] {
+function configuredFiles(config: ClientConfig, base: string, withTranslations: boolean, languages: LanguageView[], addLanguages: boolean): Wanted[] {
+  const codes = new Set(languages.map((l) => l.code.toLowerCase()));
+  // A language-only file beside a regional language of the project is the fallback pull writes
+  // for gen-l10n (docs/automation.md "Round trip"), not a language of its own to push.
+  const isFallback = (code: string) => !addLanguages && !code.includes("-") && !codes.has(code.toLowerCase()) && [...codes].some((c) => c.startsWith(`${code.toLowerCase()}-`));
   const wanted: Wanted[] = [];
   for (const set of config.files) {
     if (set.source) wanted.push({ path: set.source, language: base, from: `it is the source of ${config.path}` });
@@ -62,6 +66,7 @@ function configuredFiles(config: ClientConfig, base: string, withTranslations: b
     if (!set.translations) continue;
     for (const { path, code } of existingTranslations(set.translations)) {
       if (config.files.some((s) => s.source && same(s.source, path))) continue; // pushed as the source already
+      if (isFallback(code)) continue;
       wanted.push({ path, language: code, from: `its name matches ${set.translations}` });
     }
   }
@@ -151,7 +156,7 @@ export async function runPush(args: ParsedArgs): Promise<number> {
   const base = project.base_language_code;
   const languages = (await client.dashboard<{ items: LanguageView[] }>("push", "GET", `/projects/${project.id}/languages`)).items;
 
-  const wanted = named.length > 0 ? named.map((path) => namedFile(path, languageFlags[0], config, base)) : configuredFiles(config!, base, withTranslations);
+  const wanted = named.length > 0 ? named.map((path) => namedFile(path, languageFlags[0], config, base)) : configuredFiles(config!, base, withTranslations, languages, addLanguages);
   // Every file is read and checked before the first is sent: a broken one stops the push whole.
   const files: PlannedFile[] = [];
   for (const w of wanted) files.push(await plan(w, formatFlag, languages, base, deleteMissing && (named.length > 0 || w.language === base), addLanguages));
