@@ -34,6 +34,10 @@ export interface ImportResult {
   deleted_keys: number;
   /** The file's values that the message checks found a problem in, as stored after the import. */
   problems: number;
+  /** Error findings among the file's values (a CI gate: `phrasebook push --fail-on-errors`). */
+  errors: number;
+  /** The file's findings one by one, in key order: the first IMPORT_PROBLEMS_LISTED. */
+  problem_items: { key: string; language_code: string; code: string; severity: "error" | "warning"; message: string }[];
   /** One line per key that changed: created, updated (its value or its context) or deleted. */
   changes: { key: string; change: ChangeKind }[];
   changes_truncated?: true;
@@ -43,6 +47,8 @@ export interface ImportResult {
 
 /** At most this many `changes` are listed (docs/product.md §6). */
 export const IMPORT_CHANGES_LISTED = 1000;
+/** At most this many findings are listed in `problem_items`; `problems` and `errors` count them all. */
+export const IMPORT_PROBLEMS_LISTED = 100;
 
 /** Re-words a field error from the key helpers so it names the entry of the file at fault. */
 function checked<T>(key: string, fn: () => T): T {
@@ -163,7 +169,7 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {
-    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, changes: [] };
+    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, errors: 0, problem_items: [], changes: [] };
     const note = (key: string, change: ChangeKind) => {
       if (result.changes.length < IMPORT_CHANGES_LISTED) result.changes.push({ key, change });
       else result.changes_truncated = true;
@@ -253,6 +259,16 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
     // checks themselves), counted after every write of this import.
     const withProblems = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
     for (const id of importedKeyIds) if (withProblems.has(id)) result.problems++;
+    if (result.problems > 0) {
+      const imported = new Set(importedKeyIds);
+      for (const p of q.languageProblems.all(language.id)) {
+        if (!imported.has(p.key_id)) continue;
+        if (p.severity === "error") result.errors++;
+        if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
+          result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });
+        }
+      }
+    }
     const hint = syntaxHint(errored, checks.syntax);
     if (hint) result.syntax_hint = hint;
 

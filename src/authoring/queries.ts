@@ -31,6 +31,12 @@ export function prepareImportQueries(db: Db) {
     deleteKey: c.prepare<unknown, [number]>("DELETE FROM translation_keys WHERE id = ?"),
     /** The keys whose value in this language has at least one message-check finding (docs/product.md §7). */
     keysWithProblems: c.prepare<{ key_id: number }, [number]>("SELECT key_id FROM translations WHERE language_id = ? AND (error_count > 0 OR warning_count > 0)"),
+    /** Those findings one by one, in key order, for the import's answer (docs/publishing.md §6). */
+    languageProblems: c.prepare<{ key_id: number; key: string; code: string; severity: "error" | "warning"; message: string }, [number]>(
+      `SELECT t.key_id AS key_id, k.key AS key, p.value ->> '$.code' AS code, p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message
+       FROM translations t JOIN translation_keys k ON k.id = t.key_id JOIN json_each(t.problems) p
+       WHERE t.language_id = ? AND (t.error_count > 0 OR t.warning_count > 0) ORDER BY k.key, p.key`,
+    ),
   };
 }
 
