@@ -1,9 +1,12 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Actor } from "../changes/actor.ts";
 import { iso } from "../common/clock.ts";
+import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, translationHistory, type HistoryRow, type ProjectRow } from "../storage/schema.ts";
 import { findKey } from "./keys.ts";
+import { HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "./limits.ts";
+import type { HistoryListQuery } from "./model.ts";
 
 /** A change of a translation, as `GET /projects/:pid/keys/:keyId/history` lists it (docs/product.md §8). */
 export interface HistoryView {
@@ -25,15 +28,30 @@ export function recordHistory(db: Db, entry: HistoryEntry, actor: Actor): void {
     .run();
 }
 
-/** Every change of the key's translations, newest first. */
-export function keyHistory(db: Db, project: ProjectRow, keyPublicId: string): HistoryView[] {
+/**
+ * A page of the changes of the key's translations, newest first (docs/product.md §8). Paged because
+ * every save adds an entry of up to two whole values: one answer of an often-saved key once held
+ * tens of megabytes, read by anyone who may read the project.
+ */
+export function keyHistory(db: Db, project: ProjectRow, keyPublicId: string, query: HistoryListQuery = {}): { items: HistoryView[]; page_info: PageInfo } {
   const key = findKey(db, project, keyPublicId);
-  return db
+  const page = parsePositiveInt(query.page, "page", 1);
+  const pageSize = Math.min(parsePositiveInt(query.page_size, "page_size", HISTORY_PAGE_SIZE_DEFAULT), HISTORY_PAGE_SIZE_MAX);
+  const where = and(eq(translationHistory.keyId, key.id), eq(languages.projectId, project.id));
+  const total = db
+    .select({ n: sql<number>`count(*)` })
+    .from(translationHistory)
+    .innerJoin(languages, eq(languages.id, translationHistory.languageId))
+    .where(where)
+    .get()!.n;
+  const items = db
     .select({ h: translationHistory, code: languages.code })
     .from(translationHistory)
     .innerJoin(languages, eq(languages.id, translationHistory.languageId))
-    .where(and(eq(translationHistory.keyId, key.id), eq(languages.projectId, project.id)))
+    .where(where)
     .orderBy(desc(translationHistory.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
     .all()
     .map(({ h, code }) => ({
       language_code: code,
@@ -44,4 +62,5 @@ export function keyHistory(db: Db, project: ProjectRow, keyPublicId: string): Hi
       via: h.via,
       at: iso(h.at),
     }));
+  return { items, page_info: pageInfo(total, page, pageSize) };
 }

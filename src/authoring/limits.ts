@@ -24,6 +24,12 @@ export const KEYS_PAGE_SIZE_MAX = 500;
 export const PROBLEMS_PAGE_SIZE_DEFAULT = 100;
 export const PROBLEMS_PAGE_SIZE_MAX = 1000;
 /**
+ * A key's history is paged: every save adds an entry of up to two values of VALUE_MAX_LENGTH, so
+ * one answer holds at most this many entries (about 20 MB), however often the key was saved.
+ */
+export const HISTORY_PAGE_SIZE_DEFAULT = 50;
+export const HISTORY_PAGE_SIZE_MAX = 100;
+/**
  * The import's file travels as a JSON string inside a request body of at most 16 MB; the file
  * itself may be at most 10 MB of UTF-8 (formats/read.ts IMPORT_LIMITS), a 413 naming that limit.
  */

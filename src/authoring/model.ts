@@ -82,6 +82,13 @@ export const ProblemListQuery = Type.Object({
 });
 export type ProblemListQuery = Static<typeof ProblemListQuery>;
 
+/** A page of a key's history, newest first (docs/product.md §8; HISTORY_PAGE_SIZE_MAX bounds it). */
+export const HistoryListQuery = Type.Object({
+  page: Type.Optional(WholeNumberParam),
+  page_size: Type.Optional(WholeNumberParam),
+});
+export type HistoryListQuery = Static<typeof HistoryListQuery>;
+
 /** The languages a user's key grid shows (docs/product.md §8). */
 export const EditorPreferencesInput = Type.Object({ languages: Type.Array(LanguageCodeRef, { maxItems: SHOWN_LANGUAGES_MAX_ITEMS }) });
 export type EditorPreferencesInput = Static<typeof EditorPreferencesInput>;

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { keyHistory } from "../authoring/history.ts";
 import { createKey, deleteKey, getKey, listKeys, updateKey } from "../authoring/keys.ts";
-import { KeyListQuery, KeyPatch, NewKey, ProblemListQuery, TranslationValue } from "../authoring/model.ts";
+import { HistoryListQuery, KeyListQuery, KeyPatch, NewKey, ProblemListQuery, TranslationValue } from "../authoring/model.ts";
 import { listProblems } from "../authoring/problems.ts";
 import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import type { AppDeps } from "../deps.ts";
@@ -53,9 +53,10 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
       ({ project, params, caller }) => approveTranslation(deps, project, params.keyId, params.code, caller.actor),
       { access: "edit", inProject: true },
     )
-    // Every change of the key's translations, newest first (docs/product.md §8).
-    .get("/projects/:pid/keys/:keyId/history", ({ project, params }) => ({ items: keyHistory(db, project, params.keyId) }), {
+    // The changes of the key's translations, newest first, a page at a time (docs/product.md §8).
+    .get("/projects/:pid/keys/:keyId/history", ({ project, params, query }) => keyHistory(db, project, params.keyId, query), {
       access: "read",
       inProject: true,
+      query: HistoryListQuery,
     });
 }

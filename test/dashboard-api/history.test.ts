@@ -113,6 +113,20 @@ const rows: Scenario[] = [
   { name: "an unknown key is 404", as: "member", method: "GET", url: "/projects/:pid/keys/key_00000000000000000000/history", status: 404, contains: ["key not found"] },
   { name: "another project's key is 404 in this one", as: "member", method: "GET", url: "/projects/:otherPid/keys/:keyId/history", status: 404 },
   { name: "no session is 401", as: "anonymous", method: "GET", url: "/projects/:pid/keys/:keyId/history", status: 401 },
+  // Paged like the key list (product §8); test/adversarial/history.test.ts fills the pages.
+  { name: "a page of 0 is 400 naming it", as: "member", method: "GET", url: "/projects/:pid/keys/:keyId/history?page=0", status: 400, contains: ['invalid query parameter "page"'] },
+  {
+    name: "the answer says how many changes there are",
+    as: "member",
+    method: "GET",
+    url: "/projects/:pid/keys/:keyId/history?page_size=1",
+    status: 200,
+    after(_ctx, body) {
+      expect(body.items).toHaveLength(1);
+      expect(body.page_info).toMatchObject({ page: 1, page_size: 1 });
+      expect(body.page_info.total_count).toBeGreaterThan(1);
+    },
+  },
 ];
 
 scenarios("translation history", standardWorld, rows);
