@@ -10,3 +10,10 @@ export const USER_NAME_MAX_LENGTH = 200;
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long passphrases are welcome; past this, a body is no password but a way to spend hashing time. */
 export const PASSWORD_MAX_LENGTH = 1024;
+
+/**
+ * Sessions one user keeps at once (a browser each, with room to spare); a new sign-in past this ends
+ * the oldest. Successful sign-ins are not throttled, so without a bound each one added a row
+ * kept for 14 days (docs/dashboard-api.md "Sessions").
+ */
+export const SESSIONS_PER_USER_MAX = 20;

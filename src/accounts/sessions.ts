@@ -1,9 +1,10 @@
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, desc, eq, gt, lt, notInArray, sql } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { sha256Hex, timingSafeEqualStrings } from "../common/hash.ts";
 import { randomString } from "../common/ids.ts";
 import type { Db } from "../storage/db.ts";
 import { sessions, users } from "../storage/schema.ts";
+import { SESSIONS_PER_USER_MAX } from "./limits.ts";
 import type { VerifiedSignIn } from "./sign-in/method.ts";
 import { userView, type UserView } from "./users.ts";
 
@@ -45,6 +46,15 @@ export function createSession(db: Db, clock: Clock, verified: VerifiedSignIn): S
       if (!row) return undefined;
       tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
       tx.insert(sessions).values({ tokenHash, userId: row.id, csrfToken, createdAt: now, expiresAt: now + SESSION_TTL_MS, credentialEpoch: row.credentialEpoch }).run();
+      // The user's newest sessions stay, the oldest past the limit end: successful sign-ins are not
+      // throttled, and each would otherwise keep a row for 14 days (docs/dashboard-api.md "Sessions").
+      const newest = tx
+        .select({ tokenHash: sessions.tokenHash })
+        .from(sessions)
+        .where(eq(sessions.userId, row.id))
+        .orderBy(desc(sessions.createdAt), desc(sql`rowid`))
+        .limit(SESSIONS_PER_USER_MAX);
+      tx.delete(sessions).where(and(eq(sessions.userId, row.id), notInArray(sessions.tokenHash, newest))).run();
       return row;
     },
     { behavior: "immediate" },
