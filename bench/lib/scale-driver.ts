@@ -5,7 +5,7 @@
  * the compiled server, then every figure of the size goal measured against that server. One JSON
  * line per figure on stdout; the shell script prints the table.
  *
- * The strings are shaped like an app's: four to nine words, one value in ten with a `{name}`
+ * The strings are shaped like an app's: three to seven words, one value in ten with a `{name}`
  * placeholder, one in twenty a plural; each language other than the base lacks a different 2% of
  * the keys, and one value in 500 of it names a placeholder the base lacks (an error of the message
  * checks). The "changed" push sends every base string again with other words and the same
@@ -40,13 +40,13 @@ const codes = CODES.slice(0, LANGS);
 const WORDS = ["account", "settings", "save", "checkout", "cancel", "your", "order", "was", "shipped", "please", "try", "again", "later",
   "address", "delivery", "profile", "message", "search", "results", "cart", "payment", "empty", "review", "details", "confirm"];
 // A language's words: the English ones with a mark of their own, some beyond ASCII, so values differ per language.
-const MARKS = ["", "en", "é", "ø", "ção", "ß", "ы", "ä", "ł", "ñ", "ő", "ș", "ž", "ı", "ū"];
+const MARKS = ["", "en", "é", "ø", "ã", "ß", "ы", "ä", "ł", "ñ", "ő", "ș", "ž", "ı", "ū"];
 
 const keyName = (i: number) => `screen${i % 500}.section${i % 9}.item_${String(i).padStart(5, "0")}`;
 
 function sentence(i: number, language: number, edit: number): string {
   const mark = language === 0 ? "" : MARKS[language % MARKS.length]!;
-  const length = 4 + (i % 6);
+  const length = 3 + (i % 5);
   const words: string[] = [];
   for (let j = 0; j < length; j++) words.push(WORDS[(i * 7 + j * 3 + Math.floor(i / 25) + edit) % WORDS.length]! + mark);
   return (i % 1000 === 3 ? "checkout payment: " : "") + words.join(" ");
@@ -128,7 +128,9 @@ try {
   // 1. Push: the base file, then each other language's, one `phrasebook push` each.
   let started = performance.now();
   for (const [index, code] of codes.entries()) writeFileSync(join(work, "l10n", `${code}.json`), file(index));
-  emit({ what: "files generated", seconds: seconds(performance.now() - started), base_mb: +(statSync(join(work, "l10n", "en.json")).size / 1048576).toFixed(1) });
+  const largest = Math.max(...codes.map((code) => statSync(join(work, "l10n", `${code}.json`)).size));
+  emit({ what: "files generated", seconds: seconds(performance.now() - started), base_mb: +(statSync(join(work, "l10n", "en.json")).size / 1048576).toFixed(1), largest_mb: +(largest / 1048576).toFixed(1) });
+  if (largest > 10 * 1024 * 1024) throw new Error("a file is over the client's 10 MB limit: make the strings shorter");
   const base = await client(["push", "l10n/en.json", "--language", codes[0]!], token);
   emit({ what: "push new base", seconds: seconds(base.ms) });
   const others: number[] = [];
