@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { checkUncheckedValues, RECHECK_CHUNK_ROWS, startUncheckedValuesPass } from "../../src/authoring/checks.ts";
 import { openWorld } from "../helpers/scenario.ts";
 import { messagesWorld } from "../dashboard-api/messages-world.ts";
-import type { TestApp } from "../helpers/app.ts";
+import type { ManualClock, TestApp } from "../helpers/app.ts";
 
 interface StoredRow {
   key_id: number;
@@ -120,10 +120,10 @@ describe("a changed base value (docs/messages.md \"When\")", () => {
       const before = others();
       expect(before.length).toBe(2); // de and ja
 
-      w.t.clock.advance(60_000);
+      (w.t.clock as ManualClock).advance(60_000);
       expect((await admin.put(`/projects/${pid}/keys/${key}/translations/en`, { value: "Hello again, {name}!" })).status).toBe(200);
       expect(others()).toEqual(before);
-      w.t.clock.advance(60_000);
+      (w.t.clock as ManualClock).advance(60_000);
       const copyEdit = await admin.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: JSON.stringify({ greeting: "Hi {name}" }) });
       expect(copyEdit.body.updated_translations).toBe(1);
       expect(others()).toEqual(before);
@@ -141,7 +141,7 @@ describe("a changed base value (docs/messages.md \"When\")", () => {
       const key = w.ids.greetingKeyId!;
       const bases = ["Hello {user}", "Hello {user", "Hello {user}", "Hello {name} and {user}", "Hello {user} and {name}", "Hello"];
       for (const [i, value] of bases.entries()) {
-        w.t.clock.advance(60_000);
+        (w.t.clock as ManualClock).advance(60_000);
         const saved = i % 2 ? await admin.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: JSON.stringify({ greeting: value }) })
           : await admin.put(`/projects/${pid}/keys/${key}/translations/en`, { value });
         expect(saved.status).toBe(200);
