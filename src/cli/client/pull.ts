@@ -31,6 +31,9 @@ interface Target {
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
 
+/** Downloads at once: enough to keep a 2-core server compressing, few enough to be a polite client. */
+export const PULL_CONCURRENT_DOWNLOADS = 4;
+
 /** The release `which` names: latest, an id, or a tag (exactly, among the published ones). */
 async function findRelease(client: PhrasebookClient, which: string): Promise<ReleaseSummary> {
   if (which === "latest") {
@@ -104,7 +107,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   });
 
   // Everything is downloaded before the first file is written: a failed download writes nothing.
-  const writes: { path: string; bytes: Uint8Array; code: string }[] = [];
+  const jobs: { path: string; code: string; url: string; format: BundleFormat }[] = [];
   const kept: string[] = [];
   for (const [i, target] of targets.entries()) {
     for (const language of wanted) {
@@ -115,11 +118,24 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       }
       const url = language.download_urls[formats[i]!];
       if (typeof url !== "string") throw new CliError(`pull: the release has no ${formats[i]} file for ${language.code}`, 2);
-      const bytes = await client.download(`pull ${path}`, url);
-      await checkWhole(path, url, formats[i]!, bytes);
-      writes.push({ path, code: language.code, bytes });
+      jobs.push({ path, code: language.code, url, format: formats[i]! });
     }
   }
+  // A few downloads at a time (docs/automation.md "pull"): the server compresses a file on its
+  // first request, off its main thread, so 50 languages one after the other wait for 50
+  // compressions in a row. Written in the order of the list whatever order they arrive in.
+  const writes: { path: string; bytes: Uint8Array; code: string }[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const at = next++;
+      const { path, code, url, format } = jobs[at]!;
+      const bytes = await client.download(`pull ${path}`, url);
+      await checkWhole(path, url, format, bytes);
+      writes[at] = { path, code, bytes };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PULL_CONCURRENT_DOWNLOADS, jobs.length) }, worker));
   for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
   for (const { path, bytes, code } of writes) {
     if (existsSync(path) && Buffer.from(readFileSync(path)).equals(bytes)) {
