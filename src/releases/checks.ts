@@ -2,7 +2,7 @@ import { HttpError } from "../common/errors.ts";
 import { messageErrors, type CheckContext, type ProblemItem } from "../messages/check.ts";
 import { PluralCatalog } from "../messages/plurals.ts";
 import { readMessage, type MessageArgument, type ReadMessage } from "../messages/read.ts";
-import type { Snapshot } from "./snapshot.ts";
+import type { Snapshot, SnapshotSource } from "./snapshot.ts";
 
 /**
  * The message checks at publish time (docs/publishing.md §2): every value of the snapshot is read
@@ -26,22 +26,36 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
  * compiler. Yields between languages, so a large project does not hold up other requests.
  */
 export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> {
-  const { syntax, keys, keyIds } = snapshot;
+  const byCode = new Map(snapshot.languages.map((l) => [l.code, l]));
+  const source = { ...snapshot, valuesOf: (code: string) => byCode.get(code)!.values, close() {} };
+  return checkSource(source, (code, args) => (byCode.get(code)!.arguments = args));
+}
+
+/**
+ * The same checks over a snapshot read one language at a time (a publish): only the base
+ * language's reads and the current language's values are held at once.
+ */
+export async function checkSource(
+  source: SnapshotSource,
+  keepArguments?: (code: string, args: (readonly MessageArgument[] | undefined)[]) => void,
+): Promise<SnapshotCheck> {
+  const { syntax, keys, keyIds } = source;
   const catalog = new PluralCatalog();
-  const base = snapshot.languages.find((l) => l.isBase);
-  const baseReads: (ReadMessage | undefined)[] = base ? base.values.map((v) => (v === undefined ? undefined : readMessage(v, syntax))) : [];
+  const base = source.languages.find((l) => l.isBase);
+  const baseReads: (ReadMessage | undefined)[] = base ? source.valuesOf(base.code).map((v) => (v === undefined ? undefined : readMessage(v, syntax))) : [];
   const result: SnapshotCheck = { errorCount: 0, errors: [] };
-  const ordered = base ? [base, ...snapshot.languages.filter((l) => l !== base)] : snapshot.languages;
+  const ordered = base ? [base, ...source.languages.filter((l) => l !== base)] : source.languages;
   const errorsByLanguage = new Map<string, ProblemItem[]>();
   for (const lang of ordered) {
     const ctx: CheckContext = { syntax, languageName: lang.name, plurals: catalog.of(lang.code), baseName: base?.name ?? "base", base: null };
-    const args = new Array<readonly MessageArgument[] | undefined>(keys.length);
+    const args = keepArguments && new Array<readonly MessageArgument[] | undefined>(keys.length);
     const found: ProblemItem[] = [];
+    const values = source.valuesOf(lang.code);
     for (let i = 0; i < keys.length; i++) {
-      const value = lang.values[i];
+      const value = values[i];
       if (value === undefined) continue;
       const read = lang === base ? baseReads[i]! : readMessage(value, syntax);
-      if (read.arguments.length > 0) args[i] = read.arguments;
+      if (args && read.arguments.length > 0) args[i] = read.arguments;
       ctx.base = lang === base ? null : (baseReads[i] ?? null);
       // Errors only: warnings never block a publish, and the plural checks find nothing else.
       const problems = messageErrors(value, read, ctx);
@@ -51,7 +65,7 @@ export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> 
         if (found.length < REFUSAL_LISTS_AT_MOST) found.push({ key_id: keyIds[i]!, key: keys[i]!, language_code: lang.code, ...p });
       }
     }
-    lang.arguments = args;
+    if (args) keepArguments!(lang.code, args);
     errorsByLanguage.set(lang.code, found);
     await yieldToRequests();
   }

@@ -1,7 +1,7 @@
 import { compareCodePoints } from "../common/text.ts";
 import type { BundleKeys, BundleLanguage } from "../formats/format.ts";
 import type { MessageSyntax } from "../messages/read.ts";
-import type { Db } from "../storage/db.ts";
+import { openReadOnly, type Db } from "../storage/db.ts";
 import { prepareSnapshotQueries } from "./queries.ts";
 
 /**
@@ -45,4 +45,57 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
     contexts: new Map(keyRows.map((k) => [k.key, k.context])),
     languages,
   };
+}
+
+/**
+ * A snapshot read one language at a time (CONTRACTS §13: a publish of 5 million values within
+ * 600 MB): the keys and languages are read when it opens, each language's values when asked for,
+ * all inside one read transaction on a connection of its own. WAL keeps that transaction's view
+ * of the database for as long as it is open, so every language is read as it was at the moment
+ * the snapshot was opened, whatever is written meanwhile, while the server's own connection goes
+ * on writing. Close it when done (a long-open reader holds back the WAL checkpoint).
+ */
+export interface SnapshotSource extends BundleKeys {
+  keyIds: string[];
+  syntax: MessageSyntax;
+  languages: { code: string; name: string; isBase: boolean }[];
+  /** One language's values, aligned with `keys`; undefined where a key has none. */
+  valuesOf(code: string): (string | undefined)[];
+  close(): void;
+}
+
+export function openSnapshot(db: Db, projectId: number): SnapshotSource {
+  const reader = openReadOnly(db.$client.filename);
+  try {
+    reader.$client.run("BEGIN");
+    const q = prepareSnapshotQueries(reader);
+    const project = q.project.get(projectId);
+    if (!project) throw new Error(`project ${projectId} vanished`);
+    const keyRows = q.keys.all(projectId).sort((a, b) => compareCodePoints(a.key, b.key));
+    const position = new Map<number, number>();
+    keyRows.forEach((k, i) => position.set(k.id, i));
+    const languageRows = q.languages.all(projectId);
+    const ids = new Map(languageRows.map((l) => [l.code, l.id]));
+    return {
+      keys: keyRows.map((k) => k.key),
+      keyIds: keyRows.map((k) => k.publicId),
+      syntax: project.syntax,
+      contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+      languages: languageRows.map((l) => ({ code: l.code, name: l.name, isBase: l.code === project.base })),
+      valuesOf(code) {
+        const values = new Array<string | undefined>(keyRows.length);
+        for (const [keyId, value] of q.values.values(ids.get(code)!) as [number, string][]) {
+          const at = position.get(keyId);
+          if (at !== undefined) values[at] = value;
+        }
+        return values;
+      },
+      close() {
+        reader.$client.close();
+      },
+    };
+  } catch (err) {
+    reader.$client.close();
+    throw err;
+  }
 }
