@@ -224,7 +224,7 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
         else q.updateValue.run(value, now, row.id, language.id);
         // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-        const findings = checks.store(row.id, language.id, value, now);
+        const findings = checks.store(row.id, language.id, value, now, before ?? null);
         if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
         q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
         changes.event(project, before === undefined ? "translation_created" : "translation_updated", {

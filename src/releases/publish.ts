@@ -9,9 +9,9 @@ import { compileLanguage } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
-import { checkSnapshot, publishRefusal } from "./checks.ts";
+import { checkSource, publishRefusal } from "./checks.ts";
 import { findRelease } from "./releases.ts";
-import { takeSnapshot, type SnapshotLanguage } from "./snapshot.ts";
+import { openSnapshot, type SnapshotSource } from "./snapshot.ts";
 
 export interface PublishOptions {
   /** Publish although messages have errors (docs/product.md §7); the caller checks it is an admin. */
@@ -34,13 +34,31 @@ export async function publishRelease(
   releasePublicId: string,
   options: PublishOptions = {},
 ): Promise<ReleaseRow> {
-  const { db, changes } = deps;
-  assertDraft(findRelease(db, project, releasePublicId));
+  assertDraft(findRelease(deps.db, project, releasePublicId));
   const started = performance.now();
-  // The snapshot is one synchronous read; checking it yields between languages, and the claim
-  // after it still refuses a second publish of the same draft (docs/publishing.md §2).
-  const snapshot = takeSnapshot(db, project.id);
-  const check = await checkSnapshot(snapshot);
+  // The snapshot is a read transaction of its own, read one language at a time (snapshot.ts
+  // `openSnapshot`): the checks, then the files, each hold one language's values, never the
+  // project's. Checking yields between languages, and the claim after it still refuses a second
+  // publish of the same draft (docs/publishing.md §2).
+  const snapshot = openSnapshot(deps.db, project.id);
+  try {
+    return await publishSnapshot(deps, dataDir, project, releasePublicId, snapshot, options, started);
+  } finally {
+    snapshot.close();
+  }
+}
+
+async function publishSnapshot(
+  deps: ServiceDeps,
+  dataDir: string,
+  project: ProjectRow,
+  releasePublicId: string,
+  snapshot: SnapshotSource,
+  options: PublishOptions,
+  started: number,
+): Promise<ReleaseRow> {
+  const { db, changes } = deps;
+  const check = await checkSource(snapshot);
   if (check.errorCount > 0 && !options.allowErrors) throw publishRefusal(check);
   const release = claimDraft(deps, project, releasePublicId);
   let staging: ReleaseStaging | undefined;
@@ -50,7 +68,7 @@ export async function publishRelease(
     // work runs off the main thread).
     let writing: Promise<unknown> = Promise.resolve();
     for (const lang of snapshot.languages) {
-      const files = compileLanguage(snapshot, lang, snapshot.syntax);
+      const files = compileLanguage(snapshot, { code: lang.code, values: snapshot.valuesOf(lang.code) }, snapshot.syntax);
       await writing;
       writing = Promise.all(BUNDLE_FORMATS.map((format) => staging!.write(bundleFileName(lang.code, format), files[format])));
       writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
@@ -102,7 +120,7 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
   );
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[], forced: boolean): ReleaseRow {
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotSource["languages"], forced: boolean): ReleaseRow {
   return db.transaction((tx) => {
     // `latest` is the newest published_at; keep it strictly increasing within a project so two
     // publishes in the same millisecond still have an order.

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -93,8 +94,35 @@ export const translations = sqliteTable(
     // When the checks last ran on this value; null for values stored before there were checks.
     checkedAt: integer("checked_at"),
   },
-  (t) => [primaryKey({ columns: [t.keyId, t.languageId] }), index("translations_language_idx").on(t.languageId)],
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.languageId] }),
+    index("translations_language_idx").on(t.languageId),
+    // Only the values with a finding (a few in a hundred): the `problems` filter and the problem
+    // list read these instead of every value of the project (docs/architecture.md "Counts kept").
+    index("translations_problems_idx")
+      .on(t.languageId, t.keyId)
+      .where(sql`error_count > 0 OR warning_count > 0`),
+  ],
 );
+
+/**
+ * What `GET /progress` and the key grid's counts say of each language, kept by triggers on
+ * `translations` (src/storage/derived.ts) in the transaction of every write, so a request reads one
+ * row per language instead of counting five million values (docs/architecture.md "Counts kept").
+ */
+export const languageCounts = sqliteTable("language_counts", {
+  languageId: integer("language_id")
+    .primaryKey()
+    .references(() => languages.id, { onDelete: "cascade" }),
+  /** The language's values: translated or approved. */
+  valueCount: integer("value_count").notNull().default(0),
+  approvedCount: integer("approved_count").notNull().default(0),
+  /** Values with at least one finding of the message checks. */
+  problemValueCount: integer("problem_value_count").notNull().default(0),
+  /** The findings themselves, by severity (sums of the values' error_count and warning_count). */
+  errorCount: integer("error_count").notNull().default(0),
+  warningCount: integer("warning_count").notNull().default(0),
+});
 
 /** One finding of the message checks (docs/product.md §7). */
 export interface MessageProblem {

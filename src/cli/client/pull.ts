@@ -34,6 +34,9 @@ interface Target {
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
 
+/** Downloads at once: enough to keep a 2-core server compressing, few enough to be a polite client. */
+export const PULL_CONCURRENT_DOWNLOADS = 4;
+
 /** The release `which` names: latest, an id, or a tag (exactly, among the published ones). */
 async function findRelease(client: PhrasebookClient, which: string): Promise<ReleaseSummary> {
   if (which === "latest") {
@@ -191,7 +194,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
 
   // Everything is downloaded before the first file is replaced: a failed download writes nothing.
   // Each download streams into a temporary file beside its target, so the client holds no more
-  // than one file at a time (the one it checks), whatever a server sends.
+  // than the files it is checking (at most PULL_CONCURRENT_DOWNLOADS), whatever a server sends.
   const fallbackFiles = !args.switches.has("--no-fallback-files");
   const planned: Planned[] = [];
   const kept: string[] = [];
@@ -216,21 +219,35 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       planned.push({ path, code, from: language.code, url, format, jsonUrl, fallback, nested: format === "json" && wantsNested(target, path) });
     }
   }
+  // A few downloads at a time (docs/automation.md "pull"): the server compresses a file on its
+  // first request, off its main thread, so 50 languages one after the other wait for 50
+  // compressions in a row. Kept in the order of the plan whatever order they finish in.
   const downloads: Download[] = [];
-  try {
-    for (const item of planned) {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const worker = async () => {
+    while (next < planned.length && !failure) {
+      const at = next++;
+      const item = planned[at]!;
       const file = new PendingFile(item.path);
       const d: Download = { ...item, file, bytes: 0 };
-      downloads.push(d);
-      await client.download(`pull ${item.path}`, item.url, file.descriptor);
-      file.close();
-      await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
-      await shape(client, d);
-      d.bytes = statSync(file.temp).size;
+      downloads[at] = d;
+      try {
+        await client.download(`pull ${item.path}`, item.url, file.descriptor);
+        file.close();
+        await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
+        await shape(client, d);
+        d.bytes = statSync(file.temp).size;
+      } catch (err) {
+        failure ??= { err };
+      }
     }
-  } catch (err) {
-    for (const d of downloads) d.file.discard();
-    throw err;
+  };
+  // Every worker ends before anything is discarded or written, so no download is left writing.
+  await Promise.all(Array.from({ length: Math.min(PULL_CONCURRENT_DOWNLOADS, planned.length) }, worker));
+  if (failure) {
+    for (const d of downloads) d?.file.discard();
+    throw failure.err;
   }
   for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
   const saidFlat = new Set<string>();
