@@ -43,8 +43,9 @@ describe("pull downloads (docs/automation.md \"pull\")", () => {
       expect(id).toBeTruthy();
       const draft = await d.admin.post(`/projects/${d.pid}/releases`, { name: "R", tag: "v1" });
       expect((await d.admin.post(`/projects/${d.pid}/releases/${draft.body.id}/publish`)).status).toBe(200);
-      const r = await phrasebook(["pull", "--out", "locales/{language}.json"], { cwd: target, env: d.env });
-      expect(r.code).toBe(0);
+      // The client fetches only from the server's origin or the CDN origin it is told (docs/automation.md "What the client trusts").
+      const r = await phrasebook(["pull", "--out", "locales/{language}.json"], { cwd: target, env: { ...d.env, PHRASEBOOK_CDN_URL: `http://127.0.0.1:${port}/cdn` } });
+      expect(r).toMatchObject({ code: 0, stderr: "" });
       expect(most).toBe(PULL_CONCURRENT_DOWNLOADS);
       expect([...encodings].every((e) => /\b(gzip|br)\b/.test(e))).toBe(true);
       for (const code of LANGUAGES) expect(JSON.parse(readFileSync(join(target, "locales", `${code}.json`), "utf8"))).toEqual({ hello: `Hello in ${code}` });
