@@ -69,7 +69,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   // "Continuous replication"); the release copies catch up beside it.
   const target = replicaTarget(settings);
   const replicator = litestream && target ? startReplicator(litestream, join(settings.dataDir, DATABASE_FILE), target, settings.replicaSyncIntervalSeconds) : undefined;
-  const releaseReplication = deps.releaseCopier as ReleaseReplication | undefined;
+  const releaseReplication = deps.releaseCopier instanceof ReleaseReplication ? deps.releaseCopier : undefined;
   releaseReplication?.start();
   // Asked only once a request is being answered, so `server` is set by then.
   const peer = (request: Request) => server.requestIP(request)?.address;

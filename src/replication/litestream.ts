@@ -140,9 +140,13 @@ export function startReplicator(bin: string, dbPath: string, target: ReplicaTarg
     void child.exited.then((code) => {
       if (stopping) return;
       failures = Date.now() - started > 60_000 ? 0 : failures + 1;
-      const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
-      log.error("litestream stopped; restarting it", { exit_code: code, restart_in_ms: delay });
-      timer = setTimeout(launch, delay);
+      const delay = RESTART_DELAYS_MS[Math.min(failures - 1, RESTART_DELAYS_MS.length - 1)]!;
+      // Reported when the restart is due: a Ctrl-C in a terminal reaches Litestream too, and the
+      // shutdown that follows it clears this timer, so a stop is not reported as a failure.
+      timer = setTimeout(() => {
+        log.error("litestream stopped; restarting it", { exit_code: code, stopped_ms_ago: delay });
+        launch();
+      }, delay);
     });
   };
   launch();

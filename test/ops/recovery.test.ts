@@ -184,3 +184,33 @@ test("Litestream does not outlive the server: killed alone with SIGKILL, the ser
   }
   expect({ litestream: running(litestream[0]!), guard: running(guard) }).toEqual({ litestream: false, guard: false });
 });
+
+test("Litestream killed on its own is started again", async () => {
+  const server = await startServer({
+    dataDir: join(work, "restarted"),
+    env: { PHRASEBOOK_REPLICA_URL: join(work, "restarted-replica"), PHRASEBOOK_LITESTREAM: LITESTREAM, PHRASEBOOK_LOG_REQUESTS: "false" },
+    readyMessage: "replication started",
+  });
+  servers.push(server);
+  const litestreamOf = async () => {
+    for (let i = 0; i < 200; i++) {
+      for (const guard of childrenOf(server.proc.pid)) {
+        const found = childrenOf(guard).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === LITESTREAM && running(pid));
+        if (found) return found;
+      }
+      await Bun.sleep(50);
+    }
+    throw new Error("no litestream process under the server");
+  };
+  const before = await litestreamOf();
+  process.kill(before, "SIGKILL");
+  let after = before;
+  for (let i = 0; i < 100 && after === before; i++) {
+    await Bun.sleep(100);
+    after = await litestreamOf().catch(() => before);
+  }
+  expect(after).not.toBe(before);
+  for (let i = 0; i < 100 && !server.output().includes('"msg":"litestream stopped; restarting it"'); i++) await Bun.sleep(50);
+  expect(server.output()).toContain('"msg":"litestream stopped; restarting it"');
+  await server.stop();
+});

@@ -116,7 +116,7 @@ describe("phrasebook restore refuses what it cannot do, in one line", () => {
     return { stdout, stderr, code };
   }
 
-  test("without a replica, into a data dir that is not empty, or from a folder that holds no replica", async () => {
+  test("without a replica, into a data dir that is not empty, or from a folder that holds no replica; serve without Litestream", async () => {
     const replica = replicaDir();
     const full = replicaDir();
     writeFileSync(join(full, "phrasebook.db"), "");
@@ -137,6 +137,18 @@ describe("phrasebook restore refuses what it cannot do, in one line", () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toStartWith("phrasebook: litestream restore failed: no matching backups found");
     expect(existsSync(target)).toBe(false); // nothing half-restored is left
+    // serve refuses to start without the executable that would replicate.
+    const serve = Bun.spawn([...serverCommand(), "serve"], {
+      env: { PATH: process.env.PATH ?? "", PHRASEBOOK_DATA_DIR: target, PHRASEBOOK_PORT: "0", PHRASEBOOK_REPLICA_URL: replica, PHRASEBOOK_LITESTREAM: "/nonexistent/litestream" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [serveErr, serveCode] = await Promise.all([new Response(serve.stderr).text(), serve.exited]);
+    expect({ serveErr, serveCode }).toEqual({
+      serveErr: 'phrasebook: PHRASEBOOK_LITESTREAM: cannot find the litestream executable "/nonexistent/litestream"; install it (docs/deploy.md "Continuous replication") or set PHRASEBOOK_LITESTREAM to its path\n',
+      serveCode: 2,
+    });
+    expect(existsSync(target)).toBe(false);
     expect(await restore({ PHRASEBOOK_DATA_DIR: target, PHRASEBOOK_REPLICA_URL: "relative/path" })).toMatchObject({
       stderr: 'phrasebook: PHRASEBOOK_REPLICA_URL: must be an absolute folder path or s3://bucket/path (got "relative/path")\n',
       code: 2,
