@@ -12,7 +12,7 @@
  * on, only what was restored is.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { ROOT, serverCommand, startServer, tempDir, type TestServer } from "../helpers/server.ts";
@@ -140,16 +140,26 @@ test("the restore drill: killed mid-write with its data dir deleted, the server 
   );
 });
 
-/** The processes whose parent is `pid` (from /proc, as `ps --ppid` would list them). */
+/** The processes whose parent is `pid`, from /proc (a fresh Debian machine may have no `ps`). */
 function childrenOf(pid: number): number[] {
-  const out = Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(pid)]).stdout.toString();
-  return out.split("\n").map((l) => Number(l.trim())).filter((n) => n > 0);
+  const children: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
 
 /** Alive and not a zombie waiting for a parent to collect it. */
 function running(pid: number): boolean {
   try {
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
   } catch {
     return false;
   }
