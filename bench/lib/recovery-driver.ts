@@ -5,9 +5,9 @@
  *
  * 1. A project of BENCH_KEYS keys x BENCH_LANGS languages through the import API (bench/lib/editor-seed.ts).
  * 2. BENCH_WRITE_SECONDS of translation writes (2 writers) without and with PHRASEBOOK_REPLICA_URL
- *    (a folder), alternated twice: writes a second and the server's CPU per write; how long
- *    Litestream's first copy of the database takes; then a publish (its files copied beside the
- *    replica before it is published).
+ *    (a folder), alternated twice: writes a second and the server's CPU per write, then a publish
+ *    (with replication, its files are copied beside the replica before it is published); how long
+ *    Litestream's first copy of the database takes.
  * 3. Writes go on; the server's process group is killed (SIGKILL) and the data dir deleted; the
  *    recovery point is the age at the kill of the oldest acknowledged write the restore lacks.
  * 4. `phrasebook restore`, timed; a server on the restored dir; every pinned file compared, every
@@ -98,6 +98,7 @@ await server.stop();
  * least; Litestream's CPU is its own process's, counted apart.
  */
 let live!: TestServer;
+let pub!: { status: number; body: any };
 for (const round of [1, 2]) {
   for (const replicated of [false, true]) {
     const started = performance.now();
@@ -120,16 +121,18 @@ for (const round of [1, 2]) {
       server_cpu_us_per_write: Math.round((cpu * 1e6) / loop.acks.length),
       ...(replicated ? { litestream_cpu_seconds_total: Number(litestream.toFixed(2)) } : {}),
     });
+    // A publish in each setting, side by side: with replication its files are copied beside the
+    // replica before it is published.
+    const publishStarted = performance.now();
+    const rel = await admin.post(`/projects/${pid}/releases`, { name: `Bench ${round}${replicated ? "r" : ""}`, tag: `bench-${round}-${replicated}` });
+    pub = await admin.post(`/projects/${pid}/releases/${rel.body.id}/publish`);
+    if (pub.status !== 200) throw new Error(`publish: ${pub.status} ${JSON.stringify(pub.body)}`);
+    report({ what: replicated ? "publish, its files copied beside the replica" : "publish without replication", round, seconds: Number(((performance.now() - publishStarted) / 1000).toFixed(1)) });
     if (replicated && round === 2) live = server;
     else await server.stop();
   }
 }
 
-const publishStarted = performance.now();
-const rel = await admin.post(`/projects/${pid}/releases`, { name: "Bench", tag: "bench" });
-const pub = await admin.post(`/projects/${pid}/releases/${rel.body.id}/publish`);
-if (pub.status !== 200) throw new Error(`publish: ${pub.status} ${JSON.stringify(pub.body)}`);
-report({ what: "publish with its files copied beside the replica", seconds: Number(((performance.now() - publishStarted) / 1000).toFixed(1)) });
 const pinned = new Map<string, Uint8Array>();
 for (const lang of pub.body.languages) {
   for (const url of Object.values(lang.download_urls) as string[]) {
