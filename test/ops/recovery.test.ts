@@ -224,3 +224,28 @@ test("Litestream killed on its own is started again", async () => {
   expect(server.output()).toContain('"msg":"litestream stopped; restarting it"');
   await server.stop();
 });
+
+test("a server stopped with SIGTERM copies its last changes before Litestream stops: a restore holds every write", async () => {
+  const dir = join(work, "graceful");
+  const replicaDir = join(work, "graceful-replica");
+  // Litestream copies on its own only once a minute here, so the writes reach the replica only
+  // through the copy it makes when it is stopped, after the server closed its database.
+  const env = { PHRASEBOOK_REPLICA_URL: replicaDir, PHRASEBOOK_LITESTREAM: LITESTREAM, PHRASEBOOK_LOG_REQUESTS: "false", PHRASEBOOK_REPLICA_SYNC_INTERVAL: "60" };
+  const server = await startServer({ dataDir: dir, env, keepDataDir: true });
+  for (let i = 0; i < 200 && !server.output().includes("wal segment written"); i++) await Bun.sleep(50);
+  servers.push(server);
+  const admin = await DashboardClient.loggedIn(server.url);
+  const pid = await admin.project("Graceful", "en", ["de"]);
+  const keyId = await admin.key(pid, "graceful.key", { en: "English" });
+  for (let i = 1; i <= 20; i++) expect((await admin.put(`/projects/${pid}/keys/${keyId}/translations/de`, { value: `w${i}` })).status).toBe(200);
+  await server.stop(); // SIGTERM right after the last write was acknowledged
+  expect(server.proc.exitCode).toBe(0);
+  expect(server.output()).not.toContain("litestream stopped; restarting it");
+
+  const restoredDir = join(work, "graceful-restored");
+  const restore = Bun.spawn([...serverCommand(), "restore"], { env: { PATH: process.env.PATH ?? "", PHRASEBOOK_DATA_DIR: restoredDir, ...env }, stdout: "pipe", stderr: "pipe" });
+  expect(await restore.exited).toBe(0);
+  const back = await startServer({ dataDir: restoredDir, env: { PHRASEBOOK_LOG_REQUESTS: "false" } });
+  servers.push(back);
+  expect(back.query<{ value: string }>("SELECT t.value FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.code = 'de'")).toEqual([{ value: "w20" }]);
+});
