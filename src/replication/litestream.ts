@@ -139,8 +139,8 @@ export function startReplicator(bin: string, dbPath: string, target: ReplicaTarg
     log.info("replication started", { pid: child.pid, replica: target.kind });
     void child.exited.then((code) => {
       if (stopping) return;
-      failures = Date.now() - started > 60_000 ? 0 : failures + 1;
-      const delay = RESTART_DELAYS_MS[Math.min(failures - 1, RESTART_DELAYS_MS.length - 1)]!;
+      failures = Date.now() - started > 60_000 ? 1 : failures + 1; // a minute of running starts over
+      const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length) - 1]!;
       // Reported when the restart is due: a Ctrl-C in a terminal reaches Litestream too, and the
       // shutdown that follows it clears this timer, so a stop is not reported as a failure.
       timer = setTimeout(() => {
@@ -155,8 +155,12 @@ export function startReplicator(bin: string, dbPath: string, target: ReplicaTarg
     async stop() {
       stopping = true;
       clearTimeout(timer);
-      if (proc) {
-        proc.stdin.end(); // the guard stops Litestream, which copies what is left first
+      if (proc && proc.exitCode === null) {
+        try {
+          proc.stdin.end(); // the guard stops Litestream, which copies what is left first
+        } catch {
+          // the guard is gone already
+        }
         await proc.exited;
       }
       config.remove();
