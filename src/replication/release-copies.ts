@@ -25,8 +25,9 @@ const BUNDLE_FILE = /^[A-Za-z0-9-]{1,35}\.[a-z0-9]{1,10}$/;
 const releasePrefix = (releasePublicId: string) => `${RELEASES_DIR}/${releasePublicId}`;
 
 /**
- * Copies the plain files of a release folder (not the compressed variants the CDN makes on first
- * request from them, nor temporary files) to the replica, then its manifest.
+ * Copies the plain files of a release folder to the replica, then its manifest: not the compressed
+ * variants the CDN makes on first request from them, nor dotfiles (temporary files, and the
+ * folder's marker, which the restore's staging folder writes again).
  */
 export async function copyRelease(replica: ReplicaFiles, releasePublicId: string, dir: string): Promise<{ files: number; bytes: number }> {
   const manifest: Manifest = { files: [] };

@@ -46,7 +46,7 @@ describe("release files beside the replica", () => {
       expect(reply.status).toBe(200);
       const copy = join(replica, "releases", id);
       const local = join(app.dataDir, "releases", id);
-      const names = readdirSync(local).filter((n) => !n.endsWith(".gz") && !n.endsWith(".br")).sort();
+      const names = readdirSync(local).filter((n) => !n.startsWith(".") && !n.endsWith(".gz") && !n.endsWith(".br")).sort(); // not the folder's marker
       expect(names.length).toBe(6); // 2 languages x json, yaml, arb
       expect(readdirSync(copy).sort()).toEqual(["_manifest.json", ...names].sort());
       for (const name of names) expect(readFileSync(join(copy, name)).equals(readFileSync(join(local, name)))).toBe(true);
