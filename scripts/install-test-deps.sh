@@ -2,6 +2,9 @@
 # The system programs `make test` drives: Chromium (browser tests), nginx and curl (reverse-proxy
 # tests), openssl (the webhook tests' throwaway CA), tar (backup restore). Installs the missing ones
 # from Debian's packages when it can (root with apt-get), else names them and stops.
+# Litestream (the restore drill, test/ops/recovery.test.ts) is not one of them: it comes from npm
+# as a pinned development dependency (@flydotio/litestream-linux-x64, Linux x64), which `make deps`
+# installs into node_modules before any test runs.
 set -euo pipefail
 
 need=()

@@ -13,6 +13,14 @@ import type { Db } from "./storage/db.ts";
 export type HttpFetch = (input: string | URL | Request, init?: BunFetchRequestInit) => Promise<Response>;
 
 /**
+ * Copies a published release's files beside the database's replica before the release is marked
+ * published (docs/deploy.md "Continuous replication"); fails with an HttpError when it cannot.
+ */
+export interface ReleaseCopier {
+  copyRelease(releasePublicId: string, dir: string): Promise<void>;
+}
+
+/**
  * The wiring every part of the app is built from (docs/architecture.md). Made once by the server
  * (or a test) and handed to `createApp`; nothing else holds process state.
  */
@@ -26,6 +34,8 @@ export interface AppDeps {
   observability: Observability;
   /** Outgoing HTTP (see HttpFetch). */
   fetch: HttpFetch;
+  /** Set when the server replicates continuously (PHRASEBOOK_REPLICA_URL). */
+  releaseCopier?: ReleaseCopier;
 }
 
 /** What a service that changes something needs: the database, the time, and where to announce it. */

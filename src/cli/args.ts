@@ -26,7 +26,7 @@ type Kind = "value" | "switch";
 export const CLIENT_COMMANDS = ["push", "pull", "publish", "status"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
-const SERVER_COMMANDS = ["serve", "demo", "backup", "user"];
+const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
 
 const CONNECTION = ["--server", "--token"];
 
@@ -119,6 +119,7 @@ Usage:
   phrasebook user create --email E --name N [--role admin|member]
                                           add a dashboard user (password from PHRASEBOOK_PASSWORD or a prompt)
   phrasebook backup FILE                  consistent online copy of the database and release files
+  phrasebook restore                      bring back a data dir from the replica (PHRASEBOOK_REPLICA_URL)
   phrasebook version                      print the version
   phrasebook --help                       this text
 

@@ -36,6 +36,12 @@ export interface Settings {
   logRequests: boolean;
   metrics: boolean;
   trustedProxies: string[];
+  /** Continuous replication (docs/deploy.md "Continuous replication"): a folder or s3://bucket/path; unset = off. */
+  replicaUrl: string | undefined;
+  replicaS3Endpoint: string | undefined;
+  replicaS3Region: string | undefined;
+  replicaSyncIntervalSeconds: number;
+  litestreamBin: string;
 }
 
 type Source = Record<string, string | undefined>;
@@ -178,7 +184,53 @@ export const SETTINGS: Spec<keyof Settings>[] = [
     help: "address ranges of reverse proxies whose X-Forwarded-For is believed",
     parse: (r) => cidrList("PHRASEBOOK_TRUSTED_PROXIES", r),
   },
+  {
+    key: "replicaUrl", env: "PHRASEBOOK_REPLICA_URL", flag: "--replica-url",
+    help: "replicate continuously (Litestream) to this folder or s3://bucket/path",
+    parse: (r) => replicaUrl("PHRASEBOOK_REPLICA_URL", r),
+  },
+  {
+    key: "replicaS3Endpoint", env: "PHRASEBOOK_REPLICA_S3_ENDPOINT", flag: "--replica-s3-endpoint",
+    help: "endpoint of S3-compatible storage (unset: AWS S3)",
+    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_REPLICA_S3_ENDPOINT", r.trim()) : undefined),
+  },
+  {
+    key: "replicaS3Region", env: "PHRASEBOOK_REPLICA_S3_REGION", flag: "--replica-s3-region", help: "region of the S3 bucket",
+    parse: (r) => r?.trim() || undefined,
+  },
+  {
+    key: "replicaSyncIntervalSeconds", env: "PHRASEBOOK_REPLICA_SYNC_INTERVAL", flag: "--replica-sync-interval",
+    help: "seconds between copies of the database's changes to the replica",
+    parse: (r) => {
+      if (r === undefined || r.trim() === "") return 0.25;
+      const n = Number(r.trim());
+      // Below 0.05 s Litestream would only spin; a longer interval trades recovery point for fewer
+      // requests to S3 (docs/deploy.md "Continuous replication").
+      if (!Number.isFinite(n) || n < 0.05 || n > 60) fail("PHRASEBOOK_REPLICA_SYNC_INTERVAL", "must be seconds from 0.05 to 60", r);
+      return n;
+    },
+  },
+  {
+    key: "litestreamBin", env: "PHRASEBOOK_LITESTREAM", flag: "--litestream", help: "the litestream executable (replication and restore)",
+    parse: (r) => r?.trim() || "litestream",
+  },
 ];
+
+/**
+ * A replica is an absolute folder path or `s3://bucket[/path]` (docs/deploy.md "Continuous
+ * replication"); a relative path would depend on the directory the service starts in.
+ */
+function replicaUrl(env: string, raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  if (value.startsWith("s3://")) {
+    if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^?#]*)?$/.test(value)) fail(env, "must be s3://bucket/path with a valid bucket name", raw);
+    return value.replace(/\/+$/, "");
+  }
+  if (value.startsWith("file://")) return replicaUrl(env, value.slice("file://".length));
+  if (!value.startsWith("/")) fail(env, "must be an absolute folder path or s3://bucket/path", raw);
+  return resolvePath(value);
+}
 
 /** Reads settings from the environment, then lets `--flag value` / `--flag=value` override. */
 export function loadSettings(env: Source, flags: Source = {}): Settings {

@@ -4,7 +4,7 @@ import { bundleFileName } from "../bundles/layout.ts";
 import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
 import { log } from "../common/log.ts";
-import type { ServiceDeps } from "../deps.ts";
+import type { AppDeps, ServiceDeps } from "../deps.ts";
 import { compileLanguage } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
@@ -22,13 +22,14 @@ export interface PublishOptions {
  * Publishing (docs/interface.md §3, docs/product.md §3, docs/publishing.md §2), all or nothing:
  * snapshot, check every message (a 409 with the errors unless `allowErrors`, before anything is
  * written), claim the draft, compile every language to every bundle format of the registry (JSON,
- * YAML and ARB), write and flush the files, then in one transaction give the release its slug,
+ * YAML and ARB), write and flush the files (and copy them beside the replica, when the server
+ * replicates), then in one transaction give the release its slug,
  * record the shipped languages with `is_base_language` as of now and the formats written, mark it
  * published (and forced, when errors were let through) and write release_published. Then the
  * change notice purges the CDN and API caches, so `latest` tracks this release at once.
  */
 export async function publishRelease(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
   dataDir: string,
   project: ProjectRow,
   releasePublicId: string,
@@ -74,10 +75,13 @@ async function publishSnapshot(
       writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
     }
     await writing;
-    await staging.commit();
+    const dir = await staging.commit();
     staging = undefined;
     let row: ReleaseRow;
     try {
+      // With replication on, the files reach the replica before the release is published, so a
+      // restore never finds a published release without its files (docs/deploy.md "Continuous replication").
+      await deps.releaseCopier?.copyRelease(release.publicId, dir);
       row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0);
     } catch (err) {
       await removeReleaseFiles(dataDir, release.publicId);

@@ -50,6 +50,11 @@ export interface StartOptions {
   /** Wait for this log message before returning (default "listening"). */
   readyMessage?: string;
   keepDataDir?: boolean;
+  /**
+   * Runs the server in a process group of its own, so `kill` ends it with every process it started
+   * at the same instant, as when the machine is lost (test/ops/recovery.test.ts).
+   */
+  ownProcessGroup?: boolean;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -67,7 +72,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     PHRASEBOOK_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ...options.env,
   };
-  const proc = Bun.spawn([...serverCommand(), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir });
+  const proc = Bun.spawn([...serverCommand(), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir, detached: options.ownProcessGroup === true });
   let out = "";
   const ready = options.readyMessage ?? "listening";
   const decoder = new TextDecoder();
@@ -113,7 +118,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async kill(signal: NodeJS.Signals = "SIGKILL") {
       db?.close();
       db = undefined;
-      proc.kill(signal);
+      if (options.ownProcessGroup) process.kill(-proc.pid, signal);
+      else proc.kill(signal);
       await proc.exited;
     },
   };
