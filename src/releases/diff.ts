@@ -20,38 +20,48 @@ export interface ReleaseDiff {
   counts: { added: number; removed: number; changed: number };
 }
 
-/** One side of a diff: each language's values by key. */
-type Content = Map<string, Map<string, string>>;
+/**
+ * One side of a diff: its languages, and each language's values by key, loaded one language at a
+ * time so that two sides of a large project (100,000 keys in 50 languages) are never all in
+ * memory at once.
+ */
+export interface Side {
+  languages: string[];
+  values(code: string): Promise<Map<string, string>>;
+}
 
-const EMPTY: Content = new Map();
+const EMPTY: Side = { languages: [], values: async () => new Map() };
 
 /**
- * A published release's content, from the JSON file of each language it shipped: the JSON bundle
- * is a flat mapping of key to value, exactly what was published (docs/product.md §3), so a diff
- * never depends on how translations changed since.
+ * A published release's side, from the JSON file of each language it shipped: the JSON bundle is
+ * a flat mapping of key to value, exactly what was published (docs/product.md §3), so a diff never
+ * depends on how translations changed since.
  */
-async function publishedContent(db: Db, dataDir: string, release: ReleaseRow): Promise<Content> {
-  const content: Content = new Map();
-  const codes = db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(eq(releaseLanguages.releaseId, release.id)).all();
-  for (const { code } of codes) {
-    const parsed = JSON.parse(await readFile(bundlePath(dataDir, release.publicId, code, "json"), "utf8")) as Record<string, string>;
-    content.set(code, new Map(Object.entries(parsed)));
-  }
-  return content;
+function publishedSide(db: Db, dataDir: string, release: ReleaseRow): Side {
+  const languages = db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(eq(releaseLanguages.releaseId, release.id)).all().map((l) => l.code);
+  return {
+    languages,
+    async values(code) {
+      const parsed = JSON.parse(await readFile(bundlePath(dataDir, release.publicId, code, "json"), "utf8")) as Record<string, string>;
+      return new Map(Object.entries(parsed));
+    },
+  };
 }
 
 /** A draft's side: what publishing it now would ship (the snapshot a publish takes). */
-function draftContent(db: Db, project: ProjectRow): Content {
+function draftSide(db: Db, project: ProjectRow): Side {
   const snapshot = takeSnapshot(db, project.id);
-  const content: Content = new Map();
-  for (const lang of snapshot.languages) {
-    const values = new Map<string, string>();
-    lang.values.forEach((v, i) => {
-      if (v !== undefined) values.set(snapshot.keys[i]!, v);
-    });
-    content.set(lang.code, values);
-  }
-  return content;
+  const byCode = new Map(snapshot.languages.map((l) => [l.code, l]));
+  return {
+    languages: snapshot.languages.map((l) => l.code),
+    async values(code) {
+      const values = new Map<string, string>();
+      byCode.get(code)!.values.forEach((v, i) => {
+        if (v !== undefined) values.set(snapshot.keys[i]!, v);
+      });
+      return values;
+    },
+  };
 }
 
 function latestPublished(db: Db, project: ProjectRow): ReleaseRow | undefined {
@@ -64,44 +74,56 @@ function latestPublished(db: Db, project: ProjectRow): ReleaseRow | undefined {
     .get();
 }
 
-function keysOf(content: Content): Set<string> {
+/** Every key a side has a value for, in any language. */
+async function keysOf(side: Side): Promise<Set<string>> {
   const keys = new Set<string>();
-  for (const values of content.values()) for (const key of values.keys()) keys.add(key);
+  for (const code of side.languages) for (const key of (await side.values(code)).keys()) keys.add(key);
   return keys;
 }
 
+type Change = ReleaseDiff["changed"][number];
+const byKeyThenLanguage = (a: Change, b: Change) => compareCodePoints(a.key, b.key) || compareCodePoints(a.language_code, b.language_code);
+
 /**
- * Compares two sides in one pass over each, with hash maps (linear in the values, never a query per
- * key): `added`/`removed` are keys on one side only; `changed` each (key, language) of a key on
- * both sides, in a language on both sides, whose value differs (`null` where a side has none).
- * Lists stop at DIFF_LIST_MAX entries each; the counts are whole.
+ * Compares two sides with hash maps, linear in the values and never a query per key, one language
+ * at a time: a first pass finds each side's keys, a second compares the languages both sides have.
+ * `added`/`removed` are keys on one side only; `changed` each (key, language) of a key on both
+ * sides, in a language on both sides, whose value differs (`null` where a side has none), in key
+ * then language order. Lists stop at DIFF_LIST_MAX entries each (only the first ones in that order
+ * are kept while comparing); the counts are whole.
  */
-export function compareContents(before: Content, after: Content): ReleaseDiff {
-  const beforeKeys = keysOf(before);
-  const afterKeys = keysOf(after);
+export async function compareSides(before: Side, after: Side): Promise<ReleaseDiff> {
+  const beforeKeys = await keysOf(before);
+  const afterKeys = await keysOf(after);
   const added = [...afterKeys].filter((k) => !beforeKeys.has(k)).sort(compareCodePoints);
   const removed = [...beforeKeys].filter((k) => !afterKeys.has(k)).sort(compareCodePoints);
-  const languages = [...after.keys()].filter((c) => before.has(c)).sort(compareCodePoints);
-  const both = [...afterKeys].filter((k) => beforeKeys.has(k)).sort(compareCodePoints);
-  const changed: ReleaseDiff["changed"] = [];
+  const beforeLanguages = new Set(before.languages);
+  const afterLanguages = new Set(after.languages);
+  let changed: Change[] = [];
   let changedCount = 0;
-  for (const key of both) {
-    for (const code of languages) {
-      const b = before.get(code)!.get(key) ?? null;
-      const a = after.get(code)!.get(key) ?? null;
-      if (a === b) continue;
+  for (const code of after.languages.filter((c) => beforeLanguages.has(c))) {
+    const [b, a] = [await before.values(code), await after.values(code)];
+    const found: Change[] = [];
+    const look = (key: string) => {
+      if (!beforeKeys.has(key) || !afterKeys.has(key)) return;
+      const was = b.get(key) ?? null;
+      const now = a.get(key) ?? null;
+      if (was === now) return;
       changedCount++;
-      if (changed.length < DIFF_LIST_MAX) changed.push({ key, language_code: code, before: b, after: a });
-    }
+      found.push({ key, language_code: code, before: was, after: now });
+    };
+    for (const key of a.keys()) look(key);
+    for (const key of b.keys()) if (!a.has(key)) look(key);
+    // Keep only the first DIFF_LIST_MAX in key then language order across the languages so far.
+    changed = changed.concat(found).sort(byKeyThenLanguage).slice(0, DIFF_LIST_MAX);
   }
-  const truncated = added.length > DIFF_LIST_MAX || removed.length > DIFF_LIST_MAX || changedCount > DIFF_LIST_MAX;
   return {
     added: added.slice(0, DIFF_LIST_MAX),
     removed: removed.slice(0, DIFF_LIST_MAX),
     changed,
-    languages_added: [...after.keys()].filter((c) => !before.has(c)).sort(compareCodePoints),
-    languages_removed: [...before.keys()].filter((c) => !after.has(c)).sort(compareCodePoints),
-    truncated,
+    languages_added: after.languages.filter((c) => !beforeLanguages.has(c)).sort(compareCodePoints),
+    languages_removed: before.languages.filter((c) => !afterLanguages.has(c)).sort(compareCodePoints),
+    truncated: added.length > DIFF_LIST_MAX || removed.length > DIFF_LIST_MAX || changedCount > DIFF_LIST_MAX,
     counts: { added: added.length, removed: removed.length, changed: changedCount },
   };
 }
@@ -119,7 +141,7 @@ export async function diffRelease(db: Db, dataDir: string, project: ProjectRow, 
     base = findRelease(db, project, against);
     if (base.status !== "published") throw conflict("a diff compares against a published release (or latest); this one is a draft");
   }
-  const after = release.status === "published" ? await publishedContent(db, dataDir, release) : draftContent(db, project);
-  const before = base ? await publishedContent(db, dataDir, base) : EMPTY;
-  return compareContents(before, after);
+  const after = release.status === "published" ? publishedSide(db, dataDir, release) : draftSide(db, project);
+  const before = base ? publishedSide(db, dataDir, base) : EMPTY;
+  return compareSides(before, after);
 }
