@@ -36,11 +36,12 @@ export function checkChannelName(name: string): string {
   return name;
 }
 
+/** A name no channel can have finds none: 404 like an unknown one (only creating one checks the name, 400). */
 function findChannel(db: Db, project: ProjectRow, name: string): ChannelRow {
   const row = db
     .select()
     .from(channels)
-    .where(and(eq(channels.projectId, project.id), eq(channels.name, checkChannelName(name))))
+    .where(and(eq(channels.projectId, project.id), eq(channels.name, name)))
     .get();
   if (!row) throw notFound("channel not found");
   return row;
