@@ -165,3 +165,30 @@ test("releases §Scheduled publish: a draft publishes at its time; one blocked b
     await t.close();
   }
 });
+
+test("releases §Diff: one language at a time, each read twice per side (never per key), changes in key then language order", async () => {
+  const { compareSides } = await import("../../src/releases/diff.ts");
+  const side = (languages: string[], keys: number, value: (code: string, i: number) => string) => {
+    const loads: string[] = [];
+    return {
+      loads,
+      languages,
+      async values(code: string) {
+        loads.push(code);
+        return new Map(Array.from({ length: keys }, (_, i) => [`k${String(i).padStart(6, "0")}`, value(code, i)] as [string, string]));
+      },
+    };
+  };
+  const codes = Array.from({ length: 12 }, (_, i) => `l${String.fromCharCode(97 + i)}`);
+  for (const keys of [500, 5000]) {
+    const before = side(codes, keys, (c, i) => `${c} ${i}`);
+    const after = side(codes, keys, (c, i) => (i % 2 === 0 ? `${c} ${i}` : `${c} new ${i}`));
+    const diff = await compareSides(before, after);
+    expect(diff.counts).toEqual({ added: 0, removed: 0, changed: (keys / 2) * codes.length });
+    expect(diff.changed).toHaveLength(Math.min(DIFF_LIST_MAX, (keys / 2) * codes.length));
+    expect(diff.changed[0]).toEqual({ key: "k000001", language_code: "la", before: "la 1", after: "la new 1" });
+    expect(diff.changed[1]!.language_code).toBe("lb"); // key order first, then language
+    // Each language of each side is read once for the keys and once to compare: never all at once, never per key.
+    for (const s of [before, after]) expect(s.loads.toSorted()).toEqual([...codes, ...codes].toSorted());
+  }
+});
