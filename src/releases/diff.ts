@@ -20,17 +20,22 @@ export interface ReleaseDiff {
   counts: { added: number; removed: number; changed: number };
 }
 
+/** One language's values by key: a JSON file as parsed, so a key is looked up as an own property. */
+export type Values = Record<string, string>;
+
+const valueOf = (values: Values, key: string): string | null => (Object.hasOwn(values, key) ? values[key]! : null);
+
 /**
- * One side of a diff: its languages, and each language's values by key, loaded one language at a
- * time so that two sides of a large project (100,000 keys in 50 languages) are never all in
- * memory at once.
+ * One side of a diff: its languages, and each language's values, loaded one language at a time
+ * so that two sides of a large project (100,000 keys in 50 languages) are never all in memory at
+ * once.
  */
 export interface Side {
   languages: string[];
-  values(code: string): Promise<Map<string, string>>;
+  values(code: string): Promise<Values>;
 }
 
-const EMPTY: Side = { languages: [], values: async () => new Map() };
+const EMPTY: Side = { languages: [], values: async () => ({}) };
 
 /**
  * A published release's side, from the JSON file of each language it shipped: the JSON bundle is
@@ -42,8 +47,7 @@ function publishedSide(db: Db, dataDir: string, release: ReleaseRow): Side {
   return {
     languages,
     async values(code) {
-      const parsed = JSON.parse(await readFile(bundlePath(dataDir, release.publicId, code, "json"), "utf8")) as Record<string, string>;
-      return new Map(Object.entries(parsed));
+      return JSON.parse(await readFile(bundlePath(dataDir, release.publicId, code, "json"), "utf8")) as Values;
     },
   };
 }
@@ -55,9 +59,9 @@ function draftSide(db: Db, project: ProjectRow): Side {
   return {
     languages: snapshot.languages.map((l) => l.code),
     async values(code) {
-      const values = new Map<string, string>();
+      const values: Values = Object.create(null);
       byCode.get(code)!.values.forEach((v, i) => {
-        if (v !== undefined) values.set(snapshot.keys[i]!, v);
+        if (v !== undefined) values[snapshot.keys[i]!] = v;
       });
       return values;
     },
@@ -74,53 +78,55 @@ function latestPublished(db: Db, project: ProjectRow): ReleaseRow | undefined {
     .get();
 }
 
-/** Every key a side has a value for, in any language. */
-async function keysOf(side: Side): Promise<Set<string>> {
-  const keys = new Set<string>();
-  for (const code of side.languages) for (const key of (await side.values(code)).keys()) keys.add(key);
-  return keys;
-}
-
 type Change = ReleaseDiff["changed"][number];
+const byKey = (a: Change, b: Change) => compareCodePoints(a.key, b.key);
 const byKeyThenLanguage = (a: Change, b: Change) => compareCodePoints(a.key, b.key) || compareCodePoints(a.language_code, b.language_code);
 
 /**
- * Compares two sides with hash maps, linear in the values and never a query per key, one language
- * at a time: a first pass finds each side's keys, a second compares the languages both sides have.
+ * Compares two sides in one pass over their languages, reading each language of each side once,
+ * with hash lookups (linear in the values; never a query per key). Each side's keys are gathered
+ * on the way; the values that differ in a language both sides have are kept as candidates, and at
+ * the end those of keys present on both sides are the changes. So memory holds one language of
+ * each side at a time, plus the differing values.
+ *
  * `added`/`removed` are keys on one side only; `changed` each (key, language) of a key on both
  * sides, in a language on both sides, whose value differs (`null` where a side has none), in key
- * then language order. Lists stop at DIFF_LIST_MAX entries each (only the first ones in that order
- * are kept while comparing); the counts are whole.
+ * then language order. Lists stop at DIFF_LIST_MAX entries each; the counts are whole.
  */
 export async function compareSides(before: Side, after: Side): Promise<ReleaseDiff> {
-  const beforeKeys = await keysOf(before);
-  const afterKeys = await keysOf(after);
-  const added = [...afterKeys].filter((k) => !beforeKeys.has(k)).sort(compareCodePoints);
-  const removed = [...beforeKeys].filter((k) => !afterKeys.has(k)).sort(compareCodePoints);
+  const beforeKeys = new Set<string>();
+  const afterKeys = new Set<string>();
   const beforeLanguages = new Set(before.languages);
   const afterLanguages = new Set(after.languages);
-  let changed: Change[] = [];
-  let changedCount = 0;
-  for (const code of after.languages.filter((c) => beforeLanguages.has(c))) {
-    const [b, a] = [await before.values(code), await after.values(code)];
+  const candidates: Change[][] = [];
+  for (const code of new Set([...before.languages, ...after.languages])) {
+    const b = beforeLanguages.has(code) ? await before.values(code) : undefined;
+    const a = afterLanguages.has(code) ? await after.values(code) : undefined;
+    if (b) for (const key in b) beforeKeys.add(key);
+    if (a) for (const key in a) afterKeys.add(key);
+    if (!a || !b) continue;
     const found: Change[] = [];
-    const look = (key: string) => {
-      if (!beforeKeys.has(key) || !afterKeys.has(key)) return;
-      const was = b.get(key) ?? null;
-      const now = a.get(key) ?? null;
-      if (was === now) return;
-      changedCount++;
-      found.push({ key, language_code: code, before: was, after: now });
-    };
-    for (const key of a.keys()) look(key);
-    for (const key of b.keys()) if (!a.has(key)) look(key);
-    // Keep only the first DIFF_LIST_MAX in key then language order across the languages so far.
-    changed = changed.concat(found).sort(byKeyThenLanguage).slice(0, DIFF_LIST_MAX);
+    for (const key in a) {
+      const was = valueOf(b, key);
+      if (was !== a[key]) found.push({ key, language_code: code, before: was, after: a[key]! });
+    }
+    for (const key in b) if (!Object.hasOwn(a, key)) found.push({ key, language_code: code, before: b[key]!, after: null });
+    candidates.push(found);
+  }
+  const added = [...afterKeys].filter((k) => !beforeKeys.has(k)).sort(compareCodePoints);
+  const removed = [...beforeKeys].filter((k) => !afterKeys.has(k)).sort(compareCodePoints);
+  let changedCount = 0;
+  let first: Change[] = [];
+  for (const found of candidates) {
+    const real = found.filter((c) => beforeKeys.has(c.key) && afterKeys.has(c.key));
+    changedCount += real.length;
+    // The first DIFF_LIST_MAX of each language, then of all of them.
+    first = first.concat(real.sort(byKey).slice(0, DIFF_LIST_MAX));
   }
   return {
     added: added.slice(0, DIFF_LIST_MAX),
     removed: removed.slice(0, DIFF_LIST_MAX),
-    changed,
+    changed: first.sort(byKeyThenLanguage).slice(0, DIFF_LIST_MAX),
     languages_added: after.languages.filter((c) => !beforeLanguages.has(c)).sort(compareCodePoints),
     languages_removed: before.languages.filter((c) => !afterLanguages.has(c)).sort(compareCodePoints),
     truncated: added.length > DIFF_LIST_MAX || removed.length > DIFF_LIST_MAX || changedCount > DIFF_LIST_MAX,
