@@ -79,6 +79,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/publish.ts")).runPublish(args);
     case "status":
       return (await import("./cli/client/status.ts")).runStatus(args);
+    case "rollback":
+      return (await import("./cli/client/rollback.ts")).runRollback(args);
+    case "promote":
+      return (await import("./cli/client/promote.ts")).runPromote(args);
+    case "diff":
+      return (await import("./cli/client/diff.ts")).runDiff(args);
     default:
       throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
   }

@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { clearUnfinishedPublishes, publishedReleaseIds } from "./releases/publish.ts";
+import { startScheduledPublishing } from "./releases/schedule.ts";
 import { bootstrapAdmin } from "./accounts/users.ts";
 import { createApp, type App } from "./app.ts";
 import { cleanStrayReleaseFiles } from "./bundles/files.ts";
@@ -81,6 +82,8 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
   const webhooks = startWebhooks(deps);
+  // Drafts scheduled to publish; one that came due while the server was down runs now (docs/releases.md).
+  const schedules = startScheduledPublishing(deps, settings.dataDir);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
@@ -90,6 +93,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     db,
     async stop() {
       await server.stop();
+      await schedules.stop(); // a publish under way finishes before the database closes
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
       await checks.stop();
       deps.observability.stop();

@@ -32,6 +32,8 @@ export const ProjectPatch = Type.Object({
   name: Type.Optional(ProjectName),
   base_language_code: Type.Optional(LanguageCode),
   message_syntax: Type.Optional(MessageSyntax),
+  /** Releases carry approved values only, but for the base language (docs/releases.md "Reviewed strings only"). */
+  publish_approved_only: Type.Optional(Type.Boolean()),
 });
 export type ProjectPatch = Static<typeof ProjectPatch>;
 

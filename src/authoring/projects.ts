@@ -18,6 +18,8 @@ export interface ProjectView {
   created_at: string;
   /** How messages are checked (docs/product.md §7): ICU MessageFormat, or text with {name}/{{name}}. */
   message_syntax: ProjectRow["messageSyntax"];
+  /** Releases ship approved values only, but for the base language (docs/releases.md "Reviewed strings only"). */
+  publish_approved_only: boolean;
 }
 
 export function projectView(p: ProjectRow): ProjectView {
@@ -28,6 +30,7 @@ export function projectView(p: ProjectRow): ProjectView {
     cdn_slug: p.cdnSlug,
     created_at: iso(p.createdAt),
     message_syntax: p.messageSyntax,
+    publish_approved_only: p.publishApprovedOnly,
   };
 }
 
@@ -86,6 +89,7 @@ export async function updateProject({ db, clock, changes }: ServiceDeps, project
     values.baseLanguageCode = lang.code;
   }
   if (patch.message_syntax !== undefined) values.messageSyntax = patch.message_syntax;
+  if (patch.publish_approved_only !== undefined) values.publishApprovedOnly = patch.publish_approved_only;
   if (Object.keys(values).length === 0) return projectView(project);
   const recheck =
     (values.baseLanguageCode !== undefined && values.baseLanguageCode !== project.baseLanguageCode) ||

@@ -118,4 +118,46 @@ Example:
   phrasebook status --min-progress 90 --fail-on-errors
 
 ${EXIT_CODES}`,
+  rollback: `Usage: phrasebook rollback --to TAG|ID --tag NEW_TAG [--name NAME]
+
+Rolls back by republishing: a new release with the same languages and byte-identical files as the
+release named by --to, published now, so the "latest" URLs serve it at once, apps listening for
+release_published hear of it, and no URL breaks (the token needs the publish scope).
+
+  --to WHICH            the tag or id of the release to go back to
+  --tag NEW_TAG         the new release's tag, unique in the project
+  --name NAME           the new release's name (default: "Roll back to <tag>")
+
+${CONNECTION_HELP}
+Example:
+  phrasebook rollback --to v1.3.0 --tag v1.3.0-rollback-1
+
+${EXIT_CODES}`,
+  promote: `Usage: phrasebook promote --channel NAME --release TAG|ID
+
+Points a channel at a published release (the token needs the publish scope); the channel is made
+the first time, with a CDN path of its own. Prints the channel's file URLs.
+
+  --channel NAME        the channel: 1 to 32 of a-z, 0-9 and "-", not "latest" (e.g. staging)
+  --release WHICH       the tag or id of a published release
+
+${CONNECTION_HELP}
+Example:
+  phrasebook promote --channel production --release v1.4.0
+
+${EXIT_CODES}`,
+  diff: `Usage: phrasebook diff [--release TAG|ID] [--against TAG|ID]
+
+Prints what a release changes against another (the token needs the write or publish scope): one
+"+ key" (added), "- key" (removed) or "~ key [language]: before -> after" line each, then the counts.
+
+  --release WHICH       the tag or id of the release (default: the newest draft: what publishing it
+                        would change)
+  --against WHICH       the tag or id of a published release (default: latest)
+
+${CONNECTION_HELP}
+Example:
+  phrasebook diff --release v1.4.0 --against v1.3.0
+
+${EXIT_CODES}`,
 };

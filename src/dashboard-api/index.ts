@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { dashboardContext } from "./access.ts";
+import { channelRoutes } from "./channels.ts";
 import { editorRoutes } from "./editor.ts";
 import { DASHBOARD_API_PREFIX } from "./guards.ts";
 import { importRoutes } from "./import.ts";
@@ -30,6 +31,7 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(editorRoutes(deps, context))
     .use(importRoutes(deps, context))
     .use(releaseRoutes(deps, context))
+    .use(channelRoutes(deps, context))
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context));
 }

@@ -1,10 +1,28 @@
 import { Elysia } from "elysia";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import { NewRelease, PublishOptions, ReleasePatch } from "../releases/model.ts";
+import { diffRelease } from "../releases/diff.ts";
+import { DiffQuery, NewRelease, PublishOptions, ReleasePatch, RepublishInput, ScheduleInput } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
-import { isAdminCaller, type DashboardContext } from "./access.ts";
+import { republishRelease } from "../releases/republish.ts";
+import { cancelSchedule, scheduleRelease } from "../releases/schedule.ts";
+import { isAdminCaller, type Access, type DashboardContext } from "./access.ts";
+
+/**
+ * Who may run each release operation (docs/releases.md, docs/dashboard-api.md "Access"), in one
+ * place so that finer rights (per-project roles) can be mapped onto it: reading a diff or the
+ * channels is reading the project; republishing, scheduling and moving channels are publishing.
+ */
+export const RELEASE_OPERATIONS_ACCESS = {
+  diff: "read",
+  republish: "release",
+  schedule: "release",
+  readChannels: "read",
+  moveChannel: "release",
+  rotateChannelSlug: "release",
+  deleteChannel: "release",
+} as const satisfies Record<string, Access>;
 
 /** Releases: drafts, publishing, slugs, deletion (docs/product.md §4, docs/publishing.md). */
 export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
@@ -36,6 +54,30 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
         return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
       },
       { access: "release", inProject: true, body: PublishOptions },
+    )
+    .post(
+      "/projects/:pid/releases/:rid/republish",
+      async ({ project, params, body, caller, status }) =>
+        status(201, releaseDetail(db, cdnUrl, project, await republishRelease(deps, dataDir, project, params.rid, caller.userId, body))),
+      { access: RELEASE_OPERATIONS_ACCESS.republish, inProject: true, body: RepublishInput },
+    )
+    .get("/projects/:pid/releases/:rid/diff", ({ project, params, query }) => diffRelease(db, dataDir, project, params.rid, query.against), {
+      access: RELEASE_OPERATIONS_ACCESS.diff,
+      inProject: true,
+      query: DiffQuery,
+    })
+    .put("/projects/:pid/releases/:rid/schedule", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, scheduleRelease(deps, project, params.rid, body)), {
+      access: RELEASE_OPERATIONS_ACCESS.schedule,
+      inProject: true,
+      body: ScheduleInput,
+    })
+    .delete(
+      "/projects/:pid/releases/:rid/schedule",
+      ({ project, params, status }) => {
+        cancelSchedule(deps, project, params.rid);
+        return status(204);
+      },
+      { access: RELEASE_OPERATIONS_ACCESS.schedule, inProject: true },
     )
     .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
       access: "admin",

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "./limits.ts";
+import { RELEASE_NAME_MAX_LENGTH, RELEASE_REF_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH, SCHEDULE_AT_MAX_LENGTH } from "./limits.ts";
 export * from "./limits.ts";
 
 /**
@@ -20,3 +20,19 @@ export type ReleasePatch = Static<typeof ReleasePatch>;
 /** A publish may let message errors through, an admin's call (docs/product.md §7); no body is `{}`. */
 export const PublishOptions = Type.Optional(Type.Object({ allow_errors: Type.Optional(Type.Boolean()) }));
 export type PublishOptions = Static<typeof PublishOptions>;
+
+/** docs/releases.md "Roll back": the new release's name and tag, as for a new draft. */
+export const RepublishInput = NewRelease;
+export type RepublishInput = NewRelease;
+
+/** docs/releases.md "Channels": where a channel points. */
+export const ChannelMove = Type.Object({ release_id: Type.String({ maxLength: RELEASE_REF_MAX_LENGTH }) });
+export type ChannelMove = Static<typeof ChannelMove>;
+
+/** docs/releases.md "Diff": the release compared against, `latest` by default. */
+export const DiffQuery = Type.Object({ against: Type.Optional(Type.String({ maxLength: RELEASE_REF_MAX_LENGTH })) });
+export type DiffQuery = Static<typeof DiffQuery>;
+
+/** docs/releases.md "Scheduled publish": when, as an ISO time in the future. */
+export const ScheduleInput = Type.Object({ at: Type.String({ maxLength: SCHEDULE_AT_MAX_LENGTH }) });
+export type ScheduleInput = Static<typeof ScheduleInput>;

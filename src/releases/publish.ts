@@ -9,6 +9,7 @@ import { compileLanguage } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
+import { channelsOn } from "./channels.ts";
 import { checkSource, publishRefusal } from "./checks.ts";
 import { findRelease } from "./releases.ts";
 import { openSnapshot, type SnapshotSource } from "./snapshot.ts";
@@ -50,7 +51,7 @@ export async function publishRelease(
 }
 
 async function publishSnapshot(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
   dataDir: string,
   project: ProjectRow,
   releasePublicId: string,
@@ -124,19 +125,27 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
   );
 }
 
+/**
+ * `latest` is the newest published_at; it is kept strictly increasing within a project so two
+ * publishes (or republishes) in the same millisecond still have an order. Call it inside the
+ * transaction that publishes.
+ */
+export function nextPublishedAt(db: Db, projectId: number, now: number): number {
+  const last = db
+    .select({ at: sql<number | null>`max(${releases.publishedAt})` })
+    .from(releases)
+    .where(and(eq(releases.projectId, projectId), eq(releases.status, "published")))
+    .get()?.at;
+  return Math.max(now, (last ?? 0) + 1);
+}
+
 function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotSource["languages"], forced: boolean): ReleaseRow {
   return db.transaction((tx) => {
-    // `latest` is the newest published_at; keep it strictly increasing within a project so two
-    // publishes in the same millisecond still have an order.
-    const last = tx
-      .select({ at: sql<number | null>`max(${releases.publishedAt})` })
-      .from(releases)
-      .where(and(eq(releases.projectId, project.id), eq(releases.status, "published")))
-      .get()?.at;
-    const publishedAt = Math.max(clock.now(), (last ?? 0) + 1);
+    const publishedAt = nextPublishedAt(tx as unknown as Db, project.id, clock.now());
     const row = tx
       .update(releases)
-      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS] })
+      // A schedule the draft had is done with (docs/releases.md "Scheduled publish").
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS], scheduledAt: null, scheduleError: null })
       .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
       .returning()
       .get();
@@ -172,6 +181,9 @@ export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: Project
 export async function deleteRelease({ db, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<void> {
   const r = findRelease(db, project, releasePublicId);
   db.transaction((tx) => {
+    // docs/releases.md "Channels": a release a channel serves stays until the channel moves.
+    const on = channelsOn(tx as unknown as Db, r.id);
+    if (on.length > 0) throw conflict(`the channel${on.length > 1 ? "s" : ""} ${on.map((n) => `"${n}"`).join(", ")} point${on.length > 1 ? "" : "s"} at this release: move ${on.length > 1 ? "them" : "it"} first`);
     tx.delete(releases).where(eq(releases.id, r.id)).run();
     changes.event(project, "release_deleted", { release_id: r.publicId, name: r.name, tag: r.tag });
   });

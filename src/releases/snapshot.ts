@@ -51,11 +51,14 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
   keyRows.forEach((k, i) => position.set(k.id, i));
   const languages = q.languages.all(projectId).map((l) => {
     const values = new Array<string | undefined>(keyRows.length);
-    for (const [keyId, value] of q.values.values(l.id) as [number, string][]) {
+    const isBase = l.code === project.base;
+    // docs/releases.md "Reviewed strings only": every language but the base ships approved values.
+    const source = project.approvedOnly && !isBase ? q.approvedValues : q.values;
+    for (const [keyId, value] of source.values(l.id) as [number, string][]) {
       const at = position.get(keyId);
       if (at !== undefined) values[at] = value;
     }
-    return { code: l.code, name: l.name, isBase: l.code === project.base, values };
+    return { code: l.code, name: l.name, isBase, values };
   });
   if (project.syntax === "i18next") languages.forEach(unusedFormsLeaver(keyRows.map((k) => k.key)));
   return {
@@ -109,7 +112,9 @@ export function openSnapshot(db: Db, projectId: number): SnapshotSource {
       languages: languageRows.map((l) => ({ code: l.code, name: l.name, isBase: l.code === project.base })),
       valuesOf(code) {
         const values = new Array<string | undefined>(keyRows.length);
-        for (const [keyId, value] of q.values.values(ids.get(code)!) as [number, string][]) {
+        // docs/releases.md "Reviewed strings only": every language but the base ships approved values.
+        const source = project.approvedOnly && code !== project.base ? q.approvedValues : q.values;
+        for (const [keyId, value] of source.values(ids.get(code)!) as [number, string][]) {
           const at = position.get(keyId);
           if (at !== undefined) values[at] = value;
         }

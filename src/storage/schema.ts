@@ -47,6 +47,9 @@ export const projects = sqliteTable("projects", {
   // The base ARB file's `@@` attributes other than `@@locale` and `@@last_modified` (JSON object,
   // in order), or null (docs/formats.md "ARB metadata").
   arbAttributes: text("arb_attributes"),
+  // Releases ship, for every language but the base, each key's last approved value (docs/releases.md
+  // "Reviewed strings only"); the base language ships as it is.
+  publishApprovedOnly: integer("publish_approved_only", { mode: "boolean" }).notNull().default(false),
 });
 
 export const languages = sqliteTable(
@@ -189,11 +192,39 @@ export const releases = sqliteTable(
     // "What a release records"); the CDN serves only these and download_urls lists them. A draft is
     // made with none. The default is what every release published before the column existed shipped.
     formats: text("formats", { mode: "json" }).$type<string[]>().notNull().default(["json", "yaml", "arb"]),
+    // The public id of the release this one republished (docs/releases.md "Roll back"): its files
+    // are byte-identical copies. No foreign key: the source may be deleted later; the id stays.
+    republishedFrom: text("republished_from"),
+    // A draft's scheduled publish (docs/releases.md "Scheduled publish"): when it runs, and why it
+    // could not (the refusal's message), after which it waits for a person.
+    scheduledAt: integer("scheduled_at"),
+    scheduleError: text("schedule_error"),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
     index("releases_project_status_published_idx").on(t.projectId, t.status, t.publishedAt),
+    index("releases_scheduled_idx").on(t.scheduledAt),
   ],
+);
+
+/**
+ * Named channels (docs/releases.md "Channels"): each points at one published release of its
+ * project and serves it under its own random slug, `{cdn_url}/p/{projectSlug}/c/{slug}/...`.
+ * `release_id` has no ON DELETE action: deleting a release a channel points to is refused (409)
+ * by the service before it is tried, and the key makes sure nothing else gets round that.
+ */
+export const channels = sqliteTable(
+  "channels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    releaseId: integer("release_id").notNull().references(() => releases.id),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("channels_project_name_uq").on(t.projectId, t.name), index("channels_release_idx").on(t.releaseId)],
 );
 
 /** The languages a release shipped, frozen at publish time (docs/interface.md §2.3, §3). */
@@ -308,6 +339,7 @@ export type ProjectRow = typeof projects.$inferSelect;
 export type LanguageRow = typeof languages.$inferSelect;
 export type KeyRow = typeof translationKeys.$inferSelect;
 export type ReleaseRow = typeof releases.$inferSelect;
+export type ChannelRow = typeof channels.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;

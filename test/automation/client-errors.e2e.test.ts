@@ -107,7 +107,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
       for (const flag of r.stdout.match(/--[a-z-]+/g)!) expect(r.stdout, flag).toMatch(new RegExp(`\\n  ${flag}\\b`));
     }
     const general = await run(["--help"], {});
-    for (const command of ["push", "pull", "publish", "status"]) expect(general.stdout).toContain(`phrasebook ${command}`);
+    for (const command of ["push", "pull", "publish", "status", "rollback", "promote", "diff"]) expect(general.stdout).toContain(`phrasebook ${command}`);
   });
 });
 

@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "tokens" | "webhooks-endpoints";
+export type Resource = "sessions" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints";
 
 export const PREFIX = "/dashboard/api";
 
@@ -71,6 +71,17 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["POST /projects/:pid/releases/:rid/publish", "admin"],
     ["POST /projects/:pid/releases/:rid/rotate-slug", "admin"],
     ["DELETE /projects/:pid/releases/:rid", "admin"],
+    ["POST /projects/:pid/releases/:rid/republish", "admin"],
+    ["GET /projects/:pid/releases/:rid/diff", "member"],
+    ["PUT /projects/:pid/releases/:rid/schedule", "admin"],
+    ["DELETE /projects/:pid/releases/:rid/schedule", "admin"],
+  ],
+  channels: [
+    ["GET /projects/:pid/channels", "member"],
+    ["GET /projects/:pid/channels/:name", "member"],
+    ["PUT /projects/:pid/channels/:name", "admin"],
+    ["POST /projects/:pid/channels/:name/rotate-slug", "admin"],
+    ["DELETE /projects/:pid/channels/:name", "admin"],
   ],
   tokens: [
     ["GET /projects/:pid/tokens", "member"],

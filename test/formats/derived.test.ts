@@ -24,7 +24,7 @@ describe("derived from the format registry (docs/formats.md)", () => {
       for (const [i, ext] of f.extensions.entries()) {
         const parsed = parseCdnPath(`/p/${SLUG}/r/latest/pt-BR.${ext}`);
         // A bundle format's file is <code>.<name>; other extensions and other formats are no CDN file.
-        if (f.bundle && i === 0) expect(parsed, ext).toEqual({ projectSlug: SLUG, releaseSlug: "latest", code: "pt-BR", ext: f.name });
+        if (f.bundle && i === 0) expect(parsed, ext).toEqual({ projectSlug: SLUG, releaseSlug: "latest", channel: false, code: "pt-BR", ext: f.name });
         else expect(parsed, ext).toBeNull();
       }
     }

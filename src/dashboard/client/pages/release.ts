@@ -7,6 +7,7 @@ import { problemTable, type ProblemItem } from "../problems.ts";
 import { downloadTable, latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { navigate, resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
+import { diffView, loadDiff, region, republishButton, republishedFrom, scheduleSection } from "../release-ops.ts";
 import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../../releases/limits.ts";
 
 /**
@@ -56,8 +57,13 @@ export function releasePage(ctx: Ctx) {
   return projectPage(pid, "releases", "Release", async (project) => {
     const path = projectPath(pid, "releases", rid);
     const [release, all] = await Promise.all([get<Release>(path), get<{ items: Release[] }>(projectPath(pid, "releases"))]);
-    const isLatest = latestOf(all.items)?.id === release.id;
+    const latest = latestOf(all.items);
+    const isLatest = latest?.id === release.id;
     const published = release.status === "published";
+    // docs/releases.md "Diff": a draft against what is live (what publishing now changes); a
+    // published release against latest, unless it is latest.
+    const diff = isLatest ? undefined : await loadDiff(pid, rid);
+    const againstLabel = latest ? `latest (${latest.tag})` : "nothing published yet";
 
     const refusalBox = h("div", { "aria-live": "polite" });
     const publishNow = async (allowErrors: boolean) => {
@@ -99,7 +105,8 @@ export function releasePage(ctx: Ctx) {
     };
     const publish = async () => {
       const progress = await loadProgress(pid);
-      const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: whatShips(progress, project), confirm: "Publish now" });
+      const changes = await loadDiff(pid, rid);
+      const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: [diffView(changes, againstLabel), whatShips(progress, project)], confirm: "Publish now" });
       if (!ok) return;
       await publishNow(false);
     };
@@ -149,6 +156,7 @@ export function releasePage(ctx: Ctx) {
         isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null,
       ),
       h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
+      republishedFrom(pid, release, all.items),
     );
 
     const actions = isAdmin()
@@ -156,6 +164,7 @@ export function releasePage(ctx: Ctx) {
           "div",
           { class: "actions" },
           published ? null : actionButton("Publish…", publish, { class: "primary" }),
+          published && !isLatest ? republishButton(pid, release) : null,
           published ? actionButton("Rotate slug…", rotate) : null,
           actionButton("Delete…", remove, { class: "danger" }),
         )
@@ -193,6 +202,8 @@ export function releasePage(ctx: Ctx) {
         ]
       : section("Draft", h("p", null, `A draft has no files yet. Publish it to compile every language to ${formatNames(bundleFormats(), "and")} and put them on the CDN.`));
 
-    return [h("div", { class: "card release-head" }, head, actions), refusalBox, files, rename];
+    // The diff comes before the publish button's consequences: what this would change (docs/releases.md).
+    const changes = diff ? region(published ? "Changes against latest" : "What publishing changes", diffView(diff, againstLabel)) : null;
+    return [h("div", { class: "card release-head" }, head, changes, actions), refusalBox, scheduleSection(pid, release), files, rename];
   });
 }
