@@ -12,6 +12,7 @@ import { Observability } from "./observability/index.ts";
 import { openDatabase, warnIfDataDirIsOpen, type Db } from "./storage/db.ts";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
+import { startAuditRetentionJob } from "./audit/retention.ts";
 import { startUncheckedValuesPass } from "./authoring/checks.ts";
 
 export interface RunningServer {
@@ -67,6 +68,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
   const webhooks = startWebhooks(deps);
+  const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
@@ -78,6 +80,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
       await server.stop();
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
       await checks.stop();
+      auditRetention.stop();
       deps.observability.stop();
       db.$client.close();
     },

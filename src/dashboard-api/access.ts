@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { checkCsrf, readCookie, SESSION_COOKIE, sessionFromCookie, type SessionInfo } from "../accounts/sessions.ts";
+import type { AuditBy } from "../audit/record.ts";
 import { findProject } from "../authoring/projects.ts";
 import type { Actor } from "../changes/actor.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.ts";
@@ -145,7 +146,7 @@ export function authenticate(deps: Pick<AppDeps, "db" | "clock" | "settings">, t
  * (`inProject: true`), 404 when there is none or when a token of another project asks for it.
  * Every resource's routes `.use()` this same instance.
  */
-export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">) {
+export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null) {
   // Verified tokens are remembered like the public API's, and forgotten when their project changes
   // (deleting a token is such a change), so a deleted token is refused on its next request.
   const tokens = new TokenAuth(deps.db);
@@ -154,7 +155,12 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
     // Bodies are read by the API's own parser, before authentication (guards.ts); only the import
     // route's large bodies wait for it.
     .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: (request) => authenticate(deps, tokens, request), parseLarge: parseBodyOffThread }))
-    .derive({ as: "scoped" }, ({ request }) => ({ caller: authenticate(deps, tokens, request) }))
+    .derive({ as: "scoped" }, ({ request }) => {
+      const caller = authenticate(deps, tokens, request);
+      // Who the audit log names for what this request changes (docs/dashboard-api.md "Audit log").
+      const by: AuditBy = { actor: caller.actor, ip: clientOf(request) };
+      return { caller, by };
+    })
     .macro({
       access: (access: Access) => ({
         beforeHandle({ caller }) {

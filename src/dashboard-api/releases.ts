@@ -29,22 +29,22 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
-      async ({ project, params, body, caller }) => {
+      async ({ project, params, body, caller, by }) => {
         // Letting errors through is an admin's call; a publish-scope token cannot (docs/product.md §7).
         const allowErrors = body?.allow_errors === true;
         if (allowErrors && !isAdminCaller(caller)) throw forbidden("only an admin may publish with errors (allow_errors)");
-        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
+        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors, by }));
       },
       { access: "release", inProject: true, body: PublishOptions },
     )
-    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
+    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params, by }) => rotateReleaseSlug(deps, project, params.rid, by), {
       access: "admin",
       inProject: true,
     })
     .delete(
       "/projects/:pid/releases/:rid",
-      async ({ project, params, status }) => {
-        await deleteRelease(deps, dataDir, project, params.rid);
+      async ({ project, params, status, by }) => {
+        await deleteRelease(deps, dataDir, project, params.rid, by);
         return status(204);
       },
       { access: "admin", inProject: true },

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
 import { bundleFileName } from "../bundles/layout.ts";
@@ -16,6 +17,8 @@ import { takeSnapshot, type SnapshotLanguage } from "./snapshot.ts";
 export interface PublishOptions {
   /** Publish although messages have errors (docs/product.md §7); the caller checks it is an admin. */
   allowErrors?: boolean;
+  /** Who publishes, for the audit log (docs/dashboard-api.md "Audit log"). */
+  by?: AuditBy;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function publishRelease(
     staging = undefined;
     let row: ReleaseRow;
     try {
-      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0);
+      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0, options.by ?? SYSTEM);
     } catch (err) {
       await removeReleaseFiles(dataDir, release.publicId);
       throw err;
@@ -78,6 +81,11 @@ export async function publishRelease(
     db.update(releases).set({ publishingSince: null }).where(eq(releases.id, release.id)).run();
     if (staging) await staging.discard();
   }
+}
+
+/** A release as the audit log names it. */
+function auditRelease(r: ReleaseRow) {
+  return { kind: "release" as const, id: r.publicId, name: `${r.name} (${r.tag})` };
 }
 
 /** A published release, or one being published, cannot be published (again): 409. */
@@ -102,7 +110,7 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
   );
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[], forced: boolean): ReleaseRow {
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[], forced: boolean, by: AuditBy): ReleaseRow {
   return db.transaction((tx) => {
     // `latest` is the newest published_at; keep it strictly increasing within a project so two
     // publishes in the same millisecond still have an order.
@@ -125,6 +133,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
         .run();
     }
     changes.event(project, "release_published", { release_id: row.publicId, name: row.name, tag: row.tag, status: "published" });
+    recordAudit(db, clock, by, { action: "release_published", target: auditRelease(row), projectId: project.id, details: { languages: langs.map((l) => l.code), forced } });
     return row;
   });
 }
@@ -133,11 +142,14 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
  * A new release slug revokes the release's old URLs at once (docs/interface.md §5 rule 7,
  * docs/product.md §3).
  */
-export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string): { slug: string } {
+export function rotateReleaseSlug({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): { slug: string } {
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "published") throw conflict("only a published release has a slug to rotate");
   const slug = newSlug();
-  db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+  db.transaction(() => {
+    db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+    recordAudit(db, clock, by, { action: "slug_rotated", target: auditRelease(release), projectId: project.id, details: { of: "release" } });
+  });
   changes.notify(project.id);
   return { slug };
 }
@@ -147,11 +159,12 @@ export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: Project
  * (docs/product.md §3): `latest` falls back to the previous published release, or 404s when none
  * is left. A crash between the two leaves files no release names; the start removes them.
  */
-export async function deleteRelease({ db, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<void> {
+export async function deleteRelease({ db, clock, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): Promise<void> {
   const r = findRelease(db, project, releasePublicId);
   db.transaction((tx) => {
     tx.delete(releases).where(eq(releases.id, r.id)).run();
     changes.event(project, "release_deleted", { release_id: r.publicId, name: r.name, tag: r.tag });
+    recordAudit(db, clock, by, { action: "release_deleted", target: auditRelease(r), projectId: project.id, details: { status: r.status } });
   });
   changes.notify(project.id);
   if (r.status === "published") await removeReleaseFiles(dataDir, r.publicId);
