@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "tokens" | "webhooks-endpoints";
+export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "tokens" | "webhooks-endpoints";
 
 export const PREFIX = "/dashboard/api";
 
@@ -28,6 +28,8 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["POST /setup", "no session"],
     ["GET /me", "member"],
     ["POST /logout", "member"],
+  ],
+  sso: [
     ["GET /auth-methods", "no session"],
     ["GET /oidc/start", "no session"],
     ["GET /oidc/callback", "no session"],

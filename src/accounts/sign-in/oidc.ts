@@ -93,8 +93,11 @@ export function oidcSignIn(deps: { db: Db; clock: Clock; settings: Settings; fet
     const config = oc.discovery(issuer, settings.oidcClientId!, secret, secret ? oc.ClientSecretPost(secret) : oc.None(), {
       [oc.customFetch]: (url, init) => deps.fetch(url, init as BunFetchRequestInit),
       timeout: PROVIDER_TIMEOUT_SECONDS,
+      // The ID token's signature is checked against the provider's published keys even though it
+      // came straight from the token endpoint (OpenID Connect Core §3.1.3.7 would let TLS stand in
+      // for it): a token signed by a key the provider does not publish is refused (CONTRACTS §11).
       // http only on loopback: the setting refuses any other (config/settings.ts).
-      execute: issuer.protocol === "http:" ? [oc.allowInsecureRequests] : [],
+      execute: [oc.enableNonRepudiationChecks, ...(issuer.protocol === "http:" ? [oc.allowInsecureRequests] : [])],
     });
     if (!fresh) {
       cached = { config, at: now };
