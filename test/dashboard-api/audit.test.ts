@@ -210,7 +210,7 @@ test("CONTRACTS §11: entries are kept 400 days", async () => {
 });
 
 test("the action filter accepts every action of CONTRACTS §11", () => {
-  expect([...AUDIT_ACTIONS].sort()).toEqual(
+  expect([...AUDIT_ACTIONS].sort() as string[]).toEqual(
     ["sign_in", "sign_in_failed", "sign_out", "user_created", "user_changed", "user_deleted", "member_changed", "member_removed", "token_created", "token_deleted", "webhook_created", "webhook_changed", "webhook_deleted", "release_published", "release_republished", "release_deleted", "release_scheduled", "channel_moved", "slug_rotated", "project_changed"].sort(),
   );
 });

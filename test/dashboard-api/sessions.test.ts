@@ -147,10 +147,10 @@ scenarios("first-run setup", noUser, firstRun, NO_ADMIN);
 coverage("sessions", [...rows, ...firstRun]);
 
 describe("every route", () => {
-  test("no session is 401 on every route but signing in and setup", async () => {
+  test("no session is 401 on every route but signing in (password or single sign-on) and setup", async () => {
     const w = await openWorld(standardWorld);
     try {
-      const open = new Set(ROUTES.sessions.filter(([, rule]) => rule === "no session").map(([route]) => route));
+      const open = new Set([...ROUTES.sessions, ...ROUTES.sso].filter(([, rule]) => rule === "no session").map(([route]) => route));
       const routes = (await dashboardRoutes(w.t.app)).filter((r) => !open.has(`${r.method} ${r.path}`));
       expect(routes.length).toBeGreaterThan(40);
       const anonymous = w.as("anonymous");
