@@ -83,7 +83,16 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"], groups: ["groups"] },
     // The claims go into the ID token as well as userinfo, as Keycloak and Entra ID put groups there.
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
+    features: {
+      devInteractions: { enabled: false },
+      // The provider's own logout page, plain: its default loads a web font from the internet.
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          ctx.body = `<!doctype html><html><head><title>Sign out</title></head><body><h1>Sign out of the test provider</h1>${form}<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button></body></html>`;
+        },
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, id) {
       const account = options.accounts[id];
