@@ -19,10 +19,15 @@ function oidcCookie(value: string, secure: boolean, maxAgeSeconds: number): stri
   return `${OIDC_COOKIE}=${value}; Path=${OIDC_COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
 
-function redirect(location: string, cookies: string[]): Response {
-  const headers = new Headers({ location, "cache-control": "no-store" });
-  for (const cookie of cookies) headers.append("set-cookie", cookie);
-  return new Response(null, { status: 302, headers });
+type ReplySet = { status?: number | string; headers: Record<string, unknown> };
+
+/** A 302 with its cookies (Elysia sends each of a `set-cookie` list as a header of its own). */
+function redirect(set: ReplySet, location: string, cookies: string[]): string {
+  set.status = 302;
+  set.headers.location = location;
+  set.headers["cache-control"] = "no-store";
+  set.headers["set-cookie"] = cookies;
+  return "";
 }
 
 /**
@@ -42,7 +47,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
   };
   const { oidc } = methods;
   // A refusal goes back to the login page with its sentence (CONTRACTS §11); the cookie goes.
-  const refused = (message: string) => redirect(`${loginPage}?sso_error=${encodeURIComponent(message)}`, [oidcCookie("", secure, 0)]);
+  const refused = (set: ReplySet, message: string) => redirect(set, `${loginPage}?sso_error=${encodeURIComponent(message)}`, [oidcCookie("", secure, 0)]);
 
   return new Elysia()
     .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: () => undefined }))
@@ -62,36 +67,36 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
     }))
     .get(
       "/oidc/start",
-      async ({ query }) => {
+      async ({ query, set }) => {
         if (!oidc.enabled) throw notFound("single sign-on is not set up on this server");
         try {
           const { location, handle } = await oidc.start(sameOriginNext(query.next, deps.settings.publicUrl));
-          return redirect(location, [oidcCookie(handle, secure, OIDC_COOKIE_MAX_AGE_SECONDS)]);
+          return redirect(set, location, [oidcCookie(handle, secure, OIDC_COOKIE_MAX_AGE_SECONDS)]);
         } catch (err) {
           log.warn("single sign-on: the provider could not be reached", { error: String(err) });
-          return refused(OIDC_FLOW_REFUSALS.unreachable);
+          return refused(set, OIDC_FLOW_REFUSALS.unreachable);
         }
       },
       { query: OidcStartQuery },
     )
     .get(
       "/oidc/callback",
-      async ({ query, request }) => {
+      async ({ query, request, set }) => {
         if (!oidc.enabled) throw notFound("single sign-on is not set up on this server");
         const ip = clientOf(request);
         const pending = oidc.take(readCookie(request.headers.get("cookie"), OIDC_COOKIE));
         const early = query.error !== undefined ? `The identity provider did not sign you in (${query.error}).` : pending === null ? OIDC_FLOW_REFUSALS.expired : null;
         if (early !== null || pending === null) {
           recordFailedSignIn(deps, oidc.name, null, early ?? OIDC_FLOW_REFUSALS.expired, ip);
-          return refused(early ?? OIDC_FLOW_REFUSALS.expired);
+          return refused(set, early ?? OIDC_FLOW_REFUSALS.expired);
         }
         // The URL the provider redirected to, as the public URL names it (a proxy may have rewritten the host).
         const callbackUrl = new URL(deps.settings.publicUrl + DASHBOARD_API_PREFIX + "/oidc/callback" + new URL(request.url).search);
         try {
           const started = await signIn(deps, oidc, { callbackUrl, pending, ip }, ip);
-          return redirect(pending.next, [sessionCookie(started.cookieValue, secure), oidcCookie("", secure, 0)]);
+          return redirect(set, pending.next, [sessionCookie(started.cookieValue, secure), oidcCookie("", secure, 0)]);
         } catch (err) {
-          if (err instanceof HttpError && (err.status === 401 || err.status === 403)) return refused(err.message);
+          if (err instanceof HttpError && (err.status === 401 || err.status === 403)) return refused(set, err.message);
           throw err;
         }
       },
