@@ -6,6 +6,8 @@ import { arbNames } from "../formats/arb-names.ts";
 import type { Entry as ImportEntry } from "../formats/format.ts";
 import { checkImportSize } from "../formats/read.ts";
 import { readOneLanguage, type FormatName } from "../formats/registry.ts";
+import { readMessage } from "../messages/read.ts";
+import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
@@ -13,6 +15,7 @@ import type { ImportInput } from "./model.ts";
 
 export type { ImportInput };
 import { ProjectChecks } from "./checks.ts";
+import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
 
 
@@ -31,13 +34,21 @@ export interface ImportResult {
   deleted_keys: number;
   /** The file's values that the message checks found a problem in, as stored after the import. */
   problems: number;
+  /** Error findings among the file's values (a CI gate: `phrasebook push --fail-on-errors`). */
+  errors: number;
+  /** The file's findings one by one, in key order: the first IMPORT_PROBLEMS_LISTED. */
+  problem_items: { key: string; language_code: string; code: string; severity: "error" | "warning"; message: string }[];
   /** One line per key that changed: created, updated (its value or its context) or deleted. */
   changes: { key: string; change: ChangeKind }[];
   changes_truncated?: true;
+  /** When most of the file's errors look like another message syntax: which, and how to set it (docs/messages.md "Hints"). */
+  syntax_hint?: SyntaxHint;
 }
 
 /** At most this many `changes` are listed (docs/product.md §6). */
 export const IMPORT_CHANGES_LISTED = 1000;
+/** At most this many findings are listed in `problem_items`; `problems` and `errors` count them all. */
+export const IMPORT_PROBLEMS_LISTED = 100;
 
 /** Re-words a field error from the key helpers so it names the entry of the file at fault. */
 function checked<T>(key: string, fn: () => T): T {
@@ -71,22 +82,51 @@ export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: Proje
  * The file's entries by key, every one checked (key rules of the key editor, value length) before
  * anything is read from the database: a bad file changes nothing.
  */
-async function readEntries(input: ImportInput, language: LanguageRow): Promise<ImportEntry[]> {
+interface ReadFile {
+  entries: ImportEntry[];
+  /** The file's own attributes (ARB `@@` entries other than `@@locale` and `@@last_modified`). */
+  attributes: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The placeholder types gen-l10n takes for a plural's and a select's argument (docs/formats.md "What gen-l10n accepts"). */
+const TYPES_OF_KIND: Partial<Record<string, readonly string[]>> = { plural: ["num", "int"], selectordinal: ["num", "int"], select: ["String"] };
+
+/**
+ * A template that declares a plural's placeholder as anything but `num` or `int` (or a select's as
+ * anything but `String`) is refused, as gen-l10n refuses to build it. Read in the project's
+ * syntax (ICU for `text` and `i18next`, whose values have no plurals of their own).
+ */
+function checkPlaceholderKinds(entry: ImportEntry, syntax: ProjectRow["messageSyntax"]): void {
+  const placeholders = entry.attributes?.placeholders as Record<string, { type?: unknown }> | undefined;
+  if (!placeholders) return;
+  const read = readMessage(entry.value, syntax === "flutter" ? "flutter" : "icu");
+  for (const arg of read.arguments) {
+    const allowed = TYPES_OF_KIND[arg.kind];
+    const type = placeholders[arg.name]?.type;
+    if (allowed && typeof type === "string" && !allowed.includes(type)) {
+      throw badRequest(`invalid field "content": "@${entry.key}".placeholders.${arg.name}.type is "${type}", but {${arg.name}} is a ${arg.kind}, which gen-l10n takes only as ${allowed.join(" or ")}`);
+    }
+  }
+}
+
+async function readEntries(input: ImportInput, language: LanguageRow, project: ProjectRow): Promise<ReadFile> {
   const parsed = await readOneLanguage(input.format, input.content);
   if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
     throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
   }
+  const template = input.format === "arb" && language.code === project.baseLanguageCode;
   for (const entry of parsed.entries) {
     checked(entry.key, () => {
       cleanKey(entry.key);
       checkValue(entry.value);
       cleanContext(entry.description);
     });
+    if (template && entry.attributes) checkPlaceholderKinds(entry, project.messageSyntax);
   }
   if (input.delete_missing && parsed.entries.length === 0) {
     throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
   }
-  return parsed.entries;
+  return { entries: parsed.entries, attributes: parsed.attributes };
 }
 
 /**
@@ -123,11 +163,13 @@ class DryRun {
  */
 export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
   const language = checkImportRequest({ db }, project, input);
-  const fileEntries = await readEntries(input, language);
+  const { entries: fileEntries, attributes: fileAttributes } = await readEntries(input, language, project);
+  // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
+  const keepsArbMetadata = input.format === "arb" && language.code === project.baseLanguageCode;
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {
-    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, changes: [] };
+    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, errors: 0, problem_items: [], changes: [] };
     const note = (key: string, change: ChangeKind) => {
       if (result.changes.length < IMPORT_CHANGES_LISTED) result.changes.push({ key, change });
       else result.changes_truncated = true;
@@ -144,21 +186,37 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
       entries.set(key, { ...entry, key });
     }
     const importedKeyIds: number[] = [];
+    const errored: ErroredValue[] = [];
 
-    for (const { key, value, description } of entries.values()) {
+    if (keepsArbMetadata) {
+      const kept = fileAttributes && Object.keys(fileAttributes).length > 0 ? JSON.stringify(fileAttributes) : null;
+      if (kept !== project.arbAttributes) q.updateArbAttributes.run(kept, project.id);
+    }
+
+    for (const { key, value, description, attributes } of entries.values()) {
       const context = cleanContext(description);
       let row = existing.get(key);
       let change: ChangeKind | null = null;
       if (!row) {
-        row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
+        row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context, arb_metadata: null };
         existing.set(key, row);
         changes.event(project, "key_created", { key, context });
         result.created_keys++;
         change = "created";
-      } else if (context !== null && context !== row.context) {
+      } else if ((context !== null || keepsArbMetadata) && context !== row.context) {
+        // The template's description is the key's context: one the template dropped is dropped (docs/formats.md "ARB metadata").
         q.updateContext.run(context, now, row.id);
         changes.event(project, "key_updated", { key, context });
         change = "updated";
+      }
+      if (keepsArbMetadata && attributes) {
+        // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
+        const metadata = JSON.stringify(attributes);
+        if (metadata !== row.arb_metadata) {
+          q.updateArbMetadata.run(metadata, now, row.id);
+          change ??= "updated";
+          row.arb_metadata = metadata;
+        }
       }
       importedKeyIds.push(row.id);
       const before = current.get(row.id);
@@ -166,7 +224,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
         else q.updateValue.run(value, now, row.id, language.id);
         // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-        checks.store(row.id, language.id, value, now);
+        const findings = checks.store(row.id, language.id, value, now);
+        if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
         q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
         changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
           key,
@@ -184,7 +243,10 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
 
     if (input.delete_missing) {
       // In code-point order, like the files, so a dry run and the import list them alike.
-      const missing = [...existing.values()].filter((k) => !entries.has(k.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // An i18next plural form the base language does not use (`items_many` for English) is
+      // another language's: not missing from this file (docs/messages.md "i18next plural forms").
+      const forms = new ProjectPluralForms(db, project);
+      const missing = [...existing.values()].filter((k) => !entries.has(k.key) && !forms.isUnusedIn(k.id, language.code)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       for (const k of missing) {
         q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
         changes.event(project, "key_deleted", { key: k.key });
@@ -197,6 +259,18 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
     // checks themselves), counted after every write of this import.
     const withProblems = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
     for (const id of importedKeyIds) if (withProblems.has(id)) result.problems++;
+    if (result.problems > 0) {
+      const imported = new Set(importedKeyIds);
+      for (const p of q.languageProblems.all(language.id)) {
+        if (!imported.has(p.key_id)) continue;
+        if (p.severity === "error") result.errors++;
+        if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
+          result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });
+        }
+      }
+    }
+    const hint = syntaxHint(errored, checks.syntax);
+    if (hint) result.syntax_hint = hint;
 
     if (input.dry_run) throw new DryRun(result);
     return result;

@@ -50,11 +50,11 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
   const refused = (set: ReplySet, message: string) => redirect(set, `${loginPage}?sso_error=${encodeURIComponent(message)}`, [oidcCookie("", secure, 0)]);
 
   return new Elysia()
-    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: () => undefined }))
+    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit: () => undefined }))
     .post(
       "/login",
       async ({ body, request, set }) => {
-        refuseCrossSite(request, deps.settings.publicUrl);
+        refuseCrossSite(request, deps.settings);
         const address = clientOf(request);
         return begin(set, await signIn(deps, methods.password, { ...body, address }, address));
       },
@@ -107,7 +107,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
     .post(
       "/setup",
       async ({ body, request, set }) => {
-        refuseCrossSite(request, deps.settings.publicUrl);
+        refuseCrossSite(request, deps.settings);
         const admin = await createFirstAdmin(deps.db, deps.clock, body);
         const started = createSession(deps.db, deps.clock, { user: admin, epoch: admin.credentialEpoch }, { method: "password", ip: clientOf(request) });
         // Only an admin changed or deleted in the instant since it was made gets here.
