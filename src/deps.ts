@@ -6,8 +6,8 @@ import type { Db } from "./storage/db.ts";
 
 /**
  * Outgoing HTTP: Bun's `fetch`, with its own options (`tls`, `proxy`, `decompress`). Every request
- * the server makes goes through the one in `AppDeps` (webhook deliveries; an identity provider's
- * endpoints next), so the network is a dependency like the clock (docs/architecture.md "Requests
+ * the server makes goes through the one in `AppDeps` (webhook deliveries, and the identity
+ * provider's endpoints for single sign-on), so the network is a dependency like the clock (docs/architecture.md "Requests
  * the server makes").
  */
 export type HttpFetch = (input: string | URL | Request, init?: BunFetchRequestInit) => Promise<Response>;

@@ -17,6 +17,7 @@ import { replicaTarget } from "./replication/store.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
+import { startAuditRetentionJob } from "./audit/retention.ts";
 import { startUncheckedValuesPass } from "./authoring/checks.ts";
 
 export interface RunningServer {
@@ -84,6 +85,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const webhooks = startWebhooks(deps);
   // Drafts scheduled to publish; one that came due while the server was down runs now (docs/releases.md).
   const schedules = startScheduledPublishing(deps, settings.dataDir);
+  const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
@@ -96,6 +98,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
       await schedules.stop(); // a publish under way finishes before the database closes
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
       await checks.stop();
+      auditRetention.stop();
       deps.observability.stop();
       await releaseReplication?.stop();
       db.$client.close();

@@ -42,6 +42,19 @@ export interface Settings {
   replicaS3Region: string | undefined;
   replicaSyncIntervalSeconds: number;
   litestreamBin: string;
+  /** Single sign-on (docs/deploy.md "Single sign-on"): off while the issuer is unset. */
+  oidcIssuer: string | undefined;
+  oidcClientId: string | undefined;
+  oidcClientSecret: string | undefined;
+  oidcName: string;
+  oidcScopes: string[];
+  oidcGroupsClaim: string;
+  oidcAdminGroups: string[];
+  oidcAllowedGroups: string[];
+  oidcAllowedDomains: string[];
+  oidcSessionHours: number;
+  /** false: only break-glass users (made by `phrasebook user create`) sign in with a password. */
+  passwordLogin: boolean;
 }
 
 type Source = Record<string, string | undefined>;
@@ -107,6 +120,41 @@ function bool(env: string, raw: string | undefined, dflt: boolean): boolean {
   if (["1", "true", "yes", "on"].includes(v)) return true;
   if (["0", "false", "no", "off"].includes(v)) return false;
   fail(env, "must be true or false", raw);
+}
+
+/** A comma list of names (groups, domains), trimmed, empty entries dropped. */
+function commaList(raw: string | undefined): string[] {
+  return (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Whether a host name is a loopback address (an http issuer is allowed only there). */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost") return true;
+  try {
+    return ipaddr().parse(host).range() === "loopback";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The OpenID issuer: https, or http on a loopback address only (a provider on the same machine,
+ * tests); anything else would send the sign-in's code and tokens in clear text (CONTRACTS §11).
+ */
+function issuer(env: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    fail(env, "must be an absolute https URL", raw);
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) fail(env, "must be https (http only on a loopback address)", raw);
+  if (url.protocol !== "https:" && url.protocol !== "http:") fail(env, "must be an absolute https URL", raw);
+  if (url.search || url.hash || url.username || url.password) fail(env, "must not carry a query, fragment or credentials", raw);
+  // Kept as written: an issuer is compared exactly, and some end in a slash (Authentik).
+  return raw.trim();
 }
 
 export const SETTINGS: Spec<keyof Settings>[] = [
@@ -213,6 +261,52 @@ export const SETTINGS: Spec<keyof Settings>[] = [
   {
     key: "litestreamBin", env: "PHRASEBOOK_LITESTREAM", flag: "--litestream", help: "the litestream executable (replication and restore)",
     parse: (r) => r?.trim() || "litestream",
+  },
+  {
+    key: "oidcIssuer", env: "PHRASEBOOK_OIDC_ISSUER", flag: "--oidc-issuer",
+    help: "OpenID Connect issuer (https; http on loopback only); set to offer single sign-on",
+    parse: (r) => issuer("PHRASEBOOK_OIDC_ISSUER", r),
+  },
+  {
+    key: "oidcClientId", env: "PHRASEBOOK_OIDC_CLIENT_ID", flag: "--oidc-client-id", help: "the client id registered at the provider",
+    parse: (r, so) => {
+      const id = r?.trim() || undefined;
+      if (so.oidcIssuer && !id) fail("PHRASEBOOK_OIDC_CLIENT_ID", "is required when PHRASEBOOK_OIDC_ISSUER is set", r);
+      return id;
+    },
+  },
+  {
+    key: "oidcClientSecret", env: "PHRASEBOOK_OIDC_CLIENT_SECRET", flag: "--oidc-client-secret", help: "the client secret (empty: a public client)",
+    parse: (r) => r || undefined,
+  },
+  { key: "oidcName", env: "PHRASEBOOK_OIDC_NAME", flag: "--oidc-name", help: "the single sign-on button's name", parse: (r) => r?.trim() || "Single sign-on" },
+  {
+    key: "oidcScopes", env: "PHRASEBOOK_OIDC_SCOPES", flag: "--oidc-scopes", help: "scopes asked for, separated by spaces",
+    parse: (r) => {
+      const scopes = (r?.trim() || "openid email profile").split(/\s+/);
+      if (!scopes.includes("openid")) fail("PHRASEBOOK_OIDC_SCOPES", "must include openid", r);
+      return scopes;
+    },
+  },
+  { key: "oidcGroupsClaim", env: "PHRASEBOOK_OIDC_GROUPS_CLAIM", flag: "--oidc-groups-claim", help: "the claim that lists the user's groups", parse: (r) => r?.trim() || "groups" },
+  { key: "oidcAdminGroups", env: "PHRASEBOOK_OIDC_ADMIN_GROUPS", flag: "--oidc-admin-groups", help: "groups whose members are admins (re-read at every sign-in)", parse: commaList },
+  { key: "oidcAllowedGroups", env: "PHRASEBOOK_OIDC_ALLOWED_GROUPS", flag: "--oidc-allowed-groups", help: "groups allowed to sign in (empty: any)", parse: commaList },
+  {
+    key: "oidcAllowedDomains", env: "PHRASEBOOK_OIDC_ALLOWED_DOMAINS", flag: "--oidc-allowed-domains", help: "email domains allowed to sign in (empty: any)",
+    parse: (r) => commaList(r).map((d) => d.toLowerCase().replace(/^@/, "")),
+  },
+  {
+    key: "oidcSessionHours", env: "PHRASEBOOK_OIDC_SESSION_HOURS", flag: "--oidc-session-hours", help: "hours a single sign-on session lasts before the groups are read again",
+    parse: (r) => integer("PHRASEBOOK_OIDC_SESSION_HOURS", r, 12, 1, 336),
+  },
+  {
+    key: "passwordLogin", env: "PHRASEBOOK_PASSWORD_LOGIN", flag: "--password-login", help: "offer password sign-in (false: break-glass users only)",
+    parse: (r, so) => {
+      const on = bool("PHRASEBOOK_PASSWORD_LOGIN", r, true);
+      // Without single sign-on, only break-glass accounts could sign in: surely not what was meant.
+      if (!on && !so.oidcIssuer) fail("PHRASEBOOK_PASSWORD_LOGIN", "can be false only with PHRASEBOOK_OIDC_ISSUER set", r);
+      return on;
+    },
   },
 ];
 

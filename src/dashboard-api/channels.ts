@@ -15,20 +15,20 @@ export function channelRoutes(deps: AppDeps, context: DashboardContext) {
     .get("/projects/:pid/channels/:name", ({ project, params }) => getChannel(db, cdnUrl, project, params.name), { access: ACCESS.readChannels, inProject: true })
     .put(
       "/projects/:pid/channels/:name",
-      ({ project, params, body, status }) => {
-        const { created, channel } = moveChannel(deps, cdnUrl, project, params.name, body);
+      ({ project, params, body, by, status }) => {
+        const { created, channel } = moveChannel(deps, cdnUrl, project, params.name, body, by);
         return created ? status(201, channel) : channel;
       },
       { access: ACCESS.moveChannel, inProject: true, body: ChannelMove },
     )
-    .post("/projects/:pid/channels/:name/rotate-slug", ({ project, params }) => rotateChannelSlug(deps, project, params.name), {
+    .post("/projects/:pid/channels/:name/rotate-slug", ({ project, params, by }) => rotateChannelSlug(deps, project, params.name, by), {
       access: ACCESS.rotateChannelSlug,
       inProject: true,
     })
     .delete(
       "/projects/:pid/channels/:name",
-      ({ project, params, status }) => {
-        deleteChannel(deps, project, params.name);
+      ({ project, params, by, status }) => {
+        deleteChannel(deps, project, params.name, by);
         return status(204);
       },
       { access: ACCESS.deleteChannel, inProject: true },

@@ -47,18 +47,18 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
-      async ({ project, params, body, caller }) => {
+      async ({ project, params, body, caller, by }) => {
         // Letting errors through is an admin's call; a publish-scope token cannot (docs/product.md §7).
         const allowErrors = body?.allow_errors === true;
         if (allowErrors && !isAdminCaller(caller)) throw forbidden("only an admin may publish with errors (allow_errors)");
-        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
+        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors, by }));
       },
       { access: "release", inProject: true, body: PublishOptions },
     )
     .post(
       "/projects/:pid/releases/:rid/republish",
-      async ({ project, params, body, caller, status }) =>
-        status(201, releaseDetail(db, cdnUrl, project, await republishRelease(deps, dataDir, project, params.rid, caller.userId, body))),
+      async ({ project, params, body, caller, by, status }) =>
+        status(201, releaseDetail(db, cdnUrl, project, await republishRelease(deps, dataDir, project, params.rid, caller.userId, body, by))),
       { access: RELEASE_OPERATIONS_ACCESS.republish, inProject: true, body: RepublishInput },
     )
     .get("/projects/:pid/releases/:rid/diff", ({ project, params, query }) => diffRelease(db, dataDir, project, params.rid, query.against), {
@@ -66,27 +66,27 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
       inProject: true,
       query: DiffQuery,
     })
-    .put("/projects/:pid/releases/:rid/schedule", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, scheduleRelease(deps, project, params.rid, body)), {
+    .put("/projects/:pid/releases/:rid/schedule", ({ project, params, body, by }) => releaseDetail(db, cdnUrl, project, scheduleRelease(deps, project, params.rid, body, by)), {
       access: RELEASE_OPERATIONS_ACCESS.schedule,
       inProject: true,
       body: ScheduleInput,
     })
     .delete(
       "/projects/:pid/releases/:rid/schedule",
-      ({ project, params, status }) => {
-        cancelSchedule(deps, project, params.rid);
+      ({ project, params, by, status }) => {
+        cancelSchedule(deps, project, params.rid, by);
         return status(204);
       },
       { access: RELEASE_OPERATIONS_ACCESS.schedule, inProject: true },
     )
-    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
+    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params, by }) => rotateReleaseSlug(deps, project, params.rid, by), {
       access: "admin",
       inProject: true,
     })
     .delete(
       "/projects/:pid/releases/:rid",
-      async ({ project, params, status }) => {
-        await deleteRelease(deps, dataDir, project, params.rid);
+      async ({ project, params, status, by }) => {
+        await deleteRelease(deps, dataDir, project, params.rid, by);
         return status(204);
       },
       { access: "admin", inProject: true },

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, asc, eq } from "drizzle-orm";
 import { channelFileUrl } from "../bundles/urls.ts";
 import { iso } from "../common/clock.ts";
@@ -74,7 +75,7 @@ export function listChannels(db: Db, cdnUrl: string, project: ProjectRow): Chann
  * Points a channel at a published release of the project, creating the channel (with its own
  * slug) the first time: `created` tells the route to answer 201.
  */
-export function moveChannel({ db, clock, changes }: ServiceDeps, cdnUrl: string, project: ProjectRow, name: string, input: ChannelMove): { created: boolean; channel: ChannelView } {
+export function moveChannel({ db, clock, changes }: ServiceDeps, cdnUrl: string, project: ProjectRow, name: string, input: ChannelMove, by: AuditBy = SYSTEM): { created: boolean; channel: ChannelView } {
   checkChannelName(name);
   const release = findRelease(db, project, input.release_id);
   if (release.status !== "published") throw conflict("only a published release can be on a channel");
@@ -82,6 +83,12 @@ export function moveChannel({ db, clock, changes }: ServiceDeps, cdnUrl: string,
   const { row, created } = db.transaction(
     (tx) => {
       const existing = tx.select().from(channels).where(and(eq(channels.projectId, project.id), eq(channels.name, name))).get();
+      recordAudit(tx as unknown as Db, clock, by, {
+        action: "channel_moved",
+        target: { kind: "channel", id: name, name },
+        projectId: project.id,
+        details: { release_id: release.publicId, tag: release.tag, created: !existing },
+      });
       if (existing) return { row: tx.update(channels).set({ releaseId: release.id, updatedAt: now }).where(eq(channels.id, existing.id)).returning().get()!, created: false };
       return {
         row: tx.insert(channels).values({ projectId: project.id, name, slug: newSlug(), releaseId: release.id, createdAt: now, updatedAt: now }).returning().get(),
@@ -98,17 +105,23 @@ export function getChannel(db: Db, cdnUrl: string, project: ProjectRow, name: st
   return channelView(db, cdnUrl, project, findChannel(db, project, name));
 }
 
-export function deleteChannel({ db, changes }: ServiceDeps, project: ProjectRow, name: string): void {
+export function deleteChannel({ db, clock, changes }: ServiceDeps, project: ProjectRow, name: string, by: AuditBy = SYSTEM): void {
   const c = findChannel(db, project, name);
-  db.delete(channels).where(eq(channels.id, c.id)).run();
+  db.transaction((tx) => {
+    tx.delete(channels).where(eq(channels.id, c.id)).run();
+    recordAudit(tx as unknown as Db, clock, by, { action: "channel_moved", target: { kind: "channel", id: name, name }, projectId: project.id, details: { release_id: null, deleted: true } });
+  });
   changes.notify(project.id);
 }
 
 /** A new channel slug: the channel's old URLs 404 at once (docs/releases.md "Channels"). */
-export function rotateChannelSlug({ db, changes }: ServiceDeps, project: ProjectRow, name: string): { slug: string } {
+export function rotateChannelSlug({ db, clock, changes }: ServiceDeps, project: ProjectRow, name: string, by: AuditBy = SYSTEM): { slug: string } {
   const c = findChannel(db, project, name);
   const slug = newSlug();
-  db.update(channels).set({ slug }).where(eq(channels.id, c.id)).run();
+  db.transaction((tx) => {
+    tx.update(channels).set({ slug }).where(eq(channels.id, c.id)).run();
+    recordAudit(tx as unknown as Db, clock, by, { action: "slug_rotated", target: { kind: "channel", id: name, name }, projectId: project.id, details: { of: "channel" } });
+  });
   changes.notify(project.id);
   return { slug };
 }

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
 import { bundleFileName } from "../bundles/layout.ts";
@@ -17,6 +18,8 @@ import { openSnapshot, type SnapshotSource } from "./snapshot.ts";
 export interface PublishOptions {
   /** Publish although messages have errors (docs/product.md §7); the caller checks it is an admin. */
   allowErrors?: boolean;
+  /** Who publishes, for the audit log (docs/dashboard-api.md "Audit log"). */
+  by?: AuditBy;
 }
 
 /**
@@ -83,7 +86,7 @@ async function publishSnapshot(
       // With replication on, the files reach the replica before the release is published, so a
       // restore never finds a published release without its files (docs/deploy.md "Continuous replication").
       await deps.releaseCopier?.copyRelease(release.publicId, dir);
-      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0);
+      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0, options.by ?? SYSTEM);
     } catch (err) {
       await removeReleaseFiles(dataDir, release.publicId);
       throw err;
@@ -101,6 +104,11 @@ async function publishSnapshot(
     db.update(releases).set({ publishingSince: null }).where(eq(releases.id, release.id)).run();
     if (staging) await staging.discard();
   }
+}
+
+/** A release as the audit log names it. */
+function auditRelease(r: ReleaseRow) {
+  return { kind: "release" as const, id: r.publicId, name: `${r.name} (${r.tag})` };
 }
 
 /** A published release, or one being published, cannot be published (again): 409. */
@@ -139,7 +147,7 @@ export function nextPublishedAt(db: Db, projectId: number, now: number): number 
   return Math.max(now, (last ?? 0) + 1);
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotSource["languages"], forced: boolean): ReleaseRow {
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotSource["languages"], forced: boolean, by: AuditBy): ReleaseRow {
   return db.transaction((tx) => {
     const publishedAt = nextPublishedAt(tx as unknown as Db, project.id, clock.now());
     const row = tx
@@ -156,6 +164,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
         .run();
     }
     changes.event(project, "release_published", { release_id: row.publicId, name: row.name, tag: row.tag, status: "published" });
+    recordAudit(db, clock, by, { action: "release_published", target: auditRelease(row), projectId: project.id, details: { languages: langs.map((l) => l.code), forced } });
     return row;
   });
 }
@@ -164,11 +173,14 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
  * A new release slug revokes the release's old URLs at once (docs/interface.md §5 rule 7,
  * docs/product.md §3).
  */
-export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string): { slug: string } {
+export function rotateReleaseSlug({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): { slug: string } {
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "published") throw conflict("only a published release has a slug to rotate");
   const slug = newSlug();
-  db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+  db.transaction(() => {
+    db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+    recordAudit(db, clock, by, { action: "slug_rotated", target: auditRelease(release), projectId: project.id, details: { of: "release" } });
+  });
   changes.notify(project.id);
   return { slug };
 }
@@ -178,7 +190,7 @@ export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: Project
  * (docs/product.md §3): `latest` falls back to the previous published release, or 404s when none
  * is left. A crash between the two leaves files no release names; the start removes them.
  */
-export async function deleteRelease({ db, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<void> {
+export async function deleteRelease({ db, clock, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): Promise<void> {
   const r = findRelease(db, project, releasePublicId);
   db.transaction((tx) => {
     // docs/releases.md "Channels": a release a channel serves stays until the channel moves.
@@ -186,6 +198,7 @@ export async function deleteRelease({ db, changes }: ServiceDeps, dataDir: strin
     if (on.length > 0) throw conflict(`the channel${on.length > 1 ? "s" : ""} ${on.map((n) => `"${n}"`).join(", ")} point${on.length > 1 ? "" : "s"} at this release: move ${on.length > 1 ? "them" : "it"} first`);
     tx.delete(releases).where(eq(releases.id, r.id)).run();
     changes.event(project, "release_deleted", { release_id: r.publicId, name: r.name, tag: r.tag });
+    recordAudit(db, clock, by, { action: "release_deleted", target: auditRelease(r), projectId: project.id, details: { status: r.status } });
   });
   changes.notify(project.id);
   if (r.status === "published") await removeReleaseFiles(dataDir, r.publicId);

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { eq } from "drizzle-orm";
 import { readFile } from "node:fs/promises";
 import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
@@ -21,7 +22,7 @@ import { assertTagFree, cleanField, findRelease } from "./releases.ts";
  * files are copied into staging and flushed before the one transaction that creates the release,
  * as a publish does (docs/publishing.md §2): a crash leaves no release and no stray files served.
  */
-export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releaseCopier">, dataDir: string, project: ProjectRow, sourcePublicId: string, userId: number | null, input: RepublishInput): Promise<ReleaseRow> {
+export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releaseCopier">, dataDir: string, project: ProjectRow, sourcePublicId: string, userId: number | null, input: RepublishInput, by: AuditBy = SYSTEM): Promise<ReleaseRow> {
   const { db, clock, changes } = deps;
   const source = findRelease(db, project, sourcePublicId);
   if (source.status !== "published") throw conflict("only a published release can be republished");
@@ -78,6 +79,12 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releas
           // straight away would announce it (docs/interface.md §6).
           changes.event(project, "release_created", { release_id: publicId, name, tag, status: "draft" });
           changes.event(project, "release_published", { release_id: publicId, name, tag, status: "published" });
+          recordAudit(tx as unknown as Db, clock, by, {
+            action: "release_republished",
+            target: { kind: "release", id: publicId, name },
+            projectId: project.id,
+            details: { republished_from: source.publicId, tag },
+          });
           return created;
         },
         { behavior: "immediate" },

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { conflict, HttpError, invalidField } from "../common/errors.ts";
 import { log } from "../common/log.ts";
@@ -18,21 +19,29 @@ import { findRelease } from "./releases.ts";
 /** An ISO 8601 date and time with a zone (`Z` or an offset), as `Date.parse` reads it. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-export function scheduleRelease({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, input: ScheduleInput): ReleaseRow {
+export function scheduleRelease({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, input: ScheduleInput, by: AuditBy = SYSTEM): ReleaseRow {
   const at = ISO_TIME.test(input.at) ? Date.parse(input.at) : NaN;
   if (Number.isNaN(at)) throw invalidField("at", "must be an ISO 8601 time with a zone, e.g. 2026-05-01T09:00:00Z");
   if (at <= clock.now()) throw invalidField("at", "must be in the future");
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "draft") throw conflict("only a draft can be scheduled; this release is published");
-  const row = db.update(releases).set({ scheduledAt: at, scheduleError: null }).where(eq(releases.id, release.id)).returning().get()!;
+  const row = db.transaction((tx) => {
+    const updated = tx.update(releases).set({ scheduledAt: at, scheduleError: null }).where(eq(releases.id, release.id)).returning().get()!;
+    recordAudit(tx as unknown as Db, clock, by, { action: "release_scheduled", target: { kind: "release", id: release.publicId, name: release.name }, projectId: project.id, details: { at: new Date(at).toISOString() } });
+    return updated;
+  });
   changes.notify(project.id); // the job arms for the new time
   return row;
 }
 
-export function cancelSchedule({ db, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string): void {
+export function cancelSchedule({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): void {
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "draft") throw conflict("only a draft has a schedule; this release is published");
-  db.update(releases).set({ scheduledAt: null, scheduleError: null }).where(eq(releases.id, release.id)).run();
+  db.transaction((tx) => {
+    tx.update(releases).set({ scheduledAt: null, scheduleError: null }).where(eq(releases.id, release.id)).run();
+    // A cancelled schedule is a schedule change too: `at` null (docs/dashboard-api.md "Audit log").
+    recordAudit(tx as unknown as Db, clock, by, { action: "release_scheduled", target: { kind: "release", id: release.publicId, name: release.name }, projectId: project.id, details: { at: null } });
+  });
   changes.notify(project.id);
 }
 

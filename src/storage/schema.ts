@@ -18,6 +18,9 @@ export const users = sqliteTable("users", {
   // Moves with every change to how the user may sign in or what they may do (a password set, a
   // role changed); a session counts only while it carries the current one (docs/dashboard-api.md "Sessions").
   credentialEpoch: integer("credential_epoch").notNull().default(0),
+  // Made by `phrasebook user create`: signs in with its password even where password sign-in is
+  // off for everyone else (docs/deploy.md "Single sign-on", "Break-glass accounts").
+  breakGlass: integer("break_glass", { mode: "boolean" }).notNull().default(false),
 });
 
 export const sessions = sqliteTable(
@@ -30,6 +33,8 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     /** The user's credential epoch the session was made under; valid only while it is still the user's. */
     credentialEpoch: integer("credential_epoch").notNull().default(0),
+    /** How the session began: "password" or "oidc" (signing out of the latter also ends the provider's). */
+    signInMethod: text("sign_in_method").notNull().default("password"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -333,6 +338,32 @@ export const deliveryAttempts = sqliteTable(
   (t) => [uniqueIndex("delivery_attempts_number_uq").on(t.deliveryId, t.number)],
 );
 
+/**
+ * Who did what to settings, people and access (docs/dashboard-api.md "Audit log"): written by the
+ * action itself, in its own transaction (src/audit/). Names are kept as they were then, so an
+ * entry stays readable after its actor or target is deleted; no foreign keys for the same reason.
+ * Never a secret or a token's value. Kept 400 days.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    actorKind: text("actor_kind", { enum: ["user", "token", "system"] }).notNull(),
+    actorId: text("actor_id"), // the user's or token's public id; null for the system, or an unknown email's failed sign-in
+    actorName: text("actor_name").notNull(),
+    action: text("action").notNull(),
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id"),
+    targetName: text("target_name"),
+    // The project the action belongs to (its row id), null for server-wide actions (sign-in, users).
+    projectId: integer("project_id"),
+    ip: text("ip"),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_project_idx").on(t.projectId, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
+
 /** Row types, shared by the capabilities that read these tables (none imports another's). */
 export type UserRow = typeof users.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
@@ -345,3 +376,4 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type TranslationRow = typeof translations.$inferSelect;
 export type HistoryRow = typeof translationHistory.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

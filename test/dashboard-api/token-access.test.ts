@@ -32,6 +32,8 @@ const EXAMPLES: Record<string, Example> = {
   "GET /me": { rule: "write or publish", url: "/me", ok: 200 },
   "POST /logout": { rule: "write or publish", url: "/logout", ok: 400 }, // a token has no session to end
   "GET /users": { rule: "no token", url: "/users", ok: 200 },
+  "GET /audit": { rule: "no token", url: "/audit", ok: 200 },
+  "GET /projects/:pid/audit": { rule: "no token", url: "/projects/:pid/audit", ok: 200 },
   "POST /users": { rule: "no token", url: "/users", body: { email: "new@example.test", name: "New", password: "password-1", role: "member" }, ok: 201 },
   "PATCH /users/:userId": { rule: "no token", url: "/users/:memberId", body: { name: "Renamed" }, ok: 200 },
   "DELETE /users/:userId": { rule: "no token", url: "/users/:memberId", ok: 204 },

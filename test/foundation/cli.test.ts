@@ -87,7 +87,7 @@ describe("product §1: the command line", () => {
       });
       expect(ok.stderr).toBe("");
       expect(ok.code).toBe(0);
-      expect(ok.stdout).toMatch(/^created admin ana@example.test \(usr_[0-9A-Za-z]{20}\)\n$/);
+      expect(ok.stdout).toMatch(/^created admin ana@example.test \(usr_[0-9A-Za-z]{20}\), a break-glass account\n$/);
       expect(ok.stdout).not.toContain("s3cret");
 
       const dup = await cli(["user", "create", "--email", "ana@example.test", "--name", "Ana"], {

@@ -192,6 +192,7 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
           await s.before?.(ctx);
           const eventsBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM outbox_events")[0]!.n;
           const changesBefore = totalChanges(t);
+          const auditBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM audit_log")[0]!.n;
           const headers = Object.fromEntries(Object.entries(s.headers ?? {}).map(([name, value]) => [name, fillIds(value, world.ids)]));
           // `:name` parts of the body's strings too (a release id in `{"release_id": ":releaseId"}`).
           const body = s.body === undefined ? undefined : JSON.parse(fillIds(JSON.stringify(s.body), world.ids));
@@ -207,7 +208,10 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
           }
           if (s.status >= 400) {
             expect(typeof reply.body?.error, "a refused request answers {\"error\"}").toBe("string");
-            expect(totalChanges(t), "a refused request writes nothing").toBe(changesBefore);
+            // ...but a refused sign-in's audit entry (CONTRACTS §11: failed sign-ins are logged).
+            const logged = t.query<{ action: string }>("SELECT action FROM audit_log WHERE id > ?", auditBefore).map((r) => r.action);
+            expect(logged.filter((a) => a !== "sign_in_failed"), "a refused request logs no action but a failed sign-in").toEqual([]);
+            expect(totalChanges(t) - logged.length, "a refused request writes nothing").toBe(changesBefore);
           }
           await s.after?.(ctx, reply.body, reply);
         } finally {

@@ -44,6 +44,8 @@ export function serverCommand(): string[] {
 }
 
 export interface StartOptions {
+  /** The port to listen on (chosen first when the URL must be known before the start: a provider's redirect URI); default a free one. */
+  port?: number;
   env?: Record<string, string>;
   dataDir?: string;
   args?: string[];
@@ -60,7 +62,7 @@ export interface StartOptions {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",

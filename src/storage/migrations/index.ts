@@ -8,6 +8,7 @@ import m5 from "./0005_credential_epoch.sql" with { type: "text" };
 import m6 from "./0006_arb_metadata.sql" with { type: "text" };
 import m7 from "./0007_scale_counts.sql" with { type: "text" };
 import m8 from "./0008_release_operations.sql" with { type: "text" };
+import m9 from "./0009_sso_audit_log.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -25,4 +26,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0006_arb_metadata", createdAt: 1795628378246, sql: m6 },
   { tag: "0007_scale_counts", createdAt: 1795632879227, sql: m7 },
   { tag: "0008_release_operations", createdAt: 1795633392594, sql: m8 },
+  { tag: "0009_sso_audit_log", createdAt: 1795633718505, sql: m9 },
 ];
