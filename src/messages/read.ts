@@ -1,5 +1,6 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import type { WorkCounter } from "../common/work.ts";
+import { nativePlaceholders } from "./native-placeholders.ts";
 import { textPlaceholders } from "./text-placeholders.ts";
 
 /**
@@ -41,6 +42,8 @@ export interface ReadMessage {
   plurals: PluralUse[];
   /** Set when the value is not a valid ICU message; then `arguments` and `plurals` are empty. */
   fault: SyntaxFault | null;
+  /** Native placeholders (`%@`, `%1$s`, `%lld`) in the text, checked like arguments (native-placeholders.ts); absent when none. */
+  native?: string[];
 }
 
 /**
@@ -262,6 +265,14 @@ function readIcu(value: string, work: WorkCounter | undefined): ReadMessage {
  * given, is charged the steps: test/messages/checks.test.ts holds them to the length).
  */
 export function readMessage(value: string, syntax: MessageSyntax, work?: WorkCounter): ReadMessage {
+  const read = readInSyntax(value, syntax, work);
+  // Native placeholders (docs/formats.md "Placeholders") are checked in every syntax.
+  if (value.indexOf("%") < 0) return read;
+  const native = nativePlaceholders(value, work);
+  return native.length === 0 || read.fault ? read : { ...read, native };
+}
+
+function readInSyntax(value: string, syntax: MessageSyntax, work?: WorkCounter): ReadMessage {
   if (syntax === "text") {
     const names = textPlaceholders(value, work);
     return names.length === 0 ? NOTHING : { arguments: names.map((name) => ({ name, kind: "plain" })), plurals: [], fault: null };
