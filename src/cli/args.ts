@@ -46,6 +46,7 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--translations": { kind: "switch", commands: ["push"] },
   "--release": { kind: "value", commands: ["pull"] },
   "--out": { kind: "value", commands: ["pull"] },
+  "--xliff-version": { kind: "value", commands: ["pull"] },
   "--tag": { kind: "value", commands: ["publish"] },
   "--min-progress": { kind: "value", commands: ["status"] },
   "--fail-on-errors": { kind: "switch", commands: ["status"] },

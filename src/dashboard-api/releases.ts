@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import { NewRelease, PublishOptions, ReleasePatch } from "../releases/model.ts";
+import { exportRelease } from "../releases/export.ts";
+import { ExportQuery, NewRelease, PublishOptions, ReleasePatch } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
 import { isAdminCaller, type DashboardContext } from "./access.ts";
@@ -22,6 +23,17 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
       access: "read",
       inProject: true,
     })
+    // A published release's strings as a file of any format (docs/formats.md "Export").
+    .get(
+      "/projects/:pid/releases/:rid/export",
+      ({ project, params, query }) => {
+        const file = exportRelease(db, dataDir, project, findRelease(db, project, params.rid), query);
+        return new Response(file.body, {
+          headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.name}"`, "cache-control": "no-store" },
+        });
+      },
+      { access: "read", inProject: true, query: ExportQuery },
+    )
     .patch("/projects/:pid/releases/:rid", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, updateRelease(deps, project, params.rid, body)), {
       access: "release",
       inProject: true,

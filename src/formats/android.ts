@@ -157,15 +157,6 @@ function write({ keys, languages, work }: WriteInput): string {
   return lines.join("\n");
 }
 
-/** `values` for the base language, else `values-de`, `values-pt-rBR`, `values-b+sr+Latn` (Android's resource qualifiers). */
-export function androidFolder(code: string, base: string): string {
-  if (code === base) return "values";
-  const parts = code.split("-");
-  if (parts.length === 1) return `values-${parts[0]}`;
-  if (parts.length === 2 && /^([A-Za-z]{2}|[0-9]{3})$/.test(parts[1]!)) return `values-${parts[0]}-r${parts[1]!.toUpperCase()}`;
-  return `values-b+${parts.join("+")}`;
-}
-
 export const android = {
   name: "android",
   label: "Android strings.xml",

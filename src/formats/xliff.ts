@@ -130,27 +130,30 @@ function content(value: string): string {
   return hasInlineMarkup(value) ? markupText(value) : escapeXmlText(value);
 }
 
-function write12(input: WriteInput, base: LanguageTexts, target: LanguageTexts | undefined): string {
+function write12(input: WriteInput, base: LanguageTexts, targets: readonly (LanguageTexts | undefined)[]): string {
   const { keys } = input;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">',
-    `  <file original="phrasebook" datatype="plaintext" source-language="${escapeXmlAttribute(base.code)}"${target ? ` target-language="${escapeXmlAttribute(target.code)}"` : ""}>`,
-    "    <body>",
-  ];
-  for (let i = 0; i < keys.keys.length; i++) {
-    const source = base.values[i];
-    if (source === undefined) continue;
-    if (input.work) input.work.steps++;
-    const key = escapeXmlAttribute(keys.keys[i]!);
-    lines.push(`      <trans-unit id="${key}" resname="${key}" xml:space="preserve">`, `        <source>${content(source)}</source>`);
-    const value = target?.values[i];
-    if (value !== undefined) lines.push(`        <target state="translated">${content(value)}</target>`);
-    const context = keys.contextOf[i];
-    if (context) lines.push(`        <note>${escapeXmlText(context)}</note>`);
-    lines.push("      </trans-unit>");
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'];
+  // One <file> per target language: XLIFF 1.2 lets a document hold several.
+  for (const target of targets) {
+    lines.push(
+      `  <file original="phrasebook" datatype="plaintext" source-language="${escapeXmlAttribute(base.code)}"${target ? ` target-language="${escapeXmlAttribute(target.code)}"` : ""}>`,
+      "    <body>",
+    );
+    for (let i = 0; i < keys.keys.length; i++) {
+      const source = base.values[i];
+      if (source === undefined) continue;
+      if (input.work) input.work.steps++;
+      const key = escapeXmlAttribute(keys.keys[i]!);
+      lines.push(`      <trans-unit id="${key}" resname="${key}" xml:space="preserve">`, `        <source>${content(source)}</source>`);
+      const value = target?.values[i];
+      if (value !== undefined) lines.push(`        <target state="translated">${content(value)}</target>`);
+      const context = keys.contextOf[i];
+      if (context) lines.push(`        <note>${escapeXmlText(context)}</note>`);
+      lines.push("      </trans-unit>");
+    }
+    lines.push("    </body>", "  </file>");
   }
-  lines.push("    </body>", "  </file>", "</xliff>", "");
+  lines.push("</xliff>", "");
   return lines.join("\n");
 }
 
@@ -178,12 +181,15 @@ function write20(input: WriteInput, base: LanguageTexts, target: LanguageTexts |
   return lines.join("\n");
 }
 
-/** Writes an XLIFF file of the given version: the base language as the source, `languages[0]` as the target. */
+/**
+ * Writes an XLIFF file of the given version: the base language as the source, each of `languages`
+ * as a target (1.2: a `<file>` each; 2.0 holds one); the base language alone writes sources only.
+ */
 export function writeXliff(input: WriteInput, version: XliffVersion): string {
-  const lang = input.languages[0]!;
-  const base = input.source ?? lang;
-  const target = lang.code === base.code ? undefined : lang;
-  return version === "2.0" ? write20(input, base, target) : write12(input, base, target);
+  const base = input.source ?? input.languages[0]!;
+  const targets = input.languages.map((l) => (l.code === base.code ? undefined : l));
+  if (version === "2.0") return write20(input, base, targets[0]);
+  return write12(input, base, targets);
 }
 
 export const xliff = {

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "./limits.ts";
+import { FORMAT_NAMES } from "../formats/registry.ts";
+import { EXPORT_LANGUAGE_MAX_LENGTH, RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "./limits.ts";
 export * from "./limits.ts";
 
 /**
@@ -20,3 +21,15 @@ export type ReleasePatch = Static<typeof ReleasePatch>;
 /** A publish may let message errors through, an admin's call (docs/product.md §7); no body is `{}`. */
 export const PublishOptions = Type.Optional(Type.Object({ allow_errors: Type.Optional(Type.Boolean()) }));
 export type PublishOptions = Static<typeof PublishOptions>;
+
+/**
+ * `GET /projects/:pid/releases/:rid/export` (docs/formats.md "Export"): a published release's
+ * strings in any format of the registry; `language` may be left out for a format that holds
+ * every language (.xcstrings, XLIFF 1.2).
+ */
+export const ExportQuery = Type.Object({
+  format: Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name))),
+  language: Type.Optional(Type.String({ minLength: 1, maxLength: EXPORT_LANGUAGE_MAX_LENGTH })),
+  xliff_version: Type.Optional(Type.Union([Type.Literal("1.2"), Type.Literal("2.0")])),
+});
+export type ExportQuery = Static<typeof ExportQuery>;

@@ -2,13 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
-import { formatOfPath, readFile, type BundleFormat } from "../../formats/registry.ts";
+import { formatOfPath, isBundleFormat, isMultiLanguage, readFile, type BundleFormat, type FormatName } from "../../formats/registry.ts";
 import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { writeAtomically } from "./files.ts";
-import { parseFormat, PULL_FORMATS, writtenExtensions } from "./formats.ts";
+import { parseFormat, parseXliffVersion, PULL_FORMATS, writtenExtensions } from "./formats.ts";
+import { pullNative } from "./pull-native.ts";
 import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
 import { print } from "../output.ts";
 import { megabytes } from "./progress.ts";
@@ -20,7 +21,7 @@ interface ReleaseSummary {
   name: string;
 }
 interface ReleaseDetail extends ReleaseSummary {
-  languages: { code: string; download_urls: Partial<Record<BundleFormat, string>> }[];
+  languages: { code: string; is_base_language?: boolean; download_urls: Partial<Record<BundleFormat, string>> }[];
 }
 
 interface Target {
@@ -51,10 +52,12 @@ async function findRelease(client: PhrasebookClient, which: string): Promise<Rel
   throw new CliError(`pull: no published release has the tag ${which}`, 2);
 }
 
-function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[]): Target[] {
+function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[], formatFlag: FormatName | undefined): Target[] {
   const out = args.flags["--out"];
   if (out !== undefined) {
-    if (!hasPlaceholder(out) && only.length !== 1) {
+    // A format of several languages (XLIFF, .xcstrings) writes them all into one file (docs/formats.md "Export").
+    const format = formatFlag ?? formatOfPath(out, PULL_FORMATS);
+    if (!hasPlaceholder(out) && only.length !== 1 && !(format && isMultiLanguage(format))) {
       throw new CliError(`--out "${out}" has neither {language} nor {locale}, so every language would be written to one file (or pull exactly one --language)`, 1);
     }
     return [{ pattern: out }];
@@ -86,7 +89,8 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   const formatFlag = parseFormat(args.flags["--format"], PULL_FORMATS);
   const only = args.lists["--language"] ?? [];
   const config = await loadConfig(args);
-  const targets = targetsFrom(args, config, only);
+  const targets = targetsFrom(args, config, only, formatFlag);
+  const xliffVersion = parseXliffVersion(args.flags["--xliff-version"]);
   const formats = targets.map((t) => {
     const format = formatFlag ?? formatOfPath(t.pattern, PULL_FORMATS);
     if (!format) throw new CliError(`cannot tell the format of "${t.pattern}": end it in ${writtenExtensions(PULL_FORMATS)}, or pass --format`, 1);
@@ -107,16 +111,20 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   const writes: { path: string; bytes: Uint8Array; code: string }[] = [];
   const kept: string[] = [];
   for (const [i, target] of targets.entries()) {
+    if (!isBundleFormat(formats[i]!)) {
+      writes.push(...(await pullNative(client, detail.tag, available, wanted, formats[i]!, target.pattern, target.source, xliffVersion)));
+      continue;
+    }
     for (const language of wanted) {
       const path = fillPattern(target.pattern, language.code);
       if (target.source && normalize(target.source) === normalize(path)) {
         kept.push(path);
         continue;
       }
-      const url = language.download_urls[formats[i]!];
+      const url = language.download_urls[formats[i] as BundleFormat];
       if (typeof url !== "string") throw new CliError(`pull: the release has no ${formats[i]} file for ${language.code}`, 2);
       const bytes = await client.download(`pull ${path}`, url);
-      await checkWhole(path, url, formats[i]!, bytes);
+      await checkWhole(path, url, formats[i] as BundleFormat, bytes);
       writes.push({ path, code: language.code, bytes });
     }
   }
