@@ -136,7 +136,8 @@ function pluralValue(node: XmlNode, name: string, content: string): string {
 function write({ keys, languages, work }: WriteInput): string {
   const lang = languages[0]!;
   const categories = categoriesOf(lang.code);
-  const lines = ['<?xml version="1.0" encoding="utf-8"?>', "<resources>"];
+  // The xliff prefix is declared for `<xliff:g>` in a value (aapt2 refuses an unbound prefix).
+  const lines = ['<?xml version="1.0" encoding="utf-8"?>', '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">'];
   for (let i = 0; i < keys.keys.length; i++) {
     const value = lang.values[i];
     if (value === undefined) continue;

@@ -96,6 +96,8 @@ async function read(content: string) {
   const add = (locale: string, entry: Entry, where: string) => {
     let list = byLanguage.get(locale);
     if (!list) byLanguage.set(locale, (list = new Map()));
+    // A document with a <file> per target language repeats each source: the same text is no conflict.
+    if (list.get(entry.key)?.value === entry.value && entry.source === undefined) return;
     if (list.has(entry.key)) throw invalid(`the unit "${entry.key}" appears twice for ${locale}`, lineOf(content, where));
     if (++count > IMPORT_LIMITS.entries) throw tooManyEntries();
     list.set(entry.key, entry);
