@@ -28,9 +28,11 @@ interface ParsedPo {
 
 function poError(err: unknown): ContentError {
   const message = err instanceof Error ? err.message : String(err);
-  const line = /at line (\d+)/.exec(message)?.[1];
+  const at = /at line (\d+)/.exec(message)?.[1];
+  // gettext-parser counts the line break that ends a string's line as the next line's.
+  const line = at === undefined ? undefined : Number(at) - (message.includes("End-of-line within string") ? 1 : 0);
   const reason = message.replace(/^Error parsing PO data: /, "").replace(/ at line \d+/, "");
-  return invalid(`not a valid PO file: ${reason}`, line ? Number(line) : undefined, line ? 1 : undefined);
+  return invalid(`not a valid PO file: ${reason}`, line, line === undefined ? undefined : 1);
 }
 
 async function read(content: string) {
