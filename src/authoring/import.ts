@@ -38,8 +38,9 @@ export interface ImportResult {
   /** The languages the file set, when it holds several (XLIFF, `.xcstrings`; docs/formats.md "Languages"). */
   languages?: string[];
   /**
-   * Translations not written because the file's source text (a PO `msgid`, an XLIFF `<source>`)
-   * differs from the stored base string (docs/formats.md "Languages"); listed like `changes`.
+   * Strings not written because the file's source text (a PO `msgid`, an XLIFF `<source>`)
+   * differs from the stored base string (docs/formats.md "Languages"): the translation, and the
+   * XLIFF source itself; listed like `changes`.
    */
   source_differs?: { key: string; language_code: string; file_source: string; base_value: string }[];
 }
@@ -211,6 +212,7 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
     const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.key_id, t.value]));
     const withProblems = new Set<string>();
     const baseKeys = new Set<string>();
+    const multi = isMultiLanguage(input.format);
 
     for (const { language, entries: fileEntries } of fileSets) {
       const isBase = language.id === baseLanguage.id;
@@ -228,7 +230,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         let row = existing.get(key);
         // A translation whose source text is not the stored base string is reported, not written.
         const stored = row ? baseValues.get(row.id) : undefined;
-        if (!isBase && source !== undefined && stored !== undefined && !sameSource(source, stored)) {
+        // (A one-language file of the base language, such as en.po, states the base strings themselves.)
+        if ((!isBase || multi) && source !== undefined && stored !== undefined && !sameSource(source, stored)) {
           if (differs.length < IMPORT_CHANGES_LISTED) differs.push({ key, language_code: language.code, file_source: source, base_value: stored });
           if (!keyChange.has(key)) keyChange.set(key, null);
           continue;

@@ -97,7 +97,7 @@ async function read(content: string) {
     let list = byLanguage.get(locale);
     if (!list) byLanguage.set(locale, (list = new Map()));
     // A document with a <file> per target language repeats each source: the same text is no conflict.
-    if (list.get(entry.key)?.value === entry.value && entry.source === undefined) return;
+    if (locale === sourceLanguage && list.get(entry.key)?.value === entry.value) return;
     if (list.has(entry.key)) throw invalid(`the unit "${entry.key}" appears twice for ${locale}`, lineOf(content, where));
     if (++count > IMPORT_LIMITS.entries) throw tooManyEntries();
     list.set(entry.key, entry);
@@ -117,7 +117,8 @@ async function read(content: string) {
       if (!u.key) throw invalid(`a <${v2 ? "unit" : "trans-unit"}> has no ${v2 ? "name or id" : "resname or id"}`, lineOf(content, v2 ? "<unit" : "<trans-unit"));
       if (u.source === undefined) throw invalid(`the unit "${u.key}" has no <source>`, lineOf(content, where));
       const extra = u.translate ? {} : { attributes: { translatable: false } };
-      add(src, { key: u.key, value: u.source, ...(u.note ? { description: u.note } : {}), ...extra }, where);
+      // The source is a copy of the base string: it sets a key's base string only where there is none yet.
+      add(src, { key: u.key, value: u.source, source: u.source, ...(u.note ? { description: u.note } : {}), ...extra }, where);
       if (trg && u.target !== undefined && u.target !== "") add(trg, { key: u.key, value: u.target, source: u.source, ...extra }, where);
     }
   }
