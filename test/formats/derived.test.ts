@@ -12,7 +12,7 @@ import { parseCdnPath } from "../../src/cdn/paths.ts";
 import { COMMAND_HELP } from "../../src/cli/help.ts";
 import { parseFormat, PULL_FORMATS, PUSH_FORMATS } from "../../src/cli/client/formats.ts";
 import { FORMAT_INFO } from "../../src/dashboard/shell.ts";
-import { BUNDLE_FORMATS, FORMAT_NAMES, FORMATS } from "../../src/formats/registry.ts";
+import { BUNDLE_FORMATS, FORMAT_NAMES, FORMATS, isMultiLanguage } from "../../src/formats/registry.ts";
 import { NAMED_SCHEMAS } from "../../src/public-api/model.ts";
 
 const SLUG = "AbCdEfGh12345678";
@@ -71,7 +71,7 @@ describe("derived from the format registry (docs/formats.md)", () => {
 
   test("docs/dashboard.md: the pages are given every format with its label, extensions, media type and whether releases ship it", () => {
     expect(FORMAT_INFO).toEqual(
-      FORMATS.map((f) => ({ name: f.name, label: f.label, extensions: [...f.extensions], media_type: f.contentType.split(";")[0]!, bundle: f.bundle })),
+      FORMATS.map((f) => ({ name: f.name, label: f.label, extensions: [...f.extensions], media_type: f.contentType.split(";")[0]!, bundle: f.bundle, multi_language: isMultiLanguage(f.name) })),
     );
   });
 });
