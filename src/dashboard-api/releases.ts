@@ -26,11 +26,12 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     // A published release's strings as a file of any format (docs/formats.md "Export").
     .get(
       "/projects/:pid/releases/:rid/export",
-      ({ project, params, query }) => {
+      ({ project, params, query, set }) => {
         const file = exportRelease(db, dataDir, project, findRelease(db, project, params.rid), query);
-        return new Response(file.body, {
-          headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.name}"`, "cache-control": "no-store" },
-        });
+        set.headers["content-type"] = file.contentType;
+        set.headers["content-disposition"] = `attachment; filename="${file.name}"`;
+        set.headers["cache-control"] = "no-store";
+        return file.body;
       },
       { access: "read", inProject: true, query: ExportQuery },
     )
