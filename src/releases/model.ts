@@ -28,7 +28,8 @@ export type PublishOptions = Static<typeof PublishOptions>;
  * every language (.xcstrings, XLIFF 1.2).
  */
 export const ExportQuery = Type.Object({
-  format: Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name))),
+  /** Required; optional in the schema so that an unknown release is a 404 before a missing format is a 400. */
+  format: Type.Optional(Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name)))),
   language: Type.Optional(Type.String({ minLength: 1, maxLength: EXPORT_LANGUAGE_MAX_LENGTH })),
   xliff_version: Type.Optional(Type.Union([Type.Literal("1.2"), Type.Literal("2.0")])),
 });
