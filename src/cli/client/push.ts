@@ -111,7 +111,7 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
     localError(path, err);
   }
   const asked = wanted.language ?? locale?.replace(/_/g, "-");
-  const from = wanted.language ? wanted.from : "its @@locale";
+  const from = wanted.language ? wanted.from : format === "arb" ? "its @@locale" : "the language it names";
   if (!asked) {
     throw new CliError(`${path}: cannot tell its language: pass --language CODE, give the ARB file an @@locale, or name it by a translations pattern of phrasebook.yaml`, 1);
   }
@@ -120,7 +120,7 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
     throw new CliError(`${path}: ${asked} (${from}) is not a language of the project (it has ${languages.map((l) => l.code).join(", ")}); add it in the dashboard first`, 1);
   }
   if (locale !== undefined && locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
-    throw new CliError(`${path}: its @@locale is ${locale}, not ${language.code} (${from})`, 1);
+    throw new CliError(`${path}: ${format === "arb" ? "its @@locale" : "the language it names"} is ${locale}, not ${language.code} (${from})`, 1);
   }
   if (deleteMissing && language.code !== base) {
     throw new CliError(`${path}: --delete-missing deletes the keys a base-language file lacks, and this file is ${language.code}, not the base language ${base}`, 1);
