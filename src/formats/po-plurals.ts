@@ -133,6 +133,10 @@ export function readPluralForms(header: string, code: string): PluralHeader | st
   }
   const unused = byIndex.findIndex((c) => c === undefined);
   if (unused >= 0) return `nplurals=${nplurals}, but no whole number picks msgstr[${unused}] (${code} has ${categoriesOf(code).join(", ")})`;
+  const twice = byIndex.findIndex((c, i) => byIndex.indexOf(c) !== i);
+  if (twice >= 0) {
+    return `msgstr[${byIndex.indexOf(byIndex[twice])}] and msgstr[${twice}] are both for "${byIndex[twice]}" numbers (${example[byIndex.indexOf(byIndex[twice])]} and ${example[twice]}): ${code} has fewer forms than nplurals=${nplurals}`;
+  }
   return { nplurals, categories: byIndex as Category[] };
 }
 
@@ -141,6 +145,7 @@ const CANDIDATES = [
   "nplurals=2; plural=(n != 1);",
   "nplurals=1; plural=0;",
   "nplurals=2; plural=(n > 1);",
+  "nplurals=2; plural=(n%10!=1 || n%100==11);",
   "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
   "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
   "nplurals=3; plural=(n==1 ? 0 : (n>=2 && n<=4) ? 1 : 2);",
@@ -153,7 +158,7 @@ const CANDIDATES = [
   "nplurals=4; plural=(n%100==1 ? 0 : n%100==2 ? 1 : n%100==3 || n%100==4 ? 2 : 3);",
   "nplurals=4; plural=(n==1 ? 0 : n==2 ? 1 : (n>10 && n%10==0) ? 2 : 3);",
   "nplurals=4; plural=((n==1 || n==11) ? 0 : (n==2 || n==12) ? 1 : (n>2 && n<20) ? 2 : 3);",
-  "nplurals=5; plural=(n==1 ? 0 : n==2 ? 1 : n<7 ? 2 : n<11 ? 3 : 4);",
+  "nplurals=5; plural=(n==1 ? 0 : n==2 ? 1 : (n>2 && n<7) ? 2 : (n>6 && n<11) ? 3 : 4);",
   "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);",
   "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n==3 ? 3 : n==6 ? 4 : 5);",
 ];

@@ -29,8 +29,8 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "phrasebook-formats-"));
 });
 afterAll(async () => {
-  await t.close();
-  rmSync(work, { recursive: true, force: true });
+  await t?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** Runs a tool of the format; its exit code and output. */
