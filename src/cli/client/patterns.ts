@@ -21,7 +21,7 @@ export function androidFolder(code: string, base: string | undefined): string {
   if (code === base) return "values";
   const parts = code.split("-");
   if (parts.length === 1) return `values-${parts[0]}`;
-  if (parts.length === 2 && /^([A-Za-z]{2}|[0-9]{3})$/.test(parts[1]!)) return `values-${parts[0]}-r${parts[1]!.toUpperCase()}`;
+  if (parts.length === 2 && /^[A-Za-z]{2}$/.test(parts[1]!)) return `values-${parts[0]}-r${parts[1]!.toUpperCase()}`;
   return `values-b+${parts.join("+")}`;
 }
 
@@ -29,7 +29,7 @@ export function androidFolder(code: string, base: string | undefined): string {
 function languageOfAndroidFolder(folder: string): string | undefined {
   const b = /^values-b\+([A-Za-z0-9]+(?:\+[A-Za-z0-9]+)*)$/.exec(folder);
   if (b) return b[1]!.replace(/\+/g, "-");
-  const r = /^values-([A-Za-z]{2,3})(?:-r([A-Za-z]{2}|[0-9]{3}))?$/.exec(folder);
+  const r = /^values-([A-Za-z]{2,3})(?:-r([A-Za-z]{2}))?$/.exec(folder);
   return r ? (r[2] ? `${r[1]}-${r[2]}` : r[1]) : undefined;
 }
 
