@@ -115,8 +115,11 @@ async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, i
   } else {
     // The source language first: a target's source text is compared with the base as it will be.
     const ordered = [...parsed.languages].sort((a, b) => Number(b.locale === parsed.source) - Number(a.locale === parsed.source));
+    // A file whose source language is not the base states no base strings to compare with.
+    const sourceIsBase = parsed.source === undefined || parsed.source.replace(/_/g, "-").toLowerCase() === project.baseLanguageCode.toLowerCase();
     for (const fileLanguage of ordered) {
       const language = languageOfLocale(deps, project, fileLanguage.locale ?? "");
+      if (!sourceIsBase) fileLanguage.entries = fileLanguage.entries.map(({ source: _, ...entry }) => entry);
       if (requested && language.id !== requested.id) continue;
       sets.push({ language, entries: fileLanguage.entries });
     }

@@ -230,6 +230,21 @@ describe("XLIFF 1.2 and 2.0 (CONTRACTS §10)", () => {
     expect(Object.keys(both).sort()).toEqual(["de", "en", "fr"]);
   });
 
+  test("an XLIFF source that differs from the base string is reported and not written; a source language other than the base is compared with nothing", async () => {
+    const pid = await admin.project("XLIFF sources", "en", ["de", "fr"]);
+    await importFile(pid, "json", JSON.stringify({ "home.title": "Hello, {name}!" }), "en");
+    const r = await importFile(pid, "xliff", fixture("xliff/de-1.2.xlf"));
+    expect(r.source_differs.map((d: any) => [d.key, d.language_code])).toEqual([["home.title", "en"], ["home.title", "de"]]);
+    expect((await values(pid, "en"))["home.title"]).toBe("Hello, {name}!");
+    expect((await values(pid, "de"))["home.title"]).toBeUndefined();
+    expect((await values(pid, "de"))["terms"]).toBe("AGB & Bedingungen <v2>");
+    const german = `<?xml version="1.0"?><xliff version="1.2"><file source-language="de" target-language="fr"><body><trans-unit id="home.title"><source>Hallo, {name}!</source><target>Salut, {name} !</target></trans-unit></body></file></xliff>`;
+    const other = await importFile(pid, "xliff", german);
+    expect(other.languages).toEqual(["de", "fr"]);
+    expect(other.source_differs).toBeUndefined();
+    expect((await values(pid, "fr"))["home.title"]).toBe("Salut, {name} !");
+  });
+
   test("XLIFF 2.0 export is well-formed and in the 2.0 core structure", async () => {
     const pid = await admin.project("XLIFF 2", "en", ["fr"]);
     await importFile(pid, "xliff", fixture("xliff/fr-2.0.xlf"));
