@@ -3,24 +3,26 @@ import { HttpError } from "../common/errors.ts";
 import { log } from "../common/log.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ProjectRow } from "../storage/schema.ts";
-import { checkImportRequest, importTranslations, type ImportInput, type ImportResult } from "./import.ts";
+import { checkImportRequest, type ImportInput, type ImportResult } from "./import.ts";
 import type { ImportJob } from "./import-job.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE } from "./limits.ts";
 import { findProject } from "./projects.ts";
 
-/**
- * A file up to this many characters is imported on the request's own thread: about 1,500 entries,
- * some 30 ms of work, less than starting a worker. Larger ones go to a worker thread
- * (docs/publishing.md §6 "Not holding up other requests").
- */
-export const INLINE_IMPORT_MAX_CHARS = 128 * 1024;
-/** Imports waiting or running at once, per server; more are a 429 (each may hold a 10 MB file). */
-export const IMPORT_QUEUE_MAX = 8;
+export { IMPORT_QUEUE_MAX };
+
+/** The 429 of an import past IMPORT_QUEUE_MAX (or of a large body past as many being received). */
+export function importsBusy(): HttpError {
+  return new HttpError(429, IMPORTS_BUSY_MESSAGE, { "retry-after": "5" });
+}
 
 /**
  * Runs imports one at a time per app, in order of arrival: two CI jobs pushing at once never
  * contend for the write lock, and the second sees the first's keys. Cheap checks (language,
- * `delete_missing`, size) answer before the queue. A large file goes to `offThread`, which runs
- * the job on another thread (the dashboard API gives a worker thread, dashboard-api/worker.ts).
+ * `delete_missing`, size) answer before the queue. Every file, whatever its size and format, goes
+ * to `offThread`, which runs the job on another thread (the dashboard API gives a worker thread,
+ * dashboard-api/worker.ts): parsing and checking a file is work no request may hold the server's
+ * thread for (docs/publishing.md §6 "Not holding up other requests"); a 125 KB YAML file of
+ * aliases took seconds, and a file's cost is known only once it is parsed.
  */
 export class ImportRunner {
   private tail: Promise<void> = Promise.resolve();
@@ -34,7 +36,7 @@ export class ImportRunner {
   async run(project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
     checkImportRequest(this.deps, project, input);
     if (this.inFlight >= IMPORT_QUEUE_MAX) {
-      throw new HttpError(429, `${IMPORT_QUEUE_MAX} imports are already running or waiting; try again shortly`, { "retry-after": "5" });
+      throw importsBusy();
     }
     this.inFlight++;
     const previous = this.tail;
@@ -51,7 +53,6 @@ export class ImportRunner {
   }
 
   private async runNow(project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
-    if (input.content.length <= INLINE_IMPORT_MAX_CHARS) return importTranslations(this.deps, project, input, actor);
     const { settings, clock, changes } = this.deps;
     const started = performance.now();
     const result = await this.offThread({ dataDir: settings.dataDir, project, input, actor, now: clock.now() });

@@ -28,3 +28,8 @@ export const PROBLEMS_PAGE_SIZE_MAX = 1000;
  * itself may be at most 10 MB of UTF-8 (formats/read.ts IMPORT_LIMITS), a 413 naming that limit.
  */
 export const IMPORT_CONTENT_MAX_LENGTH = 16 * 1024 * 1024;
+
+/** Imports waiting or running at once, per server; more are a 429 (each may hold a 10 MB file). */
+export const IMPORT_QUEUE_MAX = 8;
+/** The refusal of an import past IMPORT_QUEUE_MAX, answered as a 429 with Retry-After: 5. */
+export const IMPORTS_BUSY_MESSAGE = `${IMPORT_QUEUE_MAX} imports are already running or waiting; try again shortly`;

@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { randomString } from "../common/ids.ts";
 import { log } from "../common/log.ts";
@@ -15,10 +15,35 @@ export const TEMP_PREFIX = ".tmp-";
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
-/** The names this code gives what it writes, and only those (cleanStrayReleaseFiles). */
+/**
+ * The file a publish writes first into its staging folder, holding the release's id; the rename
+ * carries it into the release's folder. It is what makes a folder Phrasebook's: the start removes
+ * a folder only when it carries this marker naming that very release (cleanStrayReleaseFiles),
+ * never because its name looks like a release id (docs/publishing.md §5).
+ */
+export const RELEASE_MARKER = ".phrasebook-release";
+
+/** What the marker of a release's folder holds. */
+export function releaseMarkerText(releasePublicId: string): string {
+  return `${releasePublicId}\n`;
+}
+
+/** The names this code gives what it writes (cleanStrayReleaseFiles), checked beside the marker. */
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
-const STAGING_NAME = /^\.staging-rel_[0-9A-Za-z]{20}-[0-9A-Za-z]{8}$/; // ReleaseStaging's path
+const STAGING_NAME = /^\.staging-(rel_[0-9A-Za-z]{20})-[0-9A-Za-z]{8}$/; // ReleaseStaging's path
 const TEMP_NAME = /^\.tmp-[0-9A-Za-z]{8}-/; // writeAtomic's temporary file
+
+/** Whether the folder `dir` is a real folder (not a link) carrying the marker of `releasePublicId`. */
+function carriesMarker(dir: string, releasePublicId: string): boolean {
+  try {
+    if (!lstatSync(dir).isDirectory()) return false;
+    const marker = join(dir, RELEASE_MARKER);
+    if (!lstatSync(marker).isFile()) return false;
+    return readFileSync(marker, "utf8") === releaseMarkerText(releasePublicId);
+  } catch {
+    return false; // no marker (or unreadable): not ours
+  }
+}
 
 /**
  * Writes a file and flushes it to the disk before returning (docs/product.md §3: flushed before
@@ -72,6 +97,8 @@ export class ReleaseStaging {
     const staging = new ReleaseStaging(dataDir, releasePublicId);
     await mkdir(releasesRoot(dataDir), { recursive: true, mode: DIR_MODE });
     await mkdir(staging.path, { mode: DIR_MODE });
+    // First, before any file: a staging folder without its marker is never removed by the start.
+    await writeDurable(join(staging.path, RELEASE_MARKER), releaseMarkerText(releasePublicId));
     return staging;
   }
 
@@ -83,7 +110,10 @@ export class ReleaseStaging {
   async commit(): Promise<string> {
     const target = releaseDir(this.dataDir, this.releasePublicId);
     await syncDir(this.path);
-    await rm(target, { recursive: true, force: true }); // a stray from an earlier failed attempt
+    // A folder already there is a stray of an earlier failed attempt only if it carries this
+    // release's marker; anything else is not ours to remove, and the publish fails instead.
+    const existing = await readFile(join(target, RELEASE_MARKER), "utf8").catch(() => null);
+    if (existing === releaseMarkerText(this.releasePublicId)) await rm(target, { recursive: true, force: true });
     await rename(this.path, target);
     await syncDir(releasesRoot(this.dataDir));
     return target;
@@ -102,10 +132,12 @@ export async function removeReleaseFiles(dataDir: string, releasePublicId: strin
 /**
  * At start, before serving: removes what this code left behind when a process died, and nothing
  * else (docs/architecture.md "Start-up"). Given the ids of the published releases, that is staging
- * folders, folders named after a release that is not published (a publish killed between the
- * rename and the commit, a delete killed before its files went) and half-written temporary files
- * in the folders of published releases. Anything else in the releases folder is an operator's
- * and is left alone (and never served: the CDN finds files through the database).
+ * folders and folders of a release that is not published (a publish killed between the rename and
+ * the commit, a delete killed before its files went), each only when it carries the marker a
+ * publish wrote into it naming that release (RELEASE_MARKER), and half-written temporary files in
+ * the folders of published releases. A name alone proves nothing: anything else in the releases
+ * folder, a folder named like a release id included, is an operator's and is left alone (and
+ * never served: the CDN finds files through the database).
  */
 export function cleanStrayReleaseFiles(dataDir: string, published: ReadonlySet<string>): { removed: string[]; foreign: string[] } {
   const root = releasesRoot(dataDir);
@@ -118,8 +150,9 @@ export function cleanStrayReleaseFiles(dataDir: string, published: ReadonlySet<s
   };
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     const name = entry.name;
-    if (entry.isDirectory() && STAGING_NAME.test(name)) remove(name);
-    else if (entry.isDirectory() && RELEASE_ID.test(name) && !published.has(name)) remove(name);
+    const staged = entry.isDirectory() ? STAGING_NAME.exec(name)?.[1] : undefined;
+    if (staged !== undefined && carriesMarker(join(root, name), staged)) remove(name);
+    else if (entry.isDirectory() && RELEASE_ID.test(name) && !published.has(name) && carriesMarker(join(root, name), name)) remove(name);
     else if (entry.isDirectory() && published.has(name)) {
       for (const file of readdirSync(join(root, name))) if (TEMP_NAME.test(file)) remove(`${name}/${file}`);
     } else foreign.push(name);

@@ -17,6 +17,12 @@ export interface Settings {
   port: number;
   dataDir: string;
   publicUrl: string;
+  /**
+   * Whether the operator set the public URL (PHRASEBOOK_PUBLIC_URL / --public-url) rather than
+   * leaving the default: then it is the only origin browsers may send changes from
+   * (docs/deploy.md "Security notes"), and `Host` is never trusted for it.
+   */
+  publicUrlSet: boolean;
   cdnUrl: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -181,6 +187,7 @@ export function loadSettings(env: Source, flags: Source = {}): Settings {
     const raw = flags[spec.flag] ?? env[spec.env];
     (out as Record<string, unknown>)[spec.key] = spec.parse(raw, out);
   }
+  out.publicUrlSet = Boolean(flags["--public-url"] ?? env.PHRASEBOOK_PUBLIC_URL);
   return out as Settings;
 }
 

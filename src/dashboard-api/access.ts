@@ -6,7 +6,8 @@ import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.
 import type { AppDeps } from "../deps.ts";
 import type { TokenScope } from "../storage/schema.ts";
 import { isBearer, TokenAuth, type Caller as TokenInfo } from "../tokens/token-auth.ts";
-import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite } from "./guards.ts";
+import { pathOf } from "../common/http.ts";
+import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite, type Limit } from "./guards.ts";
 import { parseBodyOffThread } from "./worker.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -107,7 +108,7 @@ export function authenticateSession(deps: Pick<AppDeps, "db" | "clock" | "settin
   const session = sessionFromCookie(deps.db, deps.clock, cookieValue);
   if (!session) throw unauthorized("not logged in");
   if (!SAFE_METHODS.has(request.method)) {
-    refuseCrossSite(request, deps.settings.publicUrl);
+    refuseCrossSite(request, deps.settings);
     if (!checkCsrf(session, request.headers.get("x-csrf-token"))) throw forbidden("missing or wrong X-CSRF-Token header");
   }
   return { kind: "session", session, userId: session.userId, actor: { kind: "user", publicId: session.user.id, name: session.user.name } };
@@ -138,6 +139,26 @@ export function authenticate(deps: Pick<AppDeps, "db" | "clock" | "settings">, t
   return authenticateSession(deps, request, cookieValue);
 }
 
+/** `/projects/<id>/import` under the dashboard API: the project id, from the path alone. */
+const IMPORT_PATH = /\/projects\/([^/]+)\/import$/;
+
+/**
+ * Whether `caller` may use the project route `pid` with `access`, as the route's own hooks would
+ * judge it (authorize, then the project: 404 when there is none or it is another's token's).
+ */
+function admitToProject(deps: Pick<AppDeps, "db">, caller: Caller, access: Access, pid: string | null) {
+  authorize(caller, access);
+  return projectFor(deps, caller, pid);
+}
+
+/** The project `pid` as `caller` may see it: 404 when there is none, or when it is another's token's. */
+function projectFor(deps: Pick<AppDeps, "db">, caller: Caller | undefined, pid: string | null) {
+  const project = findProject(deps.db, pid);
+  // A token belongs to one project (docs/interface.md §5 rule 3): any other is as unknown to it as a missing one.
+  if (caller?.kind === "token" && caller.token.projectId !== project.id) throw notFound("project not found");
+  return project;
+}
+
 /**
  * The dashboard API's request context, one per app: authentication once per request (before the
  * body is validated, so an anonymous caller learns nothing about the input), then per route the
@@ -150,11 +171,26 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
   // (deleting a token is such a change), so a deleted token is refused on its next request.
   const tokens = new TokenAuth(deps.db);
   deps.changes.subscribe((projectId) => tokens.forgetProject(projectId));
+  // The caller found before the body was read, so the request is authenticated once.
+  const known = new WeakMap<Request, Caller>();
+  const callerOf = (request: Request): Caller => {
+    let caller = known.get(request);
+    if (!caller) known.set(request, (caller = authenticate(deps, tokens, request)));
+    return caller;
+  };
+  // Bodies are read by the API's own parser (guards.ts), and only once the caller is admitted:
+  // authenticated, and for the import route allowed to import into the project the path names
+  // (docs/dashboard-api.md "Conventions"), so a read token or another project's token makes the
+  // server read none of a 16 MB body.
+  const admit = (request: Request, limit: Limit) => {
+    const caller = callerOf(request);
+    if (!limit.import) return;
+    const pid = IMPORT_PATH.exec(pathOf(request.url))?.[1] ?? null;
+    admitToProject(deps, caller, "edit", pid === null ? null : decodeURIComponent(pid));
+  };
   return new Elysia({ name: "dashboard-context" })
-    // Bodies are read by the API's own parser, before authentication (guards.ts); only the import
-    // route's large bodies wait for it.
-    .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: (request) => authenticate(deps, tokens, request), parseLarge: parseBodyOffThread }))
-    .derive({ as: "scoped" }, ({ request }) => ({ caller: authenticate(deps, tokens, request) }))
+    .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))
+    .derive({ as: "scoped" }, ({ request }) => ({ caller: callerOf(request) }))
     .macro({
       access: (access: Access) => ({
         beforeHandle({ caller }) {
@@ -163,11 +199,7 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
       }),
       inProject: {
         resolve({ params, caller }) {
-          const project = findProject(deps.db, (params as Record<string, string | null>).pid ?? null);
-          // A token belongs to one project (docs/interface.md §5 rule 3): any other is as unknown to it as a missing one.
-          const who = caller as Caller | undefined;
-          if (who?.kind === "token" && who.token.projectId !== project.id) throw notFound("project not found");
-          return { project };
+          return { project: projectFor(deps, caller as Caller | undefined, (params as Record<string, string | null>).pid ?? null) };
         },
       },
     });

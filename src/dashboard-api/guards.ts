@@ -1,4 +1,5 @@
 import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE } from "../authoring/limits.ts";
 import { pathOf } from "../common/http.ts";
 
 /**
@@ -9,9 +10,15 @@ import { pathOf } from "../common/http.ts";
  *   those without asking (an HTML form, a no-cors fetch), but never `application/json`; so a
  *   drive-by form cannot sign anyone in, run the first-run setup or change anything.
  * - Bodies are read here, by this parser instead of Elysia's, and never past a limit: sign-in
- *   bodies are tiny, every other body is small, and only the import route takes a large one, and
- *   only from a caller already authenticated. The limit is checked against Content-Length before
- *   anything is read, and against the bytes as they arrive when there is none.
+ *   bodies are tiny, every other body is small, and only the import route takes a large one. The
+ *   limit is checked against Content-Length before anything is read, and against the bytes as they
+ *   arrive when there is none (a chunked body is cut at the limit).
+ * - Who may send it is settled before a byte of it is read, from the headers and the path alone
+ *   (`admit`): an import body only from a caller that may import into that very project (scope
+ *   `write`, the token's own project), any other body past the sign-in size only from an
+ *   authenticated caller. A `read` token or another project's token makes the server read nothing.
+ * - Large import bodies are read and parsed at most IMPORT_BODIES_AT_ONCE at a time; more are a
+ *   429 before they are read, so parallel uploads cannot grow the server's memory without bound.
  * - JSON that nests deeper than BODY_MAX_DEPTH is a 400 before it is parsed: no route takes more
  *   than a few levels, and deep values are what overflowed the stack in validation.
  * - A cookie-authenticated change (and signing in, and the setup) from another site is a 403: its
@@ -39,7 +46,14 @@ function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }
 
-type Limit = { max: number; signIn: boolean; import: boolean };
+export type Limit = { max: number; signIn: boolean; import: boolean };
+
+/**
+ * Import bodies above BODY_MAX_BYTES (or of unknown length) being read or parsed at once, per
+ * server; more are a 429 with Retry-After before they are read. As many as the import queue
+ * behind takes (IMPORT_QUEUE_MAX): bodies beyond it would only wait there, holding their memory.
+ */
+export const IMPORT_BODIES_AT_ONCE = IMPORT_QUEUE_MAX;
 
 /** The body limit of a path under the dashboard API. */
 export function bodyLimitFor(pathname: string, prefix: string): Limit {
@@ -108,8 +122,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export interface BodyParserOptions {
   prefix: string;
-  /** Throws the 401/403 of a caller who may not call the route (the dashboard API's authentication). */
-  authenticate(request: Request): unknown;
+  /**
+   * Throws the 401/403/404 of a caller who may not send this route a body, judged from the
+   * request's headers and path alone (the dashboard API's authentication, and for the import route
+   * its access and project); called before the body is read.
+   */
+  admit(request: Request, limit: Limit): void;
   /**
    * Parses a large import body on another thread (parseJsonBody there): JSON.parse of a 10 MB file
    * escaped into a string takes about 100 ms, which this thread must not be held for
@@ -142,6 +160,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
  * hooks). Returns the parsed body, or undefined for a request without one.
  */
 export function jsonBodyParser(options: BodyParserOptions) {
+  let largeInFlight = 0;
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     if (SAFE_METHODS.has(request.method)) return undefined;
     const limit = bodyLimitFor(pathOf(request.url), options.prefix);
@@ -151,30 +170,44 @@ export function jsonBodyParser(options: BodyParserOptions) {
     }
     const declared = declaredLength(request);
     if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
-    // Only an authenticated caller may send more than a small body: check who it is before reading.
-    if (limit.import && (declared === null || declared > BODY_MAX_BYTES)) options.authenticate(request);
-    const bytes = await readAtMost(request, limit.max);
-    if (bytes.byteLength === 0) return undefined;
-    if (type === "") throw new HttpError(415, "request body must be JSON (Content-Type: application/json)");
-    if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return options.parseLarge(bytes);
-    return parseJsonBody(bytes);
+    // Who is sending, and whether they may use the route, before a byte is read: an import always,
+    // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
+    if (!limit.signIn && (limit.import || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) options.admit(request, limit);
+    const large = limit.import && (declared === null || declared > BODY_MAX_BYTES);
+    if (large && largeInFlight >= IMPORT_BODIES_AT_ONCE) {
+      throw new HttpError(429, IMPORTS_BUSY_MESSAGE, { "retry-after": "5" });
+    }
+    if (large) largeInFlight++;
+    try {
+      const bytes = await readAtMost(request, limit.max);
+      if (bytes.byteLength === 0) return undefined;
+      if (type === "") throw new HttpError(415, "request body must be JSON (Content-Type: application/json)");
+      if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return await options.parseLarge(bytes);
+      return parseJsonBody(bytes);
+    } finally {
+      if (large) largeInFlight--;
+    }
   };
 }
 
 /**
- * Refuses a request a browser sent from another site (docs/deploy.md "Security notes"): its
- * `Origin` must be this server's public origin (PHRASEBOOK_PUBLIC_URL) or name the host the request
- * was sent to (the address the browser used, also behind a proxy that passes Host on). A request
+ * Refuses a request a browser sent from another site (docs/deploy.md "Security notes"). With a
+ * public URL set (PHRASEBOOK_PUBLIC_URL), `Origin` must be that URL's origin and nothing else: the
+ * `Host` header is whatever name the browser used, and a DNS-rebinding page (its own name pointed
+ * at this server) sends an Origin equal to it. Only with no public URL set, where the server knows
+ * no name of its own, does an Origin naming the host the request was sent to pass. A request
  * without `Origin` is not from a browser's cross-site form or fetch (browsers send it with every
  * POST, PUT, PATCH and DELETE), unless `Sec-Fetch-Site` says it is.
  */
-export function refuseCrossSite(request: Request, publicUrl: string): void {
+export function refuseCrossSite(request: Request, settings: { publicUrl: string; publicUrlSet: boolean }): void {
   const origin = request.headers.get("origin");
   if (origin === null) {
     if (request.headers.get("sec-fetch-site") === "cross-site") throw forbidden("cross-site request refused");
     return;
   }
-  if (origin === new URL(publicUrl).origin) return;
+  if (origin === new URL(settings.publicUrl).origin) return;
+  const refused = forbidden(`cross-site request refused: Origin ${origin.slice(0, 200)} is not this server's`);
+  if (settings.publicUrlSet) throw refused;
   let host: string | undefined;
   try {
     host = new URL(origin).host;
@@ -182,5 +215,5 @@ export function refuseCrossSite(request: Request, publicUrl: string): void {
     // "null" (a sandboxed frame, a redirect across sites) or garbage
   }
   if (host && host === new URL(request.url).host) return;
-  throw forbidden(`cross-site request refused: Origin ${origin.slice(0, 200)} is not this server's`);
+  throw refused;
 }

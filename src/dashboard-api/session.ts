@@ -23,11 +23,11 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
   };
 
   return new Elysia()
-    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, authenticate: () => undefined }))
+    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit: () => undefined }))
     .post(
       "/login",
       async ({ body, request, set }) => {
-        refuseCrossSite(request, deps.settings.publicUrl);
+        refuseCrossSite(request, deps.settings);
         return begin(set, await signIn(deps, methods.password, { ...body, address: clientOf(request) }));
       },
       { body: Credentials },
@@ -37,7 +37,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
     .post(
       "/setup",
       async ({ body, request, set }) => {
-        refuseCrossSite(request, deps.settings.publicUrl);
+        refuseCrossSite(request, deps.settings);
         const admin = await createFirstAdmin(deps.db, deps.clock, body);
         const started = createSession(deps.db, deps.clock, { user: admin, epoch: admin.credentialEpoch });
         // Only an admin changed or deleted in the instant since it was made gets here.

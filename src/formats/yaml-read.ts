@@ -1,4 +1,4 @@
-import { CST, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import { CST, isAlias, isMap, isScalar, isSeq, Lexer, LineCounter, Parser, parseDocument, type Document, type Node as YamlNode } from "yaml";
 import type { FileLanguage } from "./format.ts";
 import { ContentError, describe, FlatEntries, IMPORT_LIMITS, invalid, tooDeep } from "./read.ts";
 
@@ -69,8 +69,33 @@ function unclosedQuoteAt(content: string): number | undefined {
   return at;
 }
 
+/** The lexer's own marks between tokens (document start, scalar, flow end): not text of the file. */
+const LEXER_MARKS = new Set(["\x02", "\x18", "\x1f"]);
+
+/**
+ * Refuses a file with more alias nodes (`*name`) than the limit from its tokens alone, before any
+ * document is composed (docs/publishing.md §6 "Limits"): composing and walking are what an alias
+ * bomb makes expensive, lexing is one linear pass. An alias is a token that starts with `*` and is
+ * not a scalar's text (the lexer marks every scalar's text with \x1f first, a block scalar's too).
+ */
+function refuseTooManyAliases(content: string): void {
+  let aliases = 0;
+  let offset = 0;
+  let previous = "";
+  for (const token of new Lexer().lex(content)) {
+    if (token.charCodeAt(0) === 0x2a && previous !== "\x1f" && ++aliases > IMPORT_LIMITS.yamlAliases) {
+      const before = content.slice(0, offset);
+      const line = before.split("\n").length;
+      throw invalid(`more than ${IMPORT_LIMITS.yamlAliases} aliases (the limit of one file)`, line, offset - before.lastIndexOf("\n"));
+    }
+    if (!LEXER_MARKS.has(token)) offset += token.length;
+    previous = token;
+  }
+}
+
 /** Reads a YAML file (yaml.ts): a mapping of strings, nested mappings flattened with ".". */
 export function readYaml(content: string): FileLanguage {
+  refuseTooManyAliases(content);
   // The failsafe schema reads every scalar as the text written, so `yes`, `1.0` or `null` stay
   // those strings in YAML 1.1 and 1.2 alike, instead of turning into booleans, numbers or nothing.
   // Duplicate keys are found by the walk (the library's own check compares every pair with every

@@ -172,9 +172,16 @@ describe("dashboard-api.md Conventions: hostile bodies on every route are a 4xx,
 });
 
 describe("deploy.md Security notes, limits table: large bodies are refused before anyone reads them", () => {
-  test("an anonymous 20 MB body to a route that needs a session is 413 after at most the small limit is read", async () => {
+  test("an anonymous 20 MB body to a route that needs a session is 401 before any of it is read", async () => {
     const { stream, counter } = countedStream(20 * 1024 * 1024);
     const r = await send("POST", "/projects", { "content-type": "application/json" }, stream);
+    expect(r).toMatchObject({ status: 401, json: { error: "not logged in" } });
+    expect(counter.read).toBeLessThanOrEqual(64 * 1024); // the stream's own read-ahead, nothing consumed
+  });
+
+  test("a signed-in 20 MB body to a route that takes 1 MB is 413 after at most the limit is read", async () => {
+    const { stream, counter } = countedStream(20 * 1024 * 1024);
+    const r = await send("POST", "/projects", headersFor("admin", "application/json"), stream);
     expect(r.status).toBe(413);
     expect(counter.read).toBeLessThanOrEqual(BODY_MAX_BYTES + 3 * 64 * 1024);
   });

@@ -3,12 +3,15 @@
  * could read webhook secrets and password hashes. Every file Phrasebook creates must be 0600 and
  * every folder 0700, the backup archive and what it unpacks to included, and the start warns in one
  * line when the data dir is open to others (docs/deploy.md "Security notes"). Start-up once deleted
- * everything it did not know in `<data>/releases/`, an operator's folder included; it may remove
- * only what it left behind itself (docs/architecture.md "Start-up").
+ * everything it did not know in `<data>/releases/`, an operator's folder included, and later still
+ * any folder named like a release id with no published row, so an operator's folder of that name
+ * vanished with its contents; it may remove only what it left behind itself, as the marker a
+ * publish writes into its folder shows, never by name (docs/architecture.md "Start-up").
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RELEASE_MARKER, releaseMarkerText } from "../../src/bundles/files.ts";
 import { backup } from "../../src/ops/backup.ts";
 import { testApp, testDir } from "../helpers/app.ts";
 import { capturingStdout } from "../helpers/stdout.ts";
@@ -146,10 +149,12 @@ describe("architecture.md Start-up: the start removes only what Phrasebook left 
       await t.close();
 
       const root = join(dataDir, "releases");
-      const ours = [`.staging-${draft.id}-abcdefgh`, draft.id, "rel_DeletedRelease000001"];
-      for (const dir of ours) {
+      // What a killed publish leaves: its folders carry the marker naming their release.
+      const ours: [string, string][] = [[`.staging-${draft.id}-abcdefgh`, draft.id], [draft.id, draft.id], ["rel_DeletedRelease000001", "rel_DeletedRelease000001"]];
+      for (const [dir, id] of ours) {
         mkdirSync(join(root, dir));
         writeFileSync(join(root, dir, "en.json"), "{");
+        writeFileSync(join(root, dir, RELEASE_MARKER), releaseMarkerText(id));
       }
       writeFileSync(join(root, published.id, ".tmp-abcdefgh-en.json.br"), "partial");
       const theirs = ["notes", "rel_short", ".staging-something-else", "archive-2025", "README.txt", "rel_DeletedRelease000002.txt"];
@@ -167,10 +172,44 @@ describe("architecture.md Start-up: the start removes only what Phrasebook left 
       const left = readdirSync(root).sort();
       expect(left).toEqual([...theirs, published.id].sort());
       expect(existsSync(join(root, "notes", "deep", "keep.md"))).toBe(true);
-      expect(readdirSync(join(root, published.id)).filter((f) => f.startsWith("."))).toEqual([]);
+      expect(readdirSync(join(root, published.id)).filter((f) => f.startsWith("."))).toEqual([RELEASE_MARKER]);
       expect(existsSync(join(root, published.id, "operator-note.txt"))).toBe(true);
       expect(lines.find((l) => l.msg === "removed stray release files")).toMatchObject({ count: 4 });
       expect(lines.find((l) => l.msg === "left entries in the releases folder that Phrasebook did not write")).toMatchObject({ count: theirs.length });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("an operator's folders named like a release id or a staging folder, with no release row and no marker of ours, survive a start with their contents", async () => {
+    const dataDir = testDir();
+    try {
+      const t = await testApp({ dataDir });
+      const admin = await t.login();
+      const pid = await admin.project("Lookalikes", "en");
+      await admin.key(pid, "a", { en: "A" });
+      const draft = (await admin.post(`/projects/${pid}/releases`, { name: "v1", tag: "v1" })).body;
+      await t.close();
+
+      const root = join(dataDir, "releases");
+      // No row at all, a draft's id, a staging name, and a marker naming another release.
+      const lookalikes: [string, string | null][] = [
+        ["rel_OperatorsFolder00001", null],
+        [draft.id, null],
+        [`.staging-${draft.id}-opera123`, null],
+        ["rel_OperatorsFolder00002", releaseMarkerText("rel_SomeOtherRelease0001")],
+      ];
+      for (const [dir, marker] of lookalikes) {
+        mkdirSync(join(root, dir, "deep"), { recursive: true });
+        writeFileSync(join(root, dir, "deep", "keep.md"), "an operator's notes");
+        if (marker !== null) writeFileSync(join(root, dir, RELEASE_MARKER), marker);
+      }
+
+      const { result: again, lines } = await capturingStdout(() => testApp({ dataDir }));
+      await again.close();
+      for (const [dir] of lookalikes) expect(readFileSync(join(root, dir, "deep", "keep.md"), "utf8")).toBe("an operator's notes");
+      expect(lines.find((l) => l.msg === "removed stray release files")).toBeUndefined();
+      expect(lines.find((l) => l.msg === "left entries in the releases folder that Phrasebook did not write")).toMatchObject({ count: lookalikes.length });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

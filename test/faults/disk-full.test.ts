@@ -181,7 +181,7 @@ describe.skipIf(Boolean(skipReason))(`a full disk loses nothing (deploy.md "When
     expect(server!.output()).toContain('"msg":"could not store compressed bundle"');
     expect(server!.output()).toContain('"msg":"disk full"');
     expect(readdirSync(join(dataDir, "releases")).filter((e) => e.startsWith("."))).toEqual([]); // no staging left
-    expect(readdirSync(join(dataDir, "releases", releaseId)).filter((f) => f.startsWith("."))).toEqual([]); // no temporary file left
+    expect(readdirSync(join(dataDir, "releases", releaseId)).filter((f) => f.startsWith(".tmp-"))).toEqual([]); // no temporary file left
     expect(databaseState()).toEqual(before);
     expectDiskFull(await admin.post(`/projects/${pid}/import`, importBody("large", 2000, 70)), "a large import (in a worker)");
     expect(databaseState()).toEqual(before);

@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RELEASE_MARKER, releaseMarkerText } from "../../src/bundles/files.ts";
 import { testApp } from "../helpers/app.ts";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
@@ -169,15 +170,17 @@ describe("crash safety (product §3: all or nothing)", () => {
       // What a kill between the rename and the commit, or during compression, leaves behind.
       const root = join(dataDir, "releases");
       mkdirSync(join(root, draftId));
+      writeFileSync(join(root, draftId, RELEASE_MARKER), releaseMarkerText(draftId));
       writeFileSync(join(root, draftId, "en.json"), '{"a": "half"}');
       mkdirSync(join(root, `.staging-${draftId}-abcdefgh`));
+      writeFileSync(join(root, `.staging-${draftId}-abcdefgh`, RELEASE_MARKER), releaseMarkerText(draftId));
       writeFileSync(join(root, `.staging-${draftId}-abcdefgh`, "en.json"), "{");
       writeFileSync(join(root, published.id, ".tmp-abcdefgh-en.json.br"), "partial");
       writeFileSync(join(dataDir, "notes.txt"), "an operator's file"); // outside releases/: left alone
       const { result: t, output } = await capturingStdout(() => testApp({ dataDir }));
       try {
         expect(releaseEntries(dataDir)).toEqual([published.id]);
-        expect(readdirSync(join(root, published.id)).filter((f) => f.startsWith("."))).toEqual([]);
+        expect(readdirSync(join(root, published.id)).filter((f) => f.startsWith("."))).toEqual([RELEASE_MARKER]);
         expect(existsSync(join(dataDir, "notes.txt"))).toBe(true);
         const warning = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line)).find((l) => l.msg === "removed stray release files");
         expect(warning).toMatchObject({ level: "warn", count: 3 });
