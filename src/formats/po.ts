@@ -62,8 +62,12 @@ async function read(content: string) {
     for (const [msgid, t] of Object.entries(messages)) {
       if (ctx === "" && msgid === "") continue; // the header
       const key = ctx || msgid;
-      const where = lineOf(content, ctx ? `msgctxt ${JSON.stringify(ctx)}` : `msgid ${JSON.stringify(msgid)}`);
-      if (seen.has(key)) throw invalid(`the key "${key}" appears twice (as a msgctxt and as a msgid without one)`, where, where ? 1 : undefined);
+      // Found only for an error: searching the file for every entry would cost its length each time.
+      const fail = (why: string) => {
+        const where = lineOf(content, ctx ? `msgctxt ${JSON.stringify(ctx)}` : `msgid ${JSON.stringify(msgid)}`);
+        return invalid(why, where, where ? 1 : undefined);
+      };
+      if (seen.has(key)) throw fail(`the key "${key}" appears twice (as a msgctxt and as a msgid without one)`);
       seen.add(key);
       if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
       const fuzzy = /\bfuzzy\b/.test(t.comments?.flag ?? "");
@@ -71,7 +75,7 @@ async function read(content: string) {
       let source: string;
       if (t.msgid_plural !== undefined) {
         if (t.msgstr.length !== categories!.length) {
-          throw invalid(`"${key}" has ${t.msgstr.length} msgstr forms, but the Plural-Forms say ${categories!.length}`, where, where ? 1 : undefined);
+          throw fail(`"${key}" has ${t.msgstr.length} msgstr forms, but the Plural-Forms say ${categories!.length}`);
         }
         const forms: PluralForms = new Map();
         categories!.forEach((category, i) => forms.set(category, t.msgstr[i] ?? ""));

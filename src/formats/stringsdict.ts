@@ -1,6 +1,6 @@
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
 import { categoriesOf, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
-import { describe, invalid, IMPORT_LIMITS, isPlainObject, tooManyEntries } from "./read.ts";
+import { describe, invalid, invalid as invalidAt, IMPORT_LIMITS, isPlainObject, tooManyEntries } from "./read.ts";
 import { escapeXmlText, lineOf, parseXml } from "./xml.ts";
 
 /**
@@ -21,27 +21,28 @@ const FORMAT_KEY = "NSStringLocalizedFormatKey";
 const VARIABLE = /%#@([^@\s]+)@/g;
 
 function readEntry(key: string, spec: unknown, content: string): string {
-  const where = lineOf(content, `<key>${escapeXmlText(key)}</key>`);
-  if (!isPlainObject(spec)) throw invalid(`"${key}" must be a <dict>, not ${describe(spec)}`, where);
+  // The line is found only for an error (a search per entry would make a large file quadratic).
+  const invalid = (why: string) => invalidAt(why, lineOf(content, `<key>${escapeXmlText(key)}</key>`));
+  if (!isPlainObject(spec)) throw invalid(`"${key}" must be a <dict>, not ${describe(spec)}`);
   const format = spec[FORMAT_KEY];
-  if (typeof format !== "string") throw invalid(`"${key}" has no ${FORMAT_KEY} string`, where);
+  if (typeof format !== "string") throw invalid(`"${key}" has no ${FORMAT_KEY} string`);
   let value = "";
   let at = 0;
   for (const m of format.matchAll(VARIABLE)) {
     const name = m[1]!;
     const rule = spec[name];
     if (!isPlainObject(rule) || rule.NSStringFormatSpecTypeKey !== "NSStringPluralRuleType") {
-      throw invalid(`"${key}" uses %#@${name}@ but has no <dict> for "${name}" with NSStringFormatSpecTypeKey NSStringPluralRuleType`, where);
+      throw invalid(`"${key}" uses %#@${name}@ but has no <dict> for "${name}" with NSStringFormatSpecTypeKey NSStringPluralRuleType`);
     }
-    if (!/^[\p{L}\p{N}_]+$/u.test(name)) throw invalid(`"${key}": the variable name "${name}" must be letters, digits and _`, where);
+    if (!/^[\p{L}\p{N}_]+$/u.test(name)) throw invalid(`"${key}": the variable name "${name}" must be letters, digits and _`);
     const cases: string[] = [];
     for (const [category, text] of Object.entries(rule)) {
       if (category === "NSStringFormatSpecTypeKey" || category === "NSStringFormatValueTypeKey") continue;
-      if (!isCategory(category)) throw invalid(`"${key}" > "${name}": "${category}" is no plural category (zero, one, two, few, many, other)`, where);
-      if (typeof text !== "string") throw invalid(`"${key}" > "${name}" > "${category}" must be a string, not ${describe(text)}`, where);
+      if (!isCategory(category)) throw invalid(`"${key}" > "${name}": "${category}" is no plural category (zero, one, two, few, many, other)`);
+      if (typeof text !== "string") throw invalid(`"${key}" > "${name}" > "${category}" must be a string, not ${describe(text)}`);
       cases.push(`${category === "zero" ? "=0" : category} {${text.replace(/#/g, "'#'")}}`);
     }
-    if (!("other" in rule)) throw invalid(`"${key}" > "${name}" has no "other" form, which iOS needs`, where);
+    if (!("other" in rule)) throw invalid(`"${key}" > "${name}" has no "other" form, which iOS needs`);
     value += format.slice(at, m.index) + `{${name}, plural, ${cases.join(" ")}}`;
     at = m.index! + m[0].length;
   }
