@@ -28,8 +28,10 @@ async function serve(flags: Record<string, string>): Promise<void> {
 }
 
 async function demo(flags: Record<string, string>): Promise<void> {
-  const [{ loadSettings }, { demoBanner, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
+  const [{ loadSettings }, { demoBanner, portIsFree, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
   const settings = loadSettings(process.env, flags);
+  // Nothing is seeded for a server that cannot listen (docs/product.md §1).
+  if (!(await portIsFree(settings.host, settings.port))) throw Object.assign(new Error("port in use"), { code: "EADDRINUSE" });
   const outcome = await prepareDemo(settings);
   await serve(flags);
   // After the server's "listening" line, on the same stream as the log (src/cli/output.ts).
@@ -64,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
+    // Each command's own import() is its own chunk, loaded when it runs (docs/architecture.md
+    // "Start-up"); the Node client runs the same modules (cli/client/run.ts).
     case "push":
       return (await import("./cli/client/push.ts")).runPush(args);
     case "pull":

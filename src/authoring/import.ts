@@ -7,6 +7,8 @@ import type { Entry as ImportEntry } from "../formats/format.ts";
 import { splitPlural } from "../formats/plural-forms.ts";
 import { checkImportSize } from "../formats/read.ts";
 import { isMultiLanguage, readFile, type FormatName } from "../formats/registry.ts";
+import { readMessage } from "../messages/read.ts";
+import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
@@ -14,6 +16,7 @@ import type { ImportInput } from "./model.ts";
 
 export type { ImportInput };
 import { ProjectChecks } from "./checks.ts";
+import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
 
 
@@ -32,6 +35,10 @@ export interface ImportResult {
   deleted_keys: number;
   /** The file's values that the message checks found a problem in, as stored after the import. */
   problems: number;
+  /** Error findings among the file's values (a CI gate: `phrasebook push --fail-on-errors`). */
+  errors: number;
+  /** The file's findings one by one, in key order: the first IMPORT_PROBLEMS_LISTED. */
+  problem_items: { key: string; language_code: string; code: string; severity: "error" | "warning"; message: string }[];
   /** One line per key that changed: created, updated (its value or its context) or deleted. */
   changes: { key: string; change: ChangeKind }[];
   changes_truncated?: true;
@@ -43,10 +50,14 @@ export interface ImportResult {
    * XLIFF source itself; listed like `changes`.
    */
   source_differs?: { key: string; language_code: string; file_source: string; base_value: string }[];
+  /** When most of the file's errors look like another message syntax: which, and how to set it (docs/messages.md "Hints"). */
+  syntax_hint?: SyntaxHint;
 }
 
 /** At most this many `changes` are listed (docs/product.md §6). */
 export const IMPORT_CHANGES_LISTED = 1000;
+/** At most this many findings are listed in `problem_items`; `problems` and `errors` count them all. */
+export const IMPORT_PROBLEMS_LISTED = 100;
 
 /** Re-words a field error from the key helpers so it names the entry of the file at fault. */
 function checked<T>(key: string, fn: () => T): T {
@@ -95,13 +106,40 @@ interface LanguageEntries {
   entries: ImportEntry[];
 }
 
+interface ReadFile {
+  sets: LanguageEntries[];
+  /** The file's own attributes (ARB `@@` entries other than `@@locale` and `@@last_modified`). */
+  attributes: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The placeholder types gen-l10n takes for a plural's and a select's argument (docs/formats.md "What gen-l10n accepts"). */
+const TYPES_OF_KIND: Partial<Record<string, readonly string[]>> = { plural: ["num", "int"], selectordinal: ["num", "int"], select: ["String"] };
+
+/**
+ * A template that declares a plural's placeholder as anything but `num` or `int` (or a select's as
+ * anything but `String`) is refused, as gen-l10n refuses to build it. Read in the project's
+ * syntax (ICU for `text` and `i18next`, whose values have no plurals of their own).
+ */
+function checkPlaceholderKinds(entry: ImportEntry, syntax: ProjectRow["messageSyntax"]): void {
+  const placeholders = entry.attributes?.placeholders as Record<string, { type?: unknown }> | undefined;
+  if (!placeholders) return;
+  const read = readMessage(entry.value, syntax === "flutter" ? "flutter" : "icu");
+  for (const arg of read.arguments) {
+    const allowed = TYPES_OF_KIND[arg.kind];
+    const type = placeholders[arg.name]?.type;
+    if (allowed && typeof type === "string" && !allowed.includes(type)) {
+      throw badRequest(`invalid field "content": "@${entry.key}".placeholders.${arg.name}.type is "${type}", but {${arg.name}} is a ${arg.kind}, which gen-l10n takes only as ${allowed.join(" or ")}`);
+    }
+  }
+}
+
 /**
  * The file's entries by language, every one checked (key rules of the key editor, value length)
  * before anything is read from the database: a bad file changes nothing. A one-language file sets
  * the request's `language_code` (or the language it names); a file of several languages sets
  * each (the source language first), or only `language_code` when the request names one.
  */
-async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, input: ImportInput, requested: LanguageRow | null): Promise<LanguageEntries[]> {
+async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, input: ImportInput, requested: LanguageRow | null): Promise<ReadFile> {
   const parsed = await readFile(input.format, input.content);
   const sets: LanguageEntries[] = [];
   if (!isMultiLanguage(input.format)) {
@@ -129,6 +167,7 @@ async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, i
   }
   for (const set of sets) {
     const base = set.language.code === project.baseLanguageCode;
+    const template = input.format === "arb" && base;
     // An entry without a value: a PO msgstr left empty (the base language takes its msgid), a
     // string marked not to translate in another language. Neither is a translation.
     set.entries = set.entries
@@ -140,6 +179,7 @@ async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, i
         checkValue(entry.value);
         cleanContext(entry.description);
       });
+      if (template && entry.attributes) checkPlaceholderKinds(entry, project.messageSyntax);
     }
   }
   if (input.delete_missing) {
@@ -149,7 +189,7 @@ async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, i
       throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
     }
   }
-  return sets;
+  return { sets, attributes: parsed.attributes };
 }
 
 /**
@@ -199,11 +239,13 @@ class DryRun {
  */
 export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
   const requested = checkImportRequest({ db }, project, input);
-  const fileSets = await readEntries({ db }, project, input, requested);
+  const { sets: fileSets, attributes: fileAttributes } = await readEntries({ db }, project, input, requested);
+  // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
+  const keepsArbMetadata = input.format === "arb" && fileSets[0]?.language.code === project.baseLanguageCode;
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {
-    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, changes: [] };
+    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, errors: 0, problem_items: [], changes: [] };
     const differs: NonNullable<ImportResult["source_differs"]> = [];
     const now = clock.now();
     const checks = new ProjectChecks(db, project);
@@ -215,6 +257,12 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
     const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.key_id, t.value]));
     const withProblems = new Set<string>();
     const baseKeys = new Set<string>();
+    const errored: ErroredValue[] = [];
+
+    if (keepsArbMetadata) {
+      const kept = fileAttributes && Object.keys(fileAttributes).length > 0 ? JSON.stringify(fileAttributes) : null;
+      if (kept !== project.arbAttributes) q.updateArbAttributes.run(kept, project.id);
+    }
     const multi = isMultiLanguage(input.format);
 
     for (const { language, entries: fileEntries } of fileSets) {
@@ -227,7 +275,7 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
       }
       const importedKeyIds: number[] = [];
 
-      for (const { key, value, description, source } of entries.values()) {
+      for (const { key, value, description, source, attributes } of entries.values()) {
         if (isBase) baseKeys.add(key);
         const context = cleanContext(description);
         let row = existing.get(key);
@@ -241,16 +289,26 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         }
         let change: ChangeKind | null = null;
         if (!row) {
-          row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
+          row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context, arb_metadata: null };
           existing.set(key, row);
           changes.event(project, "key_created", { key, context });
           result.created_keys++;
           change = "created";
-        } else if (context !== null && context !== row.context) {
+        } else if ((context !== null || (keepsArbMetadata && isBase)) && context !== row.context) {
+          // The template's description is the key's context: one the template dropped is dropped (docs/formats.md "ARB metadata").
           q.updateContext.run(context, now, row.id);
           row.context = context;
           changes.event(project, "key_updated", { key, context });
           change = "updated";
+        }
+        if (keepsArbMetadata && isBase && attributes) {
+          // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
+          const metadata = JSON.stringify(attributes);
+          if (metadata !== row.arb_metadata) {
+            q.updateArbMetadata.run(metadata, now, row.id);
+            change ??= "updated";
+            row.arb_metadata = metadata;
+          }
         }
         importedKeyIds.push(row.id);
         const before = current.get(row.id);
@@ -259,7 +317,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
           else q.updateValue.run(value, now, row.id, language.id);
           current.set(row.id, value);
           // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-          checks.store(row.id, language.id, value, now);
+          const findings = checks.store(row.id, language.id, value, now);
+          if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
           q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
           changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
             key,
@@ -277,7 +336,22 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
       // What the message checks stored for the file's values (written with them, above or by the
       // checks themselves), counted after every write of this language.
       const problemKeys = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
-      for (const id of importedKeyIds) if (problemKeys.has(id)) withProblems.add(`${language.id}:${id}`);
+      let found = 0;
+      for (const id of importedKeyIds) {
+        if (!problemKeys.has(id)) continue;
+        withProblems.add(`${language.id}:${id}`);
+        found++;
+      }
+      if (found > 0) {
+        const imported = new Set(importedKeyIds);
+        for (const p of q.languageProblems.all(language.id)) {
+          if (!imported.has(p.key_id)) continue;
+          if (p.severity === "error") result.errors++;
+          if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
+            result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });
+          }
+        }
+      }
     }
 
     for (const [key, change] of keyChange) {
@@ -288,7 +362,10 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
 
     if (input.delete_missing) {
       // In code-point order, like the files, so a dry run and the import list them alike.
-      const missing = [...existing.values()].filter((k) => !baseKeys.has(k.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // An i18next plural form the base language does not use (`items_many` for English) is
+      // another language's: not missing from this file (docs/messages.md "i18next plural forms").
+      const forms = new ProjectPluralForms(db, project);
+      const missing = [...existing.values()].filter((k) => !baseKeys.has(k.key) && !forms.isUnusedIn(k.id, baseLanguage.code)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       for (const k of missing) {
         q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
         changes.event(project, "key_deleted", { key: k.key });
@@ -298,6 +375,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
     }
 
     result.problems = withProblems.size;
+    const hint = syntaxHint(errored, checks.syntax);
+    if (hint) result.syntax_hint = hint;
     if (isMultiLanguage(input.format)) result.languages = fileSets.map((s) => s.language.code);
     if (differs.length > 0) result.source_differs = differs;
     if (input.dry_run) throw new DryRun(result);

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
 import { languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { ProjectPluralForms } from "./plural-forms.ts";
 
 /**
  * Per-language progress for the key grid and the publish confirmation (docs/dashboard.md
@@ -11,7 +12,12 @@ export interface LanguageProgress {
   code: string;
   name: string;
   is_base_language: boolean;
-  /** keys with a value in this language (translated or approved) */
+  /**
+   * The keys this language needs: `total_keys` less the i18next plural forms it does not use
+   * (docs/messages.md "i18next plural forms"); progress is `translated / total_keys` of the language.
+   */
+  total_keys: number;
+  /** keys it needs with a value in this language (translated or approved) */
   translated: number;
   approved: number;
   /** The message checks' findings in this language's values, by severity (docs/product.md §7). */
@@ -41,8 +47,24 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
     .groupBy(languages.id)
     .orderBy(languages.code)
     .all();
+  const forms = new ProjectPluralForms(db, project);
   return {
     total_keys: total,
-    languages: rows.map((r) => ({ ...r, is_base_language: r.code === project.baseLanguageCode })),
+    languages: rows.map((r) => {
+      const unused = forms.unusedIn(r.code);
+      const out: LanguageProgress = { ...r, is_base_language: r.code === project.baseLanguageCode, total_keys: total - unused.length };
+      if (unused.length > 0) {
+        // A value for a form the language does not use (English `items_many`) is not progress.
+        const extra = db.$client
+          .query<{ n: number; approved: number }, [number, string, string]>(
+            `SELECT count(*) AS n, coalesce(sum(t.status = 'approved'), 0) AS approved FROM translations t JOIN languages l ON l.id = t.language_id
+             WHERE l.project_id = ? AND l.code = ? AND t.key_id IN (SELECT value FROM json_each(?))`,
+          )
+          .get(project.id, r.code, JSON.stringify(unused))!;
+        out.translated -= extra.n;
+        out.approved -= extra.approved;
+      }
+      return out;
+    }),
   };
 }

@@ -62,7 +62,7 @@ export function createProject({ db, clock }: ServiceDeps, input: NewProject): Pr
   return db.transaction((tx) => {
     const row = tx
       .insert(projects)
-      .values({ publicId: newId("prj"), name, baseLanguageCode: code, cdnSlug: newSlug(), createdAt: now })
+      .values({ publicId: newId("prj"), name, baseLanguageCode: code, cdnSlug: newSlug(), createdAt: now, messageSyntax: input.message_syntax ?? "icu" })
       .returning()
       .get();
     tx.insert(languages).values({ projectId: row.id, code, name: defaultLanguageName(code), createdAt: now }).run();

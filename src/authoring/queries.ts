@@ -8,12 +8,16 @@ import type { Db } from "../storage/db.ts";
 export function prepareImportQueries(db: Db) {
   const c = db.$client;
   return {
-    projectKeys: c.prepare<{ id: number; key: string; context: string | null }, [number]>("SELECT id, key, context FROM translation_keys WHERE project_id = ?"),
+    projectKeys: c.prepare<{ id: number; key: string; context: string | null; arb_metadata: string | null }, [number]>(
+      "SELECT id, key, context, arb_metadata FROM translation_keys WHERE project_id = ?",
+    ),
     languageValues: c.prepare<{ key_id: number; value: string }, [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),
     insertKey: c.prepare<{ id: number }, [string, number, string, string | null, number, number]>(
       "INSERT INTO translation_keys (public_id, project_id, key, context, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     ),
-    updateContext: c.prepare<unknown, [string, number, number]>("UPDATE translation_keys SET context = ?, updated_at = ? WHERE id = ?"),
+    updateContext: c.prepare<unknown, [string | null, number, number]>("UPDATE translation_keys SET context = ?, updated_at = ? WHERE id = ?"),
+    updateArbMetadata: c.prepare<unknown, [string, number, number]>("UPDATE translation_keys SET arb_metadata = ?, updated_at = ? WHERE id = ?"),
+    updateArbAttributes: c.prepare<unknown, [string | null, number]>("UPDATE projects SET arb_attributes = ? WHERE id = ?"),
     insertValue: c.prepare<unknown, [number, number, string, number]>(
       "INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', ?)",
     ),
@@ -27,6 +31,12 @@ export function prepareImportQueries(db: Db) {
     deleteKey: c.prepare<unknown, [number]>("DELETE FROM translation_keys WHERE id = ?"),
     /** The keys whose value in this language has at least one message-check finding (docs/product.md §7). */
     keysWithProblems: c.prepare<{ key_id: number }, [number]>("SELECT key_id FROM translations WHERE language_id = ? AND (error_count > 0 OR warning_count > 0)"),
+    /** Those findings one by one, in key order, for the import's answer (docs/publishing.md §6). */
+    languageProblems: c.prepare<{ key_id: number; key: string; code: string; severity: "error" | "warning"; message: string }, [number]>(
+      `SELECT t.key_id AS key_id, k.key AS key, p.value ->> '$.code' AS code, p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message
+       FROM translations t JOIN translation_keys k ON k.id = t.key_id JOIN json_each(t.problems) p
+       WHERE t.language_id = ? AND (t.error_count > 0 OR t.warning_count > 0) ORDER BY k.key, p.key`,
+    ),
   };
 }
 
@@ -41,6 +51,8 @@ export function prepareCheckQueries(db: Db) {
   return {
     languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ?"),
     value: c.query<{ value: string }, [number, number]>("SELECT value FROM translations WHERE key_id = ? AND language_id = ?"),
+    keyName: c.query<{ key: string; projectId: number }, [number]>("SELECT key, project_id AS projectId FROM translation_keys WHERE id = ?"),
+    keyNamed: c.query<{ id: number }, [number, string]>("SELECT id FROM translation_keys WHERE project_id = ? AND key = ?"),
     otherLanguages: c.query<{ languageId: number; value: string }, [number, number]>(
       "SELECT language_id AS languageId, value FROM translations WHERE key_id = ? AND language_id != ?",
     ),

@@ -38,7 +38,10 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--name": { kind: "value", commands: ["user", "publish"] },
   "--server": { kind: "value", commands: CLIENT_COMMANDS },
   "--token": { kind: "value", commands: CLIENT_COMMANDS },
-  "--config": { kind: "value", commands: ["push", "pull", "status"] },
+  "--config": { kind: "value", commands: ["push", "pull", "publish", "status"] },
+  "--cdn-url": { kind: "value", commands: ["pull"] },
+  "--no-fallback-files": { kind: "switch", commands: ["pull"] },
+  "--add-languages": { kind: "switch", commands: ["push"] },
   "--language": { kind: "value", commands: ["push", "pull"] },
   "--format": { kind: "value", commands: ["push", "pull"] },
   "--dry-run": { kind: "switch", commands: ["push"] },
@@ -49,7 +52,7 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--xliff-version": { kind: "value", commands: ["pull"] },
   "--tag": { kind: "value", commands: ["publish"] },
   "--min-progress": { kind: "value", commands: ["status"] },
-  "--fail-on-errors": { kind: "switch", commands: ["status"] },
+  "--fail-on-errors": { kind: "switch", commands: ["push", "status"] },
 };
 
 export function parseArgs(argv: string[]): ParsedArgs {

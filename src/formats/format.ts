@@ -88,6 +88,10 @@ export interface FileContent {
 export interface BundleKeys {
   keys: string[];
   contexts: Map<string, string | null>;
+  /** Keys' stored ARB `@key` entries (JSON objects as text; docs/formats.md "ARB metadata"), where a base ARB push gave one. */
+  arbMetadata?: Map<string, string>;
+  /** The base ARB's `@@` attributes kept (a JSON object as text), written into every ARB file. */
+  arbAttributes?: string | null;
 }
 
 /** One language's values, aligned with `BundleKeys.keys`; undefined where a key has no value. */

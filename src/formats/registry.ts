@@ -73,8 +73,8 @@ export async function readFile(name: FormatName, content: string): Promise<FileC
 }
 
 /** A file of one language (the import's and the client's unit): its entries and the locale it names. */
-export async function readOneLanguage(name: FormatName, content: string): Promise<FileLanguage> {
-  const { languages } = await readFile(name, content);
+export async function readOneLanguage(name: FormatName, content: string): Promise<FileLanguage & Pick<FileContent, "attributes">> {
+  const { languages, attributes } = await readFile(name, content);
   if (languages.length !== 1) throw invalid(`the file holds ${languages.length} languages; import them one language at a time`);
-  return languages[0]!;
+  return attributes === undefined ? languages[0]! : { ...languages[0]!, attributes };
 }

@@ -1,7 +1,8 @@
 import type { WorkCounter } from "../common/work.ts";
 import type { MessageProblem } from "../storage/schema.ts";
 import { PLURAL_CATEGORIES, type LanguagePlurals, type PluralRulesOf } from "./plurals.ts";
-import type { MessageSyntax, PluralUse, ReadMessage } from "./read.ts";
+import type { MessageSyntax, PluralUse, ReadMessage } from "./read-types.ts";
+import { SYNTAXES } from "./syntaxes.ts";
 import { describeFault } from "./syntax-faults.ts";
 
 /**
@@ -155,13 +156,13 @@ function sameNames(a: ReadMessage["arguments"], b: ReadMessage["arguments"], wor
   return true;
 }
 
-const shown = (ctx: CheckContext, name: string) => (ctx.syntax === "icu" ? `\`{${name}}\`` : `\`${name}\``);
+const shown = (ctx: CheckContext, name: string) => SYNTAXES[ctx.syntax].show(name);
 
 function unknownPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckContext, out: Findings): void {
   if (ctx.work) ctx.work.steps += 3 * (read.arguments.length + base.arguments.length); // two sets, one filter, one loop
   const mine = new Set(read.arguments.map((a) => a.name));
   const theirs = new Set(base.arguments.map((a) => a.name));
-  const severity = ctx.syntax === "icu" ? "error" : "warning";
+  const severity = SYNTAXES[ctx.syntax].unknownSeverity;
   // Suggest what the base text has and this value lacks (a misspelt name), else all it has.
   const missing = base.arguments.filter((a) => !mine.has(a.name)).map((a) => a.name);
   const suggestions = (missing.length > 0 ? missing : [...theirs]).slice(0, 3).map((n) => shown(ctx, n));
@@ -197,7 +198,7 @@ function syntaxProblem(value: string, fault: NonNullable<ReadMessage["fault"]>, 
  * parses.
  */
 export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
-  if (read.fault) return ctx.syntax === "icu" ? [syntaxProblem(value, read.fault, ctx)] : [];
+  if (read.fault) return [syntaxProblem(value, read.fault, ctx)];
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
   if (base && (read.native || base.native)) return withNative(checkArguments(value, read, ctx, base), read, base, ctx, false);
   return checkArguments(value, read, ctx, base);
@@ -207,11 +208,12 @@ function checkArguments(value: string, read: ReadMessage, ctx: CheckContext, bas
   // The common case, and the hot path of a publish: no argument here or in the base text.
   if (read.arguments.length === 0 && (!base || base.arguments.length === 0)) return NO_PROBLEMS;
   const compare = base !== null && !sameNames(read.arguments, base.arguments, ctx.work);
-  if (!compare && (read.plurals.length === 0 || ctx.syntax !== "icu")) return NO_PROBLEMS;
+  const plurals = SYNTAXES[ctx.syntax].pluralsInMessage;
+  if (!compare && (read.plurals.length === 0 || !plurals)) return NO_PROBLEMS;
   // Written in the order they are listed: placeholder_unknown (an error in ICU), plural_category, placeholder_missing.
   const out = new Findings(ctx.work);
   if (compare) unknownPlaceholders(read, base, ctx, out);
-  if (ctx.syntax === "icu") checkPlurals(read, ctx, out);
+  if (plurals) checkPlurals(read, ctx, out);
   if (compare) missingPlaceholders(read, base, ctx, out);
   return out.list;
 }
@@ -222,9 +224,9 @@ function checkArguments(value: string, read: ReadMessage, ctx: CheckContext, bas
  * checks, which find warnings only, and so costs a publish less on every plural it ships.
  */
 export function messageErrors(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
-  // In the text syntax nothing is an error (docs/messages.md "Problems").
-  if (ctx.syntax !== "icu") return NO_PROBLEMS;
   if (read.fault) return [syntaxProblem(value, read.fault, ctx)];
+  // In the text syntax nothing is an error (docs/messages.md "Problems").
+  if (SYNTAXES[ctx.syntax].unknownSeverity !== "error") return NO_PROBLEMS;
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
   if (base && (read.native || base.native)) return withNative(icuErrors(read, base, ctx), read, base, ctx, true);
   return icuErrors(read, base, ctx);
@@ -246,7 +248,7 @@ function withNative(found: MessageProblem[], read: ReadMessage, base: ReadMessag
   const mine = read.native ?? [];
   const theirs = base.native ?? [];
   if (ctx.work) ctx.work.steps += mine.length + theirs.length;
-  const severity = ctx.syntax === "text" ? "warning" : "error";
+  const severity = SYNTAXES[ctx.syntax].unknownSeverity;
   const unknown: MessageProblem[] = [];
   const missing: MessageProblem[] = [];
   for (const p of mine) {

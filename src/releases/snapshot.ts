@@ -1,5 +1,7 @@
 import { compareCodePoints } from "../common/text.ts";
 import type { BundleKeys, BundleLanguage } from "../formats/format.ts";
+import { languageHasForm, pluralFormIn } from "../messages/plural-forms.ts";
+import { PluralCatalog } from "../messages/plurals.ts";
 import type { MessageSyntax } from "../messages/read.ts";
 import type { Db } from "../storage/db.ts";
 import { prepareSnapshotQueries } from "./queries.ts";
@@ -23,6 +25,23 @@ export interface Snapshot extends BundleKeys {
   syntax: MessageSyntax;
 }
 
+/**
+ * Each language's file carries the i18next plural forms that language has (docs/messages.md
+ * "i18next plural forms"): a value for a form it does not use (`items_many` in English) is left out.
+ */
+function leaveOutUnusedForms(keys: string[], languages: { code: string; values: (string | undefined)[] }[]): void {
+  const names = new Set(keys);
+  const forms = keys.flatMap((k, i) => {
+    const form = pluralFormIn(k, names);
+    return form ? [{ i, form }] : [];
+  });
+  const catalog = new PluralCatalog();
+  for (const lang of languages) {
+    const plurals = catalog.of(lang.code);
+    for (const { i, form } of forms) if (!languageHasForm(form, plurals)) lang.values[i] = undefined;
+  }
+}
+
 export function takeSnapshot(db: Db, projectId: number): Snapshot {
   const q = prepareSnapshotQueries(db);
   const project = q.project.get(projectId);
@@ -38,11 +57,14 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
     }
     return { code: l.code, name: l.name, isBase: l.code === project.base, values };
   });
+  if (project.syntax === "i18next") leaveOutUnusedForms(keyRows.map((k) => k.key), languages);
   return {
     keys: keyRows.map((k) => k.key),
     keyIds: keyRows.map((k) => k.publicId),
     syntax: project.syntax,
     contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+    arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
+    arbAttributes: project.arbAttributes,
     languages,
   };
 }

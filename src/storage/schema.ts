@@ -40,8 +40,12 @@ export const projects = sqliteTable("projects", {
   baseLanguageCode: text("base_language_code").notNull(),
   cdnSlug: text("cdn_slug").notNull().unique(),
   createdAt: integer("created_at").notNull(),
-  // How messages are checked (docs/product.md §7): "icu", or "text" for {name}/{{name}} interpolation.
-  messageSyntax: text("message_syntax", { enum: ["icu", "text"] }).notNull().default("icu"),
+  // How messages are read and checked (docs/product.md §9, docs/messages.md "Syntaxes"); the
+  // list of src/messages/read-types.ts (storage imports nothing of messages, which imports its types).
+  messageSyntax: text("message_syntax", { enum: ["icu", "flutter", "i18next", "text"] }).notNull().default("icu"),
+  // The base ARB file's `@@` attributes other than `@@locale` and `@@last_modified` (JSON object,
+  // in order), or null (docs/formats.md "ARB metadata").
+  arbAttributes: text("arb_attributes"),
 });
 
 export const languages = sqliteTable(
@@ -64,6 +68,9 @@ export const translationKeys = sqliteTable(
     projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     context: text("context"),
+    // The `@key` object of the base language's ARB file as pushed (JSON, attributes in order), or
+    // null when no base ARB named the key (docs/formats.md "ARB metadata").
+    arbMetadata: text("arb_metadata"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

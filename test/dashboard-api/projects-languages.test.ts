@@ -97,9 +97,9 @@ const rows: Scenario[] = [
       expect(body).toEqual({
         total_keys: 2,
         languages: [
-          { code: "de", name: "German", is_base_language: false, translated: 1, approved: 0, errors: 0, warnings: 0 },
-          { code: "en", name: "English", is_base_language: true, translated: 2, approved: 1, errors: 0, warnings: 0 },
-          { code: "pt-BR", name: "Brazilian Portuguese", is_base_language: false, translated: 0, approved: 0, errors: 0, warnings: 0 },
+          { code: "de", name: "German", is_base_language: false, total_keys: 2, translated: 1, approved: 0, errors: 0, warnings: 0 },
+          { code: "en", name: "English", is_base_language: true, total_keys: 2, translated: 2, approved: 1, errors: 0, warnings: 0 },
+          { code: "pt-BR", name: "Brazilian Portuguese", is_base_language: false, total_keys: 2, translated: 0, approved: 0, errors: 0, warnings: 0 },
         ],
       }),
   },

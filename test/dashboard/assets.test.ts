@@ -124,9 +124,9 @@ describe("dashboard: per-language progress for the grid (GET /dashboard/api/proj
     expect(reply.body).toEqual({
       total_keys: 3,
       languages: [
-        { code: "de", name: "German", is_base_language: false, translated: 1, approved: 1, errors: 0, warnings: 0 },
-        { code: "en", name: "English", is_base_language: true, translated: 2, approved: 0, errors: 0, warnings: 0 },
-        { code: "fr", name: "French", is_base_language: false, translated: 0, approved: 0, errors: 0, warnings: 0 },
+        { code: "de", name: "German", is_base_language: false, total_keys: 3, translated: 1, approved: 1, errors: 0, warnings: 0 },
+        { code: "en", name: "English", is_base_language: true, total_keys: 3, translated: 2, approved: 0, errors: 0, warnings: 0 },
+        { code: "fr", name: "French", is_base_language: false, total_keys: 3, translated: 0, approved: 0, errors: 0, warnings: 0 },
       ],
     });
   });

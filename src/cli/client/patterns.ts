@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from "node:fs";
 import { CliError } from "../../common/errors.ts";
 
 /**
@@ -6,6 +7,8 @@ import { CliError } from "../../common/errors.ts";
  * file names and of ARB's @@locale).
  */
 const PLACEHOLDER = /\{(language|locale|android)\}/g;
+/** The same, splitting a string: odd pieces are the placeholders' names. */
+const PLACEHOLDER_ONE = /\{(language|locale|android)\}/;
 /** What a language code from a server may look like before it becomes part of a path. */
 const LANGUAGE_CODE = /^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$/;
 
@@ -34,8 +37,8 @@ function languageOfAndroidFolder(folder: string): string | undefined {
 }
 
 /** The code as written into a path; refuses anything but letters, digits and dashes (a path trick). */
-export function safeLanguageCode(code: string): string {
-  if (code.length > 35 || !LANGUAGE_CODE.test(code)) throw new CliError(`the server named a language "${code.slice(0, 40)}" that is no language code`, 2);
+export function safeLanguageCode(code: string, exitCode: 1 | 2 = 2): string {
+  if (code.length > 35 || !LANGUAGE_CODE.test(code)) throw new CliError(`${exitCode === 2 ? "the server named" : "the file names"} a language "${code.slice(0, 40)}" that is no language code`, exitCode);
   return code;
 }
 
@@ -67,7 +70,41 @@ export function languageFromPath(pattern: string, path: string): string | undefi
   return codes.size === 1 ? [...codes][0] : undefined; // two parts naming different languages: no match
 }
 
-/** A glob that finds the files a pattern could name. */
-export function patternGlob(pattern: string): string {
-  return pattern.replace(PLACEHOLDER, "*");
+/**
+ * The existing files a pattern could name, as paths in the pattern's form (relative stays
+ * relative): each part of the path with a placeholder matches the entries of its folder, the
+ * others are taken as written. Plain node:fs, so the Node client runs it too (docs/automation.md).
+ */
+export function filesMatching(pattern: string): string[] {
+  const parts = pattern.split("/");
+  let paths = [parts[0] === "" ? "/" : ""];
+  const start = parts[0] === "" ? 1 : 0;
+  for (let i = start; i < parts.length; i++) {
+    const part = parts[i]!;
+    const last = i === parts.length - 1;
+    const next: string[] = [];
+    const matcher = hasPlaceholder(part) ? new RegExp(`^${part.split(PLACEHOLDER_ONE).map((piece, j) => (j % 2 === 1 ? "[A-Za-z0-9_+-]+" : escapeRegExp(piece))).join("")}$`) : undefined;
+    for (const dir of paths) {
+      const join = (name: string) => (dir === "" ? name : dir === "/" ? `/${name}` : `${dir}/${name}`);
+      if (!matcher) {
+        next.push(join(part));
+        continue;
+      }
+      let names: string[];
+      try {
+        names = readdirSync(dir === "" ? "." : dir);
+      } catch {
+        continue;
+      }
+      for (const name of names.sort()) if (matcher.test(name)) next.push(join(name));
+    }
+    paths = next;
+  }
+  return paths.filter((p) => {
+    try {
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  });
 }

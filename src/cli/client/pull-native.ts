@@ -4,6 +4,7 @@ import { exportBuilder } from "../../formats/export.ts";
 import { ContentError } from "../../formats/read.ts";
 import { isMultiLanguage, readFile, type FormatName } from "../../formats/registry.ts";
 import type { PhrasebookClient } from "./api.ts";
+import { PendingFile } from "./files.ts";
 import { fillPattern, hasPlaceholder } from "./patterns.ts";
 
 /**
@@ -27,16 +28,22 @@ export interface NativeWrite {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function downloadText(client: PhrasebookClient, what: string, url: string | undefined, format: "json" | "arb"): Promise<string> {
+/** A CDN file of the release, read whole and checked; streamed into a temporary file beside `near` first. */
+async function downloadText(client: PhrasebookClient, what: string, url: string | undefined, format: "json" | "arb", near: string): Promise<string> {
   if (typeof url !== "string") throw new CliError(`${what}: the release has no ${format} file to build from`, 2);
-  const bytes = await client.download(what, url);
+  const file = new PendingFile(near);
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    await client.download(what, url, file.descriptor);
+    file.close();
+    text = utf8.decode(readFileSync(file.temp));
     await readFile(format, text);
   } catch (err) {
+    if (err instanceof CliError) throw err;
     const why = err instanceof ContentError ? err.reason : "not UTF-8 text";
     throw new CliError(`${what}: the download of ${url} is not a whole ${format} file (${why})`, 2);
+  } finally {
+    file.discard();
   }
   return text;
 }
@@ -63,8 +70,9 @@ export async function pullNative(
   const base = all.find((l) => l.is_base_language) ?? wanted[0]!;
   const needed = [base, ...wanted.filter((l) => l.code !== base.code)];
   const json = new Map<string, Record<string, unknown>>();
-  for (const l of needed) json.set(l.code, JSON.parse(await downloadText(client, `pull ${tag} ${l.code}`, l.download_urls.json, "json")) as Record<string, unknown>);
-  const baseArb = JSON.parse(await downloadText(client, `pull ${tag} ${base.code}`, base.download_urls.arb, "arb")) as Record<string, unknown>;
+  const near = hasPlaceholder(pattern) ? fillPattern(pattern, base.code, base.code) : pattern;
+  for (const l of needed) json.set(l.code, JSON.parse(await downloadText(client, `pull ${tag} ${l.code}`, l.download_urls.json, "json", near)) as Record<string, unknown>);
+  const baseArb = JSON.parse(await downloadText(client, `pull ${tag} ${base.code}`, base.download_urls.arb, "arb", near)) as Record<string, unknown>;
   const builder = exportBuilder({ base: base.code, json, baseArb });
   const write = (codes: string[]) => builder.write(format, codes, { xliffVersion });
 

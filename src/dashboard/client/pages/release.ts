@@ -22,11 +22,12 @@ interface Refusal {
 }
 
 function whatShips(progress: Progress, project: Project): HTMLElement {
-  const total = progress.total_keys;
   const rows = progress.languages
     .slice()
     .sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code))
     .map((l) => {
+      // Per language: an i18next plural form a language does not use is not missing in it.
+      const total = l.total_keys;
       const missing = total - l.translated;
       return h(
         "li",
@@ -42,7 +43,7 @@ function whatShips(progress: Progress, project: Project): HTMLElement {
   return h(
     "div",
     null,
-    h("p", null, `Publishing snapshots ${plural(total, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * bundleFormats().length, "file")} (${formatNames(bundleFormats(), "and")} per language):`),
+    h("p", null, `Publishing snapshots ${plural(progress.total_keys, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * bundleFormats().length, "file")} (${formatNames(bundleFormats(), "and")} per language):`),
     h("ul", { class: "ships" }, rows),
     errors > 0 ? h("p", { class: "error" }, `Messages have ${plural(errors, "error")}: publishing is refused until they are fixed.`) : null,
     h("p", null, "The release then cannot change, and the project's latest URLs switch to it. Webhook subscribers get release_published."),
