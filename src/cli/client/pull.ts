@@ -94,7 +94,8 @@ function languagesOf(detail: ReleaseDetail): ReleaseDetail["languages"] {
   if (detail.languages.length > RELEASE_LANGUAGES_MAX) {
     throw new CliError(`pull ${detail.tag}: the server lists ${detail.languages.length} languages, more than the ${RELEASE_LANGUAGES_MAX} the client accepts; nothing was written`, 2);
   }
-  return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), download_urls: l?.download_urls ?? {} }));
+  // Whether a language is the base one: PO and XLIFF write its strings as the source (pull-native.ts).
+  return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), is_base_language: l?.is_base_language === true, download_urls: l?.download_urls ?? {} }));
 }
 
 interface Planned {
