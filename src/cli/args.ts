@@ -52,6 +52,7 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--channel": { kind: "value", commands: ["promote"] },
   "--against": { kind: "value", commands: ["diff"] },
   "--out": { kind: "value", commands: ["pull"] },
+  "--xliff-version": { kind: "value", commands: ["pull"] },
   "--tag": { kind: "value", commands: ["publish", "rollback"] },
   "--min-progress": { kind: "value", commands: ["status"] },
   "--fail-on-errors": { kind: "switch", commands: ["push", "status"] },

@@ -57,7 +57,7 @@ Examples:
 
 ${EXIT_CODES}`,
   pull: `Usage: phrasebook pull [--release latest|TAG|ID] [--format ${PULL_FORMATS.join("|")}] [--out PATTERN] [--language CODE]...
-                       [--no-fallback-files] [--cdn-url URL] [--config FILE]
+                       [--no-fallback-files] [--cdn-url URL] [--xliff-version 1.2|2.0] [--config FILE]
 
 Downloads the files of a published release through the public API (the token needs the read scope)
 and writes each language to PATTERN, atomically: a file is whole or untouched.
@@ -66,13 +66,16 @@ and writes each language to PATTERN, atomically: a file is whole or untouched.
   --format FORMAT       ${orList(PULL_FORMATS)}; default: from the extension of the pattern
   --out PATTERN         where to write; {language} is the language code (pt-BR) and {locale} the
                         same with underscores (pt_BR), as Flutter's gen-l10n names ARB files;
+                        {android} the resource folder (values, values-de, values-pt-rBR);
                         default: the "translations" patterns of phrasebook.yaml (whose "source"
-                        file is never overwritten)
+                        file is never overwritten). XLIFF and .xcstrings hold every language in
+                        one file, so their pattern needs no {language}
   --language CODE       only this language; repeat for more (default: every language of the release)
   --no-fallback-files   ARB: do not write the language-only file gen-l10n needs beside a regional
                         one (app_pt.arb from pt-BR when the release has no pt)
   --cdn-url URL         the CDN's origin when it has a host of its own (default: PHRASEBOOK_CDN_URL,
                         else "cdn_url" in phrasebook.yaml); nothing is downloaded from other hosts
+  --xliff-version V     1.2 (default) or 2.0, for --format xliff
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
 Files come back in the team's shape: ARB messages named as the template named them, with their
@@ -86,6 +89,8 @@ Examples:
   phrasebook pull
   phrasebook pull --release v1.4.0 --out "lib/l10n/app_{locale}.arb"
   phrasebook pull --format json --out "public/locales/{language}.json" --language de --language fr
+  phrasebook pull --out "app/src/main/res/{android}/strings.xml"
+  phrasebook pull --format stringsdict --out "ios/{language}.lproj/Localizable.stringsdict"
 
 ${EXIT_CODES}`,
   publish: `Usage: phrasebook publish --name NAME --tag TAG

@@ -2,7 +2,8 @@ import { Elysia } from "elysia";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { diffRelease } from "../releases/diff.ts";
-import { DiffQuery, NewRelease, PublishOptions, ReleasePatch, RepublishInput, ScheduleInput } from "../releases/model.ts";
+import { exportRelease } from "../releases/export.ts";
+import { DiffQuery, ExportQuery, NewRelease, PublishOptions, ReleasePatch, RepublishInput, ScheduleInput } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
 import { republishRelease } from "../releases/republish.ts";
@@ -40,6 +41,18 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
       access: "read",
       inProject: true,
     })
+    // A published release's strings as a file of any format (docs/formats.md "Export").
+    .get(
+      "/projects/:pid/releases/:rid/export",
+      ({ project, params, query, set }) => {
+        const file = exportRelease(db, dataDir, project, findRelease(db, project, params.rid), query);
+        set.headers["content-type"] = file.contentType;
+        set.headers["content-disposition"] = `attachment; filename="${file.name}"`;
+        set.headers["cache-control"] = "no-store";
+        return file.body;
+      },
+      { access: "read", inProject: true, query: ExportQuery },
+    )
     .patch("/projects/:pid/releases/:rid", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, updateRelease(deps, project, params.rid, body)), {
       access: "release",
       inProject: true,

@@ -27,6 +27,24 @@ const rows: Scenario[] = [
   },
   { name: "an unknown project is 404", method: "GET", url: "/projects/prj_00000000000000000000/releases", status: 404 },
 
+  // The export (docs/formats.md "Export"): a published release's strings in any format, as an attachment.
+  {
+    name: "a member may export a published release as a PO file",
+    as: "member",
+    method: "GET",
+    url: "/projects/:pid/releases/:releaseId/export?format=po&language=de",
+    status: 200,
+    after: (_, body, reply) => {
+      expect(reply.headers.get("content-disposition")).toMatch(/^attachment; filename="Shop-v1-de\.po"$/);
+      expect(reply.headers.get("content-type")).toBe("text/x-gettext-translation; charset=utf-8");
+      expect(body).toContain('"Language: de\\n"');
+    },
+  },
+  { name: "an unknown format is 400 naming the field", method: "GET", url: "/projects/:pid/releases/:releaseId/export?format=docx&language=de", status: 400, contains: ['"format"'] },
+  { name: "a language the release lacks is 400 naming it", method: "GET", url: "/projects/:pid/releases/:releaseId/export?format=po&language=ja", status: 400, contains: ['"language"', "ja"] },
+  { name: "a draft has no files to export (409)", method: "GET", url: "/projects/:pid/releases/:draftId/export?format=po&language=de", status: 409, contains: ["draft"] },
+  { name: "an unknown release is 404", method: "GET", url: "/projects/:pid/releases/rel_00000000000000000000/export?format=po&language=de", status: 404 },
+
   {
     name: "creates a draft, which writes release_created",
     method: "POST",

@@ -79,6 +79,7 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["PATCH /projects/:pid/releases/:rid", "admin"],
     ["POST /projects/:pid/releases/:rid/publish", "admin"],
     ["POST /projects/:pid/releases/:rid/rotate-slug", "admin"],
+    ["GET /projects/:pid/releases/:rid/export", "member"],
     ["DELETE /projects/:pid/releases/:rid", "admin"],
     ["POST /projects/:pid/releases/:rid/republish", "admin"],
     ["GET /projects/:pid/releases/:rid/diff", "member"],

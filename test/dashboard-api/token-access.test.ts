@@ -63,6 +63,8 @@ const EXAMPLES: Record<string, Example> = {
   "GET /projects/:pid/releases": { rule: "write or publish", url: "/projects/:pid/releases", ok: 200 },
   "POST /projects/:pid/releases": { rule: "publish", url: "/projects/:pid/releases", body: { name: "R", tag: "r9" }, ok: 201 },
   "GET /projects/:pid/releases/:rid": { rule: "write or publish", url: "/projects/:pid/releases/:draftId", ok: 200 },
+  // The world's release is a draft: a token that may export reaches the export, which says a draft has no files.
+  "GET /projects/:pid/releases/:rid/export": { rule: "write or publish", url: "/projects/:pid/releases/:draftId/export?format=po&language=en", ok: 409 },
   "PATCH /projects/:pid/releases/:rid": { rule: "publish", url: "/projects/:pid/releases/:draftId", body: { name: "Renamed" }, ok: 200 },
   "POST /projects/:pid/releases/:rid/publish": { rule: "publish", url: "/projects/:pid/releases/:draftId/publish", ok: 200 },
   "POST /projects/:pid/releases/:rid/rotate-slug": { rule: "no token", url: "/projects/:pid/releases/:releaseId/rotate-slug", ok: 200 },

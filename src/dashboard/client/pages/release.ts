@@ -1,6 +1,6 @@
 import { ApiError, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
 import { fill, h, plural, time } from "../dom.ts";
-import { bundleFormats, formatNames } from "../formats.ts";
+import { bundleFormats, formatNames, importFormats } from "../formats.ts";
 import { projectPage, type Project } from "../layout.ts";
 import { loadProgress, type Progress } from "../progress.ts";
 import { problemTable, type ProblemItem } from "../problems.ts";
@@ -196,6 +196,7 @@ export function releasePage(ctx: Ctx) {
             h("p", { class: "muted small" }, "Pinned to this release: they never change content and are cached for a year. Slug ", h("code", null, release.slug ?? ""), "."),
             release.languages?.length ? downloadTable(release.languages) : h("p", null, "This release shipped no language."),
           ),
+          release.languages?.length ? exportSection(pid, release) : null,
           isLatest && release.languages?.length
             ? section("Latest URLs", h("p", { class: "muted small" }, "This is the latest release, so these serve it too until the next publish."), latestTable(project.cdn_slug, release.languages))
             : null,
@@ -206,4 +207,27 @@ export function releasePage(ctx: Ctx) {
     const changes = diff ? region(published ? "Changes against latest" : "What publishing changes", diffView(diff, againstLabel)) : null;
     return [h("div", { class: "card release-head" }, head, changes, actions), refusalBox, scheduleSection(pid, release), files, rename];
   });
+}
+
+/**
+ * The release's strings in any format of the registry, as a file to save (docs/formats.md
+ * "Export"): XLIFF, PO, Android and Apple files for a native app or another tool. A session
+ * cookie goes with a link, so the browser downloads it like any attachment.
+ */
+function exportSection(pid: string, release: Release) {
+  const language = h("select", { "aria-label": "Export language" }, [
+    ...release.languages!.map((l) => h("option", { value: l.code }, l.code)),
+    h("option", { value: "" }, "every language (XLIFF 1.2, String Catalog)"),
+  ]);
+  const format = h("select", { "aria-label": "Export format" }, importFormats().map((f) => h("option", { value: f.name }, f.label)));
+  const download = h("a", { class: "button", download: "" }, "Download");
+  const update = () => {
+    const params = new URLSearchParams({ format: format.value });
+    if (language.value) params.set("language", language.value);
+    download.setAttribute("href", `/dashboard/api${projectPath(pid, "releases", release.id, "export")}?${params}`);
+  };
+  language.addEventListener("change", update);
+  format.addEventListener("change", update);
+  update();
+  return section("Export", h("p", { class: "muted small" }, "This release's strings as a file of any format, for a native app or another tool."), h("div", { class: "row-fields" }, language, format, download));
 }
