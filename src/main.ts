@@ -62,6 +62,9 @@ async function main(argv: string[]): Promise<number> {
     case "backup":
       if (args.words.length > 2) throw new CliError("backup takes one FILE");
       return (await import("./cli/backup.ts")).runBackup(sub, args.flags);
+    case "restore":
+      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR");
+      return (await import("./cli/restore.ts")).runRestore(args.flags);
     case "user":
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
@@ -76,6 +79,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/publish.ts")).runPublish(args);
     case "status":
       return (await import("./cli/client/status.ts")).runStatus(args);
+    case "rollback":
+      return (await import("./cli/client/rollback.ts")).runRollback(args);
+    case "promote":
+      return (await import("./cli/client/promote.ts")).runPromote(args);
+    case "diff":
+      return (await import("./cli/client/diff.ts")).runDiff(args);
     default:
       throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
   }

@@ -26,6 +26,15 @@ interface LanguageInfo {
   name: string;
 }
 
+/**
+ * What the checks of a translation take from its key's base value (messages/check.ts): nothing
+ * when there is none or it does not parse, else its placeholder names in order of first use (the
+ * order the suggestions of placeholder_unknown list them in).
+ */
+function baseShape(base: ReadMessage | null): string {
+  return base === null || base.fault ? "" : JSON.stringify(base.arguments.map((a) => a.name));
+}
+
 /** One project's checking context: its syntax, base language and languages, read once. */
 export class ProjectChecks {
   readonly syntax: ProjectRow["messageSyntax"];
@@ -141,20 +150,28 @@ export class ProjectChecks {
 
   /**
    * Checks and writes a value just stored, and when it is the base language's, rechecks the key's
-   * other translations against it. Returns the value's own findings.
+   * other translations against it (`previous`: the base value it replaced, null for none).
+   * Returns the value's own findings.
    */
-  store(keyId: number, languageId: number, value: string, now: number): Findings {
+  store(keyId: number, languageId: number, value: string, now: number, previous?: string | null): Findings {
     const findings = this.findings(keyId, languageId, value);
     this.write(keyId, languageId, findings, now);
-    if (this.isBase(languageId)) this.recheckOthers(keyId, value, now);
+    if (this.isBase(languageId)) this.recheckOthers(keyId, value, now, previous);
     if (this.syntax === "i18next") this.recheckOtherForm(keyId, languageId, now);
     return findings;
   }
 
-  /** After the base value of a key changed: its other translations, checked against `baseValue`. */
-  recheckOthers(keyId: number, baseValue: string, now: number): void {
+  /**
+   * After the base value of a key changed: its other translations, checked against `baseValue`.
+   * A translation's findings depend on its base value only through the base's placeholder names
+   * (`baseShape`), so when `previous` (the base value replaced; null for none) has the same ones,
+   * every finding stays as it is and nothing is read or written: a copy edit of 100,000 base
+   * strings in 50 languages rechecks nothing instead of 4.9 million values (docs/messages.md "When").
+   */
+  recheckOthers(keyId: number, baseValue: string, now: number, previous?: string | null): void {
     if (this.baseLanguageId === undefined) return;
     const base = readMessage(baseValue, this.syntax);
+    if (previous !== undefined && baseShape(base) === baseShape(previous === null ? null : readMessage(previous, this.syntax))) return;
     for (const other of this.q.otherLanguages.all(keyId, this.baseLanguageId)) {
       this.write(keyId, other.languageId, this.findings(keyId, other.languageId, other.value, base), now);
     }

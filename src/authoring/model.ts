@@ -32,6 +32,8 @@ export const ProjectPatch = Type.Object({
   name: Type.Optional(ProjectName),
   base_language_code: Type.Optional(LanguageCode),
   message_syntax: Type.Optional(MessageSyntax),
+  /** Releases carry approved values only, but for the base language (docs/releases.md "Reviewed strings only"). */
+  publish_approved_only: Type.Optional(Type.Boolean()),
 });
 export type ProjectPatch = Static<typeof ProjectPatch>;
 
@@ -96,7 +98,8 @@ export type EditorPreferencesInput = Static<typeof EditorPreferencesInput>;
 // Import (docs/product.md §6); the file's format is any of the registry's (docs/formats.md).
 
 export const ImportOptions = Type.Object({
-  language_code: LanguageCode,
+  /** Required unless the file names its language(s): ARB `@@locale`, PO `Language`, XLIFF, `.xcstrings` (docs/formats.md "Languages"). */
+  language_code: Type.Optional(LanguageCode),
   content: Type.String({ maxLength: IMPORT_CONTENT_MAX_LENGTH }),
   /** Report what would change, change nothing (docs/product.md §6). */
   dry_run: Type.Optional(Type.Boolean()),

@@ -1,12 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
-import { languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { languageCounts, languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
 
 /**
  * Per-language progress for the key grid and the publish confirmation (docs/dashboard.md
  * "Progress"), with the message checks' errors and warnings. The paged key list cannot give
- * totals without fetching every key, so one grouped count answers it.
+ * totals without fetching every key; the counts are kept per language as values are written
+ * (`language_counts`, docs/architecture.md "Counts kept"), so this reads one row per language.
  */
 export interface LanguageProgress {
   code: string;
@@ -36,15 +37,14 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
     .select({
       code: languages.code,
       name: languages.name,
-      translated: sql<number>`count(${translations.keyId})`,
-      approved: sql<number>`coalesce(sum(${translations.status} = 'approved'), 0)`,
-      errors: sql<number>`coalesce(sum(${translations.errorCount}), 0)`,
-      warnings: sql<number>`coalesce(sum(${translations.warningCount}), 0)`,
+      translated: sql<number>`coalesce(${languageCounts.valueCount}, 0)`,
+      approved: sql<number>`coalesce(${languageCounts.approvedCount}, 0)`,
+      errors: sql<number>`coalesce(${languageCounts.errorCount}, 0)`,
+      warnings: sql<number>`coalesce(${languageCounts.warningCount}, 0)`,
     })
     .from(languages)
-    .leftJoin(translations, eq(translations.languageId, languages.id))
+    .leftJoin(languageCounts, eq(languageCounts.languageId, languages.id))
     .where(eq(languages.projectId, project.id))
-    .groupBy(languages.id)
     .orderBy(languages.code)
     .all();
   const forms = new ProjectPluralForms(db, project);

@@ -1,4 +1,36 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
+
+/** The trigram index finds terms of this many characters or more (src/storage/derived.ts). */
+export const TRIGRAM_LENGTH = 3;
+
+/**
+ * A search term as a query of the trigram index: trigrams that cover the term (every third, and
+ * the last), all required. A value holding the term holds each of them (the index folds letter
+ * case at least as far as LIKE does), so the values it finds include every match; `valuesMatching`
+ * then compares each with the term exactly. Null for a term too short to have a trigram.
+ */
+export function trigramQuery(search: string): string | null {
+  const chars = [...search];
+  if (chars.length < TRIGRAM_LENGTH) return null;
+  const grams = new Set<string>();
+  for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i += TRIGRAM_LENGTH) grams.add(chars.slice(i, i + TRIGRAM_LENGTH).join(""));
+  grams.add(chars.slice(-TRIGRAM_LENGTH).join(""));
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
+}
+
+/**
+ * The keys with a value in the project's languages that is LIKE `pattern` (`search` escaped):
+ * through the trigram index for a term it can find (the values holding its trigrams, each then
+ * compared), else one pass over the project's values (docs/dashboard.md "Speed").
+ */
+export function valuesMatching(projectId: number, search: string, pattern: string): SQL {
+  const inProject = sql`language_id IN (SELECT id FROM languages WHERE project_id = ${projectId})`;
+  const like = sql`value LIKE ${pattern} ESCAPE '\\'`;
+  const match = trigramQuery(search);
+  if (match === null) return sql`(SELECT key_id FROM translations WHERE ${inProject} AND ${like})`;
+  return sql`(SELECT key_id FROM translations WHERE rowid IN (SELECT rowid FROM translation_search WHERE translation_search MATCH ${match}) AND ${inProject} AND ${like})`;
+}
 
 /**
  * Statements for bulk writes: an import of 50,000 entries runs a hundred thousand of them inside one

@@ -57,7 +57,7 @@ Examples:
 
 ${EXIT_CODES}`,
   pull: `Usage: phrasebook pull [--release latest|TAG|ID] [--format ${PULL_FORMATS.join("|")}] [--out PATTERN] [--language CODE]...
-                       [--no-fallback-files] [--cdn-url URL] [--config FILE]
+                       [--no-fallback-files] [--cdn-url URL] [--xliff-version 1.2|2.0] [--config FILE]
 
 Downloads the files of a published release through the public API (the token needs the read scope)
 and writes each language to PATTERN, atomically: a file is whole or untouched.
@@ -66,13 +66,16 @@ and writes each language to PATTERN, atomically: a file is whole or untouched.
   --format FORMAT       ${orList(PULL_FORMATS)}; default: from the extension of the pattern
   --out PATTERN         where to write; {language} is the language code (pt-BR) and {locale} the
                         same with underscores (pt_BR), as Flutter's gen-l10n names ARB files;
+                        {android} the resource folder (values, values-de, values-pt-rBR);
                         default: the "translations" patterns of phrasebook.yaml (whose "source"
-                        file is never overwritten)
+                        file is never overwritten). XLIFF and .xcstrings hold every language in
+                        one file, so their pattern needs no {language}
   --language CODE       only this language; repeat for more (default: every language of the release)
   --no-fallback-files   ARB: do not write the language-only file gen-l10n needs beside a regional
                         one (app_pt.arb from pt-BR when the release has no pt)
   --cdn-url URL         the CDN's origin when it has a host of its own (default: PHRASEBOOK_CDN_URL,
                         else "cdn_url" in phrasebook.yaml); nothing is downloaded from other hosts
+  --xliff-version V     1.2 (default) or 2.0, for --format xliff
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
 Files come back in the team's shape: ARB messages named as the template named them, with their
@@ -86,6 +89,8 @@ Examples:
   phrasebook pull
   phrasebook pull --release v1.4.0 --out "lib/l10n/app_{locale}.arb"
   phrasebook pull --format json --out "public/locales/{language}.json" --language de --language fr
+  phrasebook pull --out "app/src/main/res/{android}/strings.xml"
+  phrasebook pull --format stringsdict --out "ios/{language}.lproj/Localizable.stringsdict"
 
 ${EXIT_CODES}`,
   publish: `Usage: phrasebook publish --name NAME --tag TAG
@@ -116,6 +121,48 @@ token needs the write or publish scope). As a gate in CI:
 ${CONNECTION_HELP}
 Example:
   phrasebook status --min-progress 90 --fail-on-errors
+
+${EXIT_CODES}`,
+  rollback: `Usage: phrasebook rollback --to TAG|ID --tag NEW_TAG [--name NAME]
+
+Rolls back by republishing: a new release with the same languages and byte-identical files as the
+release named by --to, published now, so the "latest" URLs serve it at once, apps listening for
+release_published hear of it, and no URL breaks (the token needs the publish scope).
+
+  --to WHICH            the tag or id of the release to go back to
+  --tag NEW_TAG         the new release's tag, unique in the project
+  --name NAME           the new release's name (default: "Roll back to <tag>")
+
+${CONNECTION_HELP}
+Example:
+  phrasebook rollback --to v1.3.0 --tag v1.3.0-rollback-1
+
+${EXIT_CODES}`,
+  promote: `Usage: phrasebook promote --channel NAME --release TAG|ID
+
+Points a channel at a published release (the token needs the publish scope); the channel is made
+the first time, with a CDN path of its own. Prints the channel's file URLs.
+
+  --channel NAME        the channel: 1 to 32 of a-z, 0-9 and "-", not "latest" (e.g. staging)
+  --release WHICH       the tag or id of a published release
+
+${CONNECTION_HELP}
+Example:
+  phrasebook promote --channel production --release v1.4.0
+
+${EXIT_CODES}`,
+  diff: `Usage: phrasebook diff [--release TAG|ID] [--against TAG|ID]
+
+Prints what a release changes against another (the token needs the write or publish scope): one
+"+ key" (added), "- key" (removed) or "~ key [language]: before -> after" line each, then the counts.
+
+  --release WHICH       the tag or id of the release (default: the newest draft: what publishing it
+                        would change)
+  --against WHICH       the tag or id of a published release (default: latest)
+
+${CONNECTION_HELP}
+Example:
+  phrasebook diff --release v1.4.0 --against v1.3.0
 
 ${EXIT_CODES}`,
 };

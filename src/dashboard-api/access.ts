@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { checkCsrf, readCookie, SESSION_COOKIE, sessionFromCookie, type SessionInfo } from "../accounts/sessions.ts";
+import type { AuditBy } from "../audit/record.ts";
 import { findProject } from "../authoring/projects.ts";
 import type { Actor } from "../changes/actor.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.ts";
@@ -166,7 +167,7 @@ function projectFor(deps: Pick<AppDeps, "db">, caller: Caller | undefined, pid: 
  * (`inProject: true`), 404 when there is none or when a token of another project asks for it.
  * Every resource's routes `.use()` this same instance.
  */
-export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">) {
+export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null) {
   // Verified tokens are remembered like the public API's, and forgotten when their project changes
   // (deleting a token is such a change), so a deleted token is refused on its next request.
   const tokens = new TokenAuth(deps.db);
@@ -190,7 +191,12 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
   };
   return new Elysia({ name: "dashboard-context" })
     .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))
-    .derive({ as: "scoped" }, ({ request }) => ({ caller: callerOf(request) }))
+    .derive({ as: "scoped" }, ({ request }) => {
+      const caller = callerOf(request);
+      // Who the audit log names for what this request changes (docs/dashboard-api.md "Audit log").
+      const by: AuditBy = { actor: caller.actor, ip: clientOf(request) };
+      return { caller, by };
+    })
     .macro({
       access: (access: Access) => ({
         beforeHandle({ caller }) {

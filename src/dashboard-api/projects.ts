@@ -18,12 +18,12 @@ export function projectRoutes(deps: AppDeps, context: DashboardContext) {
       body: NewProject,
     })
     .get("/projects/:pid", ({ project }) => projectView(project), { access: "read", inProject: true })
-    .patch("/projects/:pid", ({ project, body }) => updateProject(deps, project, body), {
+    .patch("/projects/:pid", ({ project, body, by }) => updateProject(deps, project, body, by), {
       access: "admin",
       inProject: true,
       body: ProjectPatch,
     })
-    .post("/projects/:pid/rotate-slug", ({ project }) => rotateProjectSlug(deps, project), { access: "admin", inProject: true })
+    .post("/projects/:pid/rotate-slug", ({ project, by }) => rotateProjectSlug(deps, project, by), { access: "admin", inProject: true })
     // Per-language counts for the key grid and the publish confirmation (docs/dashboard.md "Progress").
     .get("/projects/:pid/progress", ({ project }) => projectProgress(db, project), { access: "read", inProject: true })
     .get("/projects/:pid/languages", ({ project }) => ({ items: listLanguages(db, project) }), { access: "read", inProject: true })

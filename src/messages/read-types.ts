@@ -39,6 +39,8 @@ export interface ReadMessage {
   plurals: PluralUse[];
   /** Set when the value is not a valid ICU message; then `arguments` and `plurals` are empty. */
   fault: SyntaxFault | null;
+  /** Native placeholders (`%@`, `%1$s`, `%lld`) in the text, checked like arguments (native-placeholders.ts); absent when none. */
+  native?: string[];
 }
 
 /** A message with no argument (shared: most messages are this). */

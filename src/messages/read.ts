@@ -1,5 +1,6 @@
 import type { WorkCounter } from "../common/work.ts";
 import type { MessageSyntax, ReadMessage } from "./read-types.ts";
+import { nativePlaceholders } from "./native-placeholders.ts";
 import { SYNTAXES } from "./syntaxes.ts";
 
 /**
@@ -16,5 +17,9 @@ export { MAX_NESTING, parseIcu, readCommonShapes } from "./syntax-icu.ts";
  * given, is charged the steps: test/messages/checks.test.ts holds them to the length).
  */
 export function readMessage(value: string, syntax: MessageSyntax, work?: WorkCounter): ReadMessage {
-  return SYNTAXES[syntax].read(value, work);
+  const read = SYNTAXES[syntax].read(value, work);
+  // Native placeholders (docs/formats.md "Placeholders") are checked in every syntax.
+  if (value.indexOf("%") < 0) return read;
+  const native = nativePlaceholders(value, work);
+  return native.length === 0 || read.fault ? read : { ...read, native };
 }

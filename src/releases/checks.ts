@@ -4,7 +4,7 @@ import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../
 import { pluralFormIn } from "../messages/plural-forms.ts";
 import { PluralCatalog } from "../messages/plurals.ts";
 import { readMessage, type MessageArgument, type ReadMessage } from "../messages/read.ts";
-import type { Snapshot } from "./snapshot.ts";
+import type { Snapshot, SnapshotSource } from "./snapshot.ts";
 
 /**
  * The message checks at publish time (docs/publishing.md §2): every value of the snapshot is read
@@ -44,35 +44,50 @@ function baseOfForms(keys: string[], baseReads: (ReadMessage | undefined)[]): vo
  * compiler. Yields between languages, so a large project does not hold up other requests.
  */
 export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> {
-  const { syntax, keys, keyIds } = snapshot;
+  const byCode = new Map(snapshot.languages.map((l) => [l.code, l]));
+  const source = { ...snapshot, valuesOf: (code: string) => byCode.get(code)!.values, close() {} };
+  return checkSource(source, (code, args) => (byCode.get(code)!.arguments = args));
+}
+
+/**
+ * The same checks over a snapshot read one language at a time (a publish): only the base
+ * language's reads and the current language's values are held at once.
+ */
+export async function checkSource(
+  source: SnapshotSource,
+  keepArguments?: (code: string, args: (readonly MessageArgument[] | undefined)[]) => void,
+): Promise<SnapshotCheck> {
+  const { syntax, keys, keyIds } = source;
   const catalog = new PluralCatalog();
-  const base = snapshot.languages.find((l) => l.isBase);
-  const baseReads: (ReadMessage | undefined)[] = base ? base.values.map((v) => (v === undefined ? undefined : readMessage(v, syntax))) : [];
+  const base = source.languages.find((l) => l.isBase);
+  const baseValues = base ? source.valuesOf(base.code) : [];
+  const baseReads: (ReadMessage | undefined)[] = baseValues.map((v) => (v === undefined ? undefined : readMessage(v, syntax)));
   if (base && syntax === "i18next") baseOfForms(keys, baseReads);
   const result: SnapshotCheck = { errorCount: 0, errors: [], hint: null };
   const errored: ErroredValue[] = [];
-  const ordered = base ? [base, ...snapshot.languages.filter((l) => l !== base)] : snapshot.languages;
+  const ordered = base ? [base, ...source.languages.filter((l) => l !== base)] : source.languages;
   const errorsByLanguage = new Map<string, ProblemItem[]>();
   for (const lang of ordered) {
     const ctx: CheckContext = { syntax, languageName: lang.name, plurals: catalog.of(lang.code), baseName: base?.name ?? "base", base: null };
-    const args = new Array<readonly MessageArgument[] | undefined>(keys.length);
+    const args = keepArguments && new Array<readonly MessageArgument[] | undefined>(keys.length);
     const found: ProblemItem[] = [];
+    const values = source.valuesOf(lang.code);
     for (let i = 0; i < keys.length; i++) {
-      const value = lang.values[i];
+      const value = values[i];
       if (value === undefined) continue;
       const read = lang === base ? baseReads[i]! : readMessage(value, syntax);
-      if (read.arguments.length > 0) args[i] = read.arguments;
+      if (args && read.arguments.length > 0) args[i] = read.arguments;
       ctx.base = lang === base ? null : (baseReads[i] ?? null);
       // Errors only: warnings never block a publish, and the plural checks find nothing else.
       const problems = messageErrors(value, read, ctx);
-      if (problems.length > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: lang === base ? null : (base?.values[i] ?? null) });
+      if (problems.length > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: lang === base ? null : (baseValues[i] ?? null) });
       for (const p of problems) {
         if (p.severity !== "error") continue;
         result.errorCount++;
         if (found.length < REFUSAL_LISTS_AT_MOST) found.push({ key_id: keyIds[i]!, key: keys[i]!, language_code: lang.code, ...p });
       }
     }
-    lang.arguments = args;
+    if (args) keepArguments!(lang.code, args);
     errorsByLanguage.set(lang.code, found);
     await yieldToRequests();
   }

@@ -89,7 +89,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
     fails(await run(["pull", "--dry-run"]), 1, "pull does not take --dry-run (see phrasebook pull --help)");
     fails(await run(["publish", "--name", "x"]), 1, "publish needs --tag, e.g. --tag v1.4.0");
     fails(await run(["status", "--min-progress", "120"]), 1, '--min-progress must be a percentage from 0 to 100 (got "120")');
-    fails(await run(["push", "--format", "xml", "locales/en.json"]), 1, '--format must be json, yaml or arb (got "xml")');
+    fails(await run(["push", "--format", "txt", "locales/en.json"]), 1, '--format must be json, yaml, arb, xliff, po, android, strings, stringsdict or xcstrings (got "txt")');
     const leaky = gitRepo({ "phrasebook.yaml": `token: ${d.token}\nfiles:\n  - source: en.json\n` });
     try {
       fails(await run(["push"], d.env, leaky), 1, /^phrasebook: phrasebook\.yaml: holds a token: remove it/);
@@ -107,7 +107,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
       for (const flag of r.stdout.match(/--[a-z-]+/g)!) expect(r.stdout, flag).toMatch(new RegExp(`\\n  ${flag}\\b`));
     }
     const general = await run(["--help"], {});
-    for (const command of ["push", "pull", "publish", "status"]) expect(general.stdout).toContain(`phrasebook ${command}`);
+    for (const command of ["push", "pull", "publish", "status", "rollback", "promote", "diff"]) expect(general.stdout).toContain(`phrasebook ${command}`);
   });
 });
 

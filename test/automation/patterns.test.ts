@@ -38,11 +38,24 @@ describe("product §6: {language} and {locale} patterns", () => {
     expect(languageFromPath("strings.json", "strings.json")).toBeUndefined();
   });
 
+  test("CONTRACTS §10: {android} is the resource folder, values for the base language; a folder names its language back", () => {
+    expect(["en", "de", "pt-BR", "sr-Latn", "es-419"].map((code) => fillPattern("res/{android}/strings.xml", code, "en"))).toEqual([
+      "res/values/strings.xml",
+      "res/values-de/strings.xml",
+      "res/values-pt-rBR/strings.xml",
+      "res/values-b+sr+Latn/strings.xml",
+      "res/values-b+es+419/strings.xml",
+    ]);
+    expect(hasPlaceholder("res/{android}/strings.xml")).toBe(true);
+    expect(["res/values-de/strings.xml", "res/values-pt-rBR/strings.xml", "res/values-b+sr+Latn/strings.xml", "res/values/strings.xml"].map((p) => languageFromPath("res/{android}/strings.xml", p))).toEqual(["de", "pt-BR", "sr-Latn", undefined]);
+  });
+
   test("placeholders, globs and formats", () => {
     expect([hasPlaceholder("a/{language}.json"), hasPlaceholder("a/{locale}.arb"), hasPlaceholder("a/{lang}.json")]).toEqual([true, true, false]);
     expect(["a.ARB", "a.json", "a.yml", "a.yaml", "a.txt"].map((path) => formatOfPath(path, PUSH_FORMATS))).toEqual(["arb", "json", "yaml", "yaml", undefined]);
     expect(parseFormat("YML", PUSH_FORMATS)).toBe("yaml");
-    expect(() => parseFormat("xml", PUSH_FORMATS)).toThrow('--format must be json, yaml or arb (got "xml")');
+    expect(parseFormat("xml", PUSH_FORMATS)).toBe("android");
+    expect(() => parseFormat("txt", PUSH_FORMATS)).toThrow('--format must be json, yaml, arb, xliff, po, android, strings, stringsdict or xcstrings (got "txt")');
   });
 
   test("the files a pattern names, placeholders in a file or a folder name, absolute or relative", () => {

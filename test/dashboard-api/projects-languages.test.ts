@@ -33,7 +33,7 @@ const rows: Scenario[] = [
     body: { name: "  Mobile app ", base_language_code: "en" },
     status: 201,
     async after({ as }, body) {
-      expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED, message_syntax: "icu" });
+      expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED, message_syntax: "icu", publish_approved_only: false });
       const admin = as("admin");
       expect((await admin.get(`/projects/${body.id}/languages`)).body.items).toEqual([{ code: "en", name: "English", is_base_language: true, created_at: CREATED }]);
       expect((await admin.get(`/projects/${body.id}`)).body).toEqual(body);

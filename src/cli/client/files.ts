@@ -80,10 +80,13 @@ export function readTextFile(path: string, maxBytes: number = IMPORT_LIMITS.byte
   } finally {
     closeSync(fd);
   }
+  // UTF-16 with a byte order mark (Apple's `.strings` often are): decoded by the mark (docs/formats.md "Apple").
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new CliError(`${path}: not UTF-8 text`, 1);
+    throw new CliError(`${path}: not UTF-8 text${bytes.includes(0) ? " (it looks like UTF-16 without a byte order mark: save it as UTF-8, or as UTF-16 with a BOM)" : ""}`, 1);
   }
 }
 

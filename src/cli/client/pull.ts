@@ -2,15 +2,16 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
-import { formatOfPath, readFile, type BundleFormat } from "../../formats/registry.ts";
+import { formatOfPath, isBundleFormat, isMultiLanguage, readFile, type BundleFormat, type FormatName } from "../../formats/registry.ts";
 import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
 import { PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
-import { PendingFile, readTextFile } from "./files.ts";
+import { PendingFile, readTextFile, writeAtomically } from "./files.ts";
 import { isNested, nest, teamArb } from "./shape.ts";
 import { RELEASE_LANGUAGES_MAX, RELEASE_PAGES_MAX } from "./limits.ts";
-import { parseFormat, PULL_FORMATS, writtenExtensions } from "./formats.ts";
+import { parseFormat, parseXliffVersion, PULL_FORMATS, writtenExtensions } from "./formats.ts";
+import { pullNative, type NativeWrite } from "./pull-native.ts";
 import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
 import { print } from "../output.ts";
 import { megabytes } from "./progress.ts";
@@ -22,7 +23,7 @@ interface ReleaseSummary {
   name: string;
 }
 interface ReleaseDetail extends ReleaseSummary {
-  languages: { code: string; download_urls: Partial<Record<BundleFormat, string>> }[];
+  languages: { code: string; is_base_language?: boolean; download_urls: Partial<Record<BundleFormat, string>> }[];
 }
 
 interface Target {
@@ -33,6 +34,9 @@ interface Target {
 }
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
+
+/** Downloads at once: enough to keep a 2-core server compressing, few enough to be a polite client. */
+export const PULL_CONCURRENT_DOWNLOADS = 4;
 
 /** The release `which` names: latest, an id, or a tag (exactly, among the published ones). */
 async function findRelease(client: PhrasebookClient, which: string): Promise<ReleaseSummary> {
@@ -56,10 +60,12 @@ async function findRelease(client: PhrasebookClient, which: string): Promise<Rel
   throw new CliError(`pull --release ${which}: not found in the first ${RELEASE_PAGES_MAX} pages of releases the server lists; give the release's id instead`, 2);
 }
 
-function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[]): Target[] {
+function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[], formatFlag: FormatName | undefined): Target[] {
   const out = args.flags["--out"];
   if (out !== undefined) {
-    if (!hasPlaceholder(out) && only.length !== 1) {
+    // A format of several languages (XLIFF, .xcstrings) writes them all into one file (docs/formats.md "Export").
+    const format = formatFlag ?? formatOfPath(out, PULL_FORMATS);
+    if (!hasPlaceholder(out) && only.length !== 1 && !(format && isMultiLanguage(format))) {
       throw new CliError(`--out "${out}" has neither {language} nor {locale}, so every language would be written to one file (or pull exactly one --language)`, 1);
     }
     return [{ pattern: out }];
@@ -91,7 +97,8 @@ function languagesOf(detail: ReleaseDetail): ReleaseDetail["languages"] {
   if (detail.languages.length > RELEASE_LANGUAGES_MAX) {
     throw new CliError(`pull ${detail.tag}: the server lists ${detail.languages.length} languages, more than the ${RELEASE_LANGUAGES_MAX} the client accepts; nothing was written`, 2);
   }
-  return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), download_urls: l?.download_urls ?? {} }));
+  // Whether a language is the base one: PO and XLIFF write its strings as the source (pull-native.ts).
+  return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), is_base_language: l?.is_base_language === true, download_urls: l?.download_urls ?? {} }));
 }
 
 interface Planned {
@@ -172,7 +179,8 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   const formatFlag = parseFormat(args.flags["--format"], PULL_FORMATS);
   const only = args.lists["--language"] ?? [];
   const config = await loadConfig(args);
-  const targets = targetsFrom(args, config, only);
+  const targets = targetsFrom(args, config, only, formatFlag);
+  const xliffVersion = parseXliffVersion(args.flags["--xliff-version"]);
   const formats = targets.map((t) => {
     const format = formatFlag ?? formatOfPath(t.pattern, PULL_FORMATS);
     if (!format) throw new CliError(`cannot tell the format of "${t.pattern}": end it in ${writtenExtensions(PULL_FORMATS)}, or pass --format`, 1);
@@ -191,12 +199,18 @@ export async function runPull(args: ParsedArgs): Promise<number> {
 
   // Everything is downloaded before the first file is replaced: a failed download writes nothing.
   // Each download streams into a temporary file beside its target, so the client holds no more
-  // than one file at a time (the one it checks), whatever a server sends.
+  // than the files it is checking (at most PULL_CONCURRENT_DOWNLOADS), whatever a server sends.
   const fallbackFiles = !args.switches.has("--no-fallback-files");
   const planned: Planned[] = [];
   const kept: string[] = [];
+  const natives: NativeWrite[] = [];
   for (const [i, target] of targets.entries()) {
-    const format = formats[i]!;
+    if (!isBundleFormat(formats[i]!)) {
+      // A format the CDN does not serve is built here from the release's files (pull-native.ts).
+      natives.push(...(await pullNative(client, detail.tag, available, wanted, formats[i]!, target.pattern, target.source, xliffVersion)));
+      continue;
+    }
+    const format = formats[i] as BundleFormat;
     const fallbacks = format === "arb" && fallbackFiles ? fallbacksFor(available, wanted) : new Map<string, string>();
     const items = [...wanted.map((l) => ({ code: l.code, language: l, fallback: false }))];
     for (const [code, from] of fallbacks) items.push({ code, language: wanted.find((l) => l.code === from)!, fallback: true });
@@ -216,21 +230,35 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       planned.push({ path, code, from: language.code, url, format, jsonUrl, fallback, nested: format === "json" && wantsNested(target, path) });
     }
   }
+  // A few downloads at a time (docs/automation.md "pull"): the server compresses a file on its
+  // first request, off its main thread, so 50 languages one after the other wait for 50
+  // compressions in a row. Kept in the order of the plan whatever order they finish in.
   const downloads: Download[] = [];
-  try {
-    for (const item of planned) {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const worker = async () => {
+    while (next < planned.length && !failure) {
+      const at = next++;
+      const item = planned[at]!;
       const file = new PendingFile(item.path);
       const d: Download = { ...item, file, bytes: 0 };
-      downloads.push(d);
-      await client.download(`pull ${item.path}`, item.url, file.descriptor);
-      file.close();
-      await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
-      await shape(client, d);
-      d.bytes = statSync(file.temp).size;
+      downloads[at] = d;
+      try {
+        await client.download(`pull ${item.path}`, item.url, file.descriptor);
+        file.close();
+        await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
+        await shape(client, d);
+        d.bytes = statSync(file.temp).size;
+      } catch (err) {
+        failure ??= { err };
+      }
     }
-  } catch (err) {
-    for (const d of downloads) d.file.discard();
-    throw err;
+  };
+  // Every worker ends before anything is discarded or written, so no download is left writing.
+  await Promise.all(Array.from({ length: Math.min(PULL_CONCURRENT_DOWNLOADS, planned.length) }, worker));
+  if (failure) {
+    for (const d of downloads) d?.file.discard();
+    throw failure.err;
   }
   for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
   const saidFlat = new Set<string>();
@@ -247,6 +275,14 @@ export async function runPull(args: ParsedArgs): Promise<number> {
     }
     d.file.commit();
     await print(`wrote ${d.path} (${what}, ${megabytes(d.bytes)})\n`);
+  }
+  for (const { path, bytes, code } of natives) {
+    if (existsSync(path) && readFileSync(path).equals(bytes)) {
+      await print(`unchanged ${path} (${code}, ${detail.tag})\n`);
+      continue;
+    }
+    writeAtomically(path, bytes);
+    await print(`wrote ${path} (${code}, ${detail.tag}, ${megabytes(bytes.byteLength)})\n`);
   }
   return 0;
 }

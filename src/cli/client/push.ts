@@ -3,7 +3,7 @@ import type { ImportResult } from "../../authoring/import.ts";
 import type { LanguageView } from "../../authoring/languages.ts";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
-import { formatOfPath, readOneLanguage, type FormatName } from "../../formats/registry.ts";
+import { formatOfPath, isMultiLanguage, readFile, readOneLanguage, type FormatName } from "../../formats/registry.ts";
 import type { ParsedArgs } from "../args.ts";
 import { IMPORT_TIMEOUT_MS, PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
@@ -21,7 +21,8 @@ const PROGRESS_FROM_BYTES = 1024 * 1024;
 interface PlannedFile {
   path: string;
   format: FormatName;
-  language: string;
+  /** Absent for a file of several languages (XLIFF, .xcstrings), which names its own. */
+  language?: string;
   content: string;
   bytes: number;
   /** Whether --delete-missing applies: the base language only. */
@@ -97,6 +98,17 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
   const format = formatFlag ?? formatOfPath(path, PUSH_FORMATS);
   if (!format) throw new CliError(`${path}: cannot tell the format: name the file ${writtenExtensions(PUSH_FORMATS)}, or pass --format`, 1);
   const content = readTextFile(path);
+  if (isMultiLanguage(format)) {
+    // A file of several languages names them; the server checks each is the project's (docs/formats.md "Languages").
+    try {
+      await readFile(format, content);
+    } catch (err) {
+      localError(path, err);
+    }
+    const only = wanted.language && wanted.from === "--language" ? languages.find((l) => l.code.toLowerCase() === wanted.language!.toLowerCase()) : undefined;
+    if (wanted.language && wanted.from === "--language" && !only) throw new CliError(`${path}: ${wanted.language} (--language) is not a language of the project`, 1);
+    return { path, format, ...(only ? { language: only.code } : {}), content, bytes: Buffer.byteLength(content), deleteMissing, newLanguage: false };
+  }
   let locale: string | undefined;
   try {
     locale = (await readOneLanguage(format, content)).locale;
@@ -104,7 +116,7 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
     localError(path, err);
   }
   const asked = wanted.language ?? locale?.replace(/_/g, "-");
-  const from = wanted.language ? wanted.from : "its @@locale";
+  const from = wanted.language ? wanted.from : format === "arb" ? "its @@locale" : "the language it names";
   if (!asked) {
     throw new CliError(`${path}: cannot tell its language: pass --language CODE, give the ARB file an @@locale, or name it by a translations pattern of phrasebook.yaml`, 1);
   }
@@ -118,7 +130,7 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
     throw new CliError(`${path}: ${asked} (${from}) is not a language of the project (it has ${languages.map((l) => l.code).join(", ")}); add it in the dashboard first, or pass --add-languages`, 1);
   }
   if (locale !== undefined && locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
-    throw new CliError(`${path}: its @@locale is ${locale}, not ${language.code} (${from})`, 1);
+    throw new CliError(`${path}: ${format === "arb" ? "its @@locale" : "the language it names"} is ${locale}, not ${language.code} (${from})`, 1);
   }
   if (deleteMissing && language.code !== base) {
     throw new CliError(`${path}: --delete-missing deletes the keys a base-language file lacks, and this file is ${language.code}, not the base language ${base}`, 1);
@@ -180,7 +192,7 @@ export async function runPush(args: ParsedArgs): Promise<number> {
     let ticker: ReturnType<typeof setInterval> | undefined;
     const result = await client
       .dashboard<ImportResult>(`push ${file.path}`, "POST", `/projects/${project.id}/import`, {
-        json: JSON.stringify({ language_code: file.language, format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing }),
+        json: JSON.stringify({ ...(file.language ? { language_code: file.language } : {}), format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing }),
         timeoutMs: IMPORT_TIMEOUT_MS,
         onUpload: (sent, total) => {
           if (sent < total) return progress.update(`uploading ${Math.floor((sent / total) * 100)}% of ${megabytes(total)}`);
@@ -193,6 +205,8 @@ export async function runPush(args: ParsedArgs): Promise<number> {
         progress.done();
       });
     const lines = [summary(file.path, result, dryRun)];
+    if (result.languages) lines[0] += ` (${result.languages.join(", ")})`;
+    for (const d of result.source_differs ?? []) lines.push(`! ${d.key} [${d.language_code}]: not written: the file's source text differs from the base string`);
     if (dryRun) {
       for (const { key, change } of result.changes) lines.push(`${MARK[change]} ${key}`);
       if (result.changes_truncated) lines.push(`  ... and more: the server lists the first ${result.changes.length} changes`);

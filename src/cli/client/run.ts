@@ -15,5 +15,11 @@ export async function runClientCommand(command: ClientCommand, args: ParsedArgs)
       return (await import("./publish.ts")).runPublish(args);
     case "status":
       return (await import("./status.ts")).runStatus(args);
+    case "rollback":
+      return (await import("./rollback.ts")).runRollback(args);
+    case "promote":
+      return (await import("./promote.ts")).runPromote(args);
+    case "diff":
+      return (await import("./diff.ts")).runDiff(args);
   }
 }
