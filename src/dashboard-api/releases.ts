@@ -1,13 +1,15 @@
 import { Elysia } from "elysia";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import { diffRelease } from "../releases/diff.ts";
-import { exportRelease } from "../releases/export.ts";
+import type { ReleaseDiff } from "../releases/diff.ts";
+import type { ExportFile } from "../releases/export.ts";
+import { ReleaseReads } from "../releases/read-job.ts";
 import { DiffQuery, ExportQuery, NewRelease, PublishOptions, ReleasePatch, RepublishInput, ScheduleInput } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
 import { republishRelease } from "../releases/republish.ts";
 import { cancelSchedule, scheduleRelease } from "../releases/schedule.ts";
+import { releaseReadOffThread } from "./worker.ts";
 import { isAdminCaller, type Access, type DashboardContext } from "./access.ts";
 
 /**
@@ -29,6 +31,8 @@ export const RELEASE_OPERATIONS_ACCESS = {
 export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
   const { db, settings } = deps;
   const { cdnUrl, dataDir } = settings;
+  // Exports and diffs build whole files: on worker threads, a few at a time (releases/read-job.ts).
+  const reads = new ReleaseReads(releaseReadOffThread);
   return new Elysia()
     .use(context)
     .get("/projects/:pid/releases", ({ project }) => ({ items: listReleases(db, project) }), { access: "read", inProject: true })
@@ -44,8 +48,9 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     // A published release's strings as a file of any format (docs/formats.md "Export").
     .get(
       "/projects/:pid/releases/:rid/export",
-      ({ project, params, query, set }) => {
-        const file = exportRelease(db, dataDir, project, findRelease(db, project, params.rid), query);
+      async ({ project, params, query, set }) => {
+        const release = findRelease(db, project, params.rid); // an unknown release is a 404 before any thread starts
+        const file = await reads.run<ExportFile>({ kind: "export", dataDir, project, releaseId: release.publicId, query });
         set.headers["content-type"] = file.contentType;
         set.headers["content-disposition"] = `attachment; filename="${file.name}"`;
         set.headers["cache-control"] = "no-store";
@@ -74,7 +79,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
         status(201, releaseDetail(db, cdnUrl, project, await republishRelease(deps, dataDir, project, params.rid, caller.userId, body, by))),
       { access: RELEASE_OPERATIONS_ACCESS.republish, inProject: true, body: RepublishInput },
     )
-    .get("/projects/:pid/releases/:rid/diff", ({ project, params, query }) => diffRelease(db, dataDir, project, params.rid, query.against), {
+    .get("/projects/:pid/releases/:rid/diff", ({ project, params, query }) => reads.run<ReleaseDiff>({ kind: "diff", dataDir, project, releaseId: params.rid, against: query.against }), {
       access: RELEASE_OPERATIONS_ACCESS.diff,
       inProject: true,
       query: DiffQuery,

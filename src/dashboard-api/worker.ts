@@ -5,6 +5,7 @@ import { isMainThread, parentPort } from "node:worker_threads";
 import { importResultOf, runImportJob, type ImportJob, type ImportReply } from "../authoring/import-job.ts";
 import type { ImportResult } from "../authoring/import.ts";
 import { HttpError } from "../common/errors.ts";
+import { runReleaseReadJob, type ReleaseReadJob, type ReleaseReadReply } from "../releases/read-job.ts";
 import { parseJsonBody } from "./guards.ts";
 
 /**
@@ -14,12 +15,13 @@ import { parseJsonBody } from "./guards.ts";
  * task gets a new worker thread, which ends when it answers; a crash of the process ends it too,
  * so nothing outlives the server.
  */
-type Task = { kind: "import"; job: ImportJob } | { kind: "parse-body"; bytes: Uint8Array };
+type Task = { kind: "import"; job: ImportJob } | { kind: "parse-body"; bytes: Uint8Array } | { kind: "release-read"; job: ReleaseReadJob };
 
 type ParseReply = { ok: unknown } | { refused: { status: number; message: string } } | { crashed: string };
 
-async function perform(task: Task): Promise<ImportReply | ParseReply> {
+async function perform(task: Task): Promise<ImportReply | ParseReply | ReleaseReadReply> {
   if (task.kind === "import") return runImportJob(task.job);
+  if (task.kind === "release-read") return runReleaseReadJob(task.job);
   try {
     return { ok: parseJsonBody(task.bytes) };
   } catch (err) {
@@ -83,4 +85,9 @@ export async function parseBodyOffThread(bytes: Uint8Array): Promise<unknown> {
   if ("ok" in reply) return reply.ok;
   if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
   throw new Error(`parsing a body: ${reply.crashed}`);
+}
+
+/** An export or a diff on a worker thread (releases/read-job.ts). */
+export function releaseReadOffThread(job: ReleaseReadJob): Promise<ReleaseReadReply> {
+  return runInWorker<ReleaseReadReply>({ kind: "release-read", job });
 }

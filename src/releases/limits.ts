@@ -18,3 +18,11 @@ export const DIFF_LIST_MAX = 1000;
 
 /** A language code in the export's query (docs/formats.md "Export"); codes are BCP 47 tags of at most 35 characters. */
 export const EXPORT_LANGUAGE_MAX_LENGTH = 35;
+
+/**
+ * Exports and diffs run on worker threads (docs/formats.md "Export", docs/releases.md "Diff"): this
+ * many at once per server, each holding a release's files; as many more wait, and past that a 429.
+ */
+export const RELEASE_READS_MAX = 2;
+export const RELEASE_READS_WAITING_MAX = 8;
+export const RELEASE_READS_BUSY_MESSAGE = `${RELEASE_READS_MAX + RELEASE_READS_WAITING_MAX} exports and diffs are already running or waiting; try again shortly`;
