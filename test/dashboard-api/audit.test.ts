@@ -124,6 +124,10 @@ const actions: Scenario[] = [
   writes("release_deleted", "DELETE", "/projects/:pid/releases/:releaseId", undefined, 204, { kind: "release", id: ":releaseId", name: "Launch (v1)" }, { status: "published" }),
   writes("slug_rotated", "POST", "/projects/:pid/releases/:releaseId/rotate-slug", undefined, 200, { kind: "release", id: ":releaseId" }, { of: "release" }),
   writes("slug_rotated", "POST", "/projects/:pid/rotate-slug", undefined, 200, { kind: "project", id: ":pid", name: "Shop" }, { of: "project" }),
+  writes("release_republished", "POST", "/projects/:pid/releases/:releaseId/republish", { name: "Launch again", tag: "v1-again" }, 201, { kind: "release", name: "Launch again" }, { tag: "v1-again" }),
+  writes("release_scheduled", "PUT", "/projects/:pid/releases/:draftId/schedule", { at: "2099-01-01T09:00:00Z" }, 200, { kind: "release", id: ":draftId" }, { at: "2099-01-01T09:00:00.000Z" }),
+  writes("release_scheduled", "DELETE", "/projects/:pid/releases/:draftId/schedule", undefined, 204, { kind: "release", id: ":draftId" }, { at: null }),
+  writes("channel_moved", "PUT", "/projects/:pid/channels/beta", { release_id: ":releaseId" }, 201, { kind: "channel", id: "beta", name: "beta" }, { created: true }),
   writes("project_changed", "PATCH", "/projects/:pid", { name: "Shop 2", message_syntax: "text" }, 200, { kind: "project", id: ":pid", name: "Shop 2" }, { name: { from: "Shop", to: "Shop 2" }, message_syntax: { from: "icu", to: "text" } }),
   {
     name: "writes sign_out",
