@@ -36,6 +36,8 @@ export interface Settings {
   logRequests: boolean;
   metrics: boolean;
   trustedProxies: string[];
+  /** The project role of a non-admin user without one of their own (docs/dashboard-api.md "Project roles"). */
+  defaultProjectRole: "none" | "viewer" | "translator" | "reviewer" | "developer" | "publisher" | "admin";
 }
 
 type Source = Record<string, string | undefined>;
@@ -177,6 +179,16 @@ export const SETTINGS: Spec<keyof Settings>[] = [
     key: "trustedProxies", env: "PHRASEBOOK_TRUSTED_PROXIES", flag: "--trusted-proxies",
     help: "address ranges of reverse proxies whose X-Forwarded-For is believed",
     parse: (r) => cidrList("PHRASEBOOK_TRUSTED_PROXIES", r),
+  },
+  {
+    key: "defaultProjectRole", env: "PHRASEBOOK_DEFAULT_PROJECT_ROLE", flag: "--default-project-role",
+    help: "project role of users without one of their own (none, viewer, ..., admin)",
+    parse: (r) => {
+      const v = (r?.trim() || "none").toLowerCase();
+      const roles = ["none", "viewer", "translator", "reviewer", "developer", "publisher", "admin"] as const;
+      if (!(roles as readonly string[]).includes(v)) fail("PHRASEBOOK_DEFAULT_PROJECT_ROLE", `must be one of ${roles.join(", ")}`, r);
+      return v as Settings["defaultProjectRole"];
+    },
   },
 ];
 

@@ -5,6 +5,7 @@ import { editorRoutes } from "./editor.ts";
 import { DASHBOARD_API_PREFIX } from "./guards.ts";
 import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
+import { memberRoutes } from "./members.ts";
 import { projectRoutes } from "./projects.ts";
 import { releaseRoutes } from "./releases.ts";
 import { sessionRoutes, signInRoutes } from "./session.ts";
@@ -31,5 +32,6 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(importRoutes(deps, context))
     .use(releaseRoutes(deps, context))
     .use(tokenRoutes(deps, context))
-    .use(webhookRoutes(deps, context));
+    .use(webhookRoutes(deps, context))
+    .use(memberRoutes(deps, context));
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { NewRelease, PublishOptions, ReleasePatch } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
-import { isAdminCaller, type DashboardContext } from "./access.ts";
+import { grantHolds, type DashboardContext } from "./access.ts";
 
 /** Releases: drafts, publishing, slugs, deletion (docs/product.md §4, docs/publishing.md). */
 export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
@@ -29,16 +29,16 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
-      async ({ project, params, body, caller }) => {
-        // Letting errors through is an admin's call; a publish-scope token cannot (docs/product.md §7).
+      async ({ project, grant, params, body }) => {
+        // Letting errors through is a project admin's call; a publish-scope token cannot (docs/product.md §7).
         const allowErrors = body?.allow_errors === true;
-        if (allowErrors && !isAdminCaller(caller)) throw forbidden("only an admin may publish with errors (allow_errors)");
+        if (allowErrors && !grantHolds(grant, "settings")) throw forbidden("only an admin may publish with errors (allow_errors)");
         return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
       },
       { access: "release", inProject: true, body: PublishOptions },
     )
     .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
-      access: "admin",
+      access: "settings",
       inProject: true,
     })
     .delete(
@@ -47,6 +47,6 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
         await deleteRelease(deps, dataDir, project, params.rid);
         return status(204);
       },
-      { access: "admin", inProject: true },
+      { access: "delete-release", inProject: true },
     );
 }

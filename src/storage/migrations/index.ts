@@ -5,6 +5,7 @@ import m2 from "./0002_scopes_checks_history.sql" with { type: "text" };
 import m3 from "./0003_release_formats.sql" with { type: "text" };
 import m4 from "./0004_password_optional.sql" with { type: "text" };
 import m5 from "./0005_credential_epoch.sql" with { type: "text" };
+import m6 from "./0006_project_members.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -19,4 +20,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0003_release_formats", createdAt: 1795615940728, sql: m3 },
   { tag: "0004_password_optional", createdAt: 1795625563016, sql: m4 },
   { tag: "0005_credential_epoch", createdAt: 1795625563844, sql: m5 },
+  { tag: "0006_project_members", createdAt: 1795632486717, sql: m6 },
 ];
