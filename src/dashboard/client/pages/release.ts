@@ -1,4 +1,4 @@
-import { ApiError, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
+import { ApiError, can, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
 import { fill, h, plural, time } from "../dom.ts";
 import { bundleFormats, formatNames } from "../formats.ts";
 import { projectPage, type Project } from "../layout.ts";
@@ -150,17 +150,17 @@ export function releasePage(ctx: Ctx) {
       h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
     );
 
-    const actions = isAdmin()
+    const actions = can("publisher")
       ? h(
           "div",
           { class: "actions" },
           published ? null : actionButton("Publish…", publish, { class: "primary" }),
-          published ? actionButton("Rotate slug…", rotate) : null,
+          published && isAdmin() ? actionButton("Rotate slug…", rotate) : null,
           actionButton("Delete…", remove, { class: "danger" }),
         )
       : null;
 
-    const rename = isAdmin()
+    const rename = can("publisher")
       ? section(
           "Name and tag",
           form(

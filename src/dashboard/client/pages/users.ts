@@ -1,4 +1,4 @@
-import { del, get, isAdmin, patch, post, session, type User } from "../api.ts";
+import { del, get, isGlobalAdmin, patch, post, session, type User } from "../api.ts";
 import { h, time } from "../dom.ts";
 import { adminOnly, setTitle } from "../layout.ts";
 import { resolve } from "../router.ts";
@@ -40,12 +40,12 @@ export async function usersPage() {
       null,
       h("td", null, u.name, u.id === me?.id ? [" ", badge("you", "base")] : null),
       h("td", null, u.email),
-      h("td", null, isAdmin() && u.id !== me?.id ? roleSelect(u) : u.role),
+      h("td", null, isGlobalAdmin() && u.id !== me?.id ? roleSelect(u) : u.role),
       h("td", { class: "hide-narrow" }, time(u.created_at)),
       h(
         "td",
         { class: "end" },
-        isAdmin() && u.id !== me?.id
+        isGlobalAdmin() && u.id !== me?.id
           ? actionButton(
               "Delete",
               async () => {
@@ -65,7 +65,7 @@ export async function usersPage() {
       ),
     ),
   );
-  const add = isAdmin()
+  const add = isGlobalAdmin()
     ? section(
         "Add a user",
         form(
