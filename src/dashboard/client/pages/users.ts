@@ -32,6 +32,7 @@ function roleSelect(u: User): HTMLElement {
 
 export async function usersPage() {
   setTitle("Users");
+  session.projectRole = null; // outside a project: only the global role counts
   const { items } = await get<{ items: User[] }>("/users");
   const me = session.user;
   const rows = items.map((u) =>
