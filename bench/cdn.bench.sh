@@ -16,7 +16,8 @@
 # floor with Phrasebook's program in memory (bench/lib/loaded-floor.ts: the app opened, never
 # asked), which tells the price of the program's heap (garbage collection) from that of the request path.
 # Knobs: BENCH_ROUNDS (3), BENCH_DURATION seconds (5), BENCH_CONNECTIONS (64), BENCH_SCENARIOS (all
-# five rows: small-pinned small-latest large-pinned large-latest large-gzip); BASELINE_REV=<commit>
+# seven rows: small-pinned small-latest small-channel large-pinned large-latest large-channel
+# large-gzip; a channel's path, docs/releases.md, serves the release like latest); BASELINE_REV=<commit>
 # adds that revision's executable (request log off) on its own data dir with the same bundles to
 # every round (bench/lib/baseline.sh). PHRASEBOOK_BIN picks the executable (default dist/phrasebook).
 set -euo pipefail
@@ -34,12 +35,12 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # A misspelt row is refused before anything is built or started.
 for name in ${BENCH_SCENARIOS:-}; do
   case $name in
-    small-pinned | small-latest | large-pinned | large-latest | large-gzip) ;;
-    *) echo "BENCH_SCENARIOS: unknown row \"$name\" (rows: small-pinned small-latest large-pinned large-latest large-gzip)" >&2; exit 2 ;;
+    small-pinned | small-latest | small-channel | large-pinned | large-latest | large-channel | large-gzip) ;;
+    *) echo "BENCH_SCENARIOS: unknown row \"$name\" (rows: small-pinned small-latest small-channel large-pinned large-latest large-channel large-gzip)" >&2; exit 2 ;;
   esac
 done
 if [ -n "${BENCH_SCENARIOS+set}" ] && [ -z "${BENCH_SCENARIOS// /}" ]; then
-  echo "BENCH_SCENARIOS is empty (rows: small-pinned small-latest large-pinned large-latest large-gzip)" >&2
+  echo "BENCH_SCENARIOS is empty (rows: small-pinned small-latest small-channel large-pinned large-latest large-channel large-gzip)" >&2
   exit 2
 fi
 
@@ -120,7 +121,7 @@ fi
 # nginx serves byte-identical copies under the same paths (the .gz files are ours, for gzip_static).
 mkdir -p "$WORK/nginx/root" "$WORK/nginx/tmp"
 for code in en de; do
-  for kind in pinned_path latest_path; do
+  for kind in pinned_path latest_path channel_path; do
     target="$WORK/nginx/root$(field "$code" "$kind")"
     mkdir -p "$(dirname "$target")"
     cp "$(field "$code" file)" "$target"
@@ -168,7 +169,7 @@ wait_for "http://127.0.0.1:$NGINX_PORT$(field en pinned_path)"
 
 # The floor: a bare Bun.serve handler with the same bytes in memory (bench/lib/bare-server.ts),
 # sending the same headers as Phrasebook for each path and encoding (it asks the server once).
-BARE_SPEC=$("$BUN" -e "const f = ($SETUP).files; console.log(JSON.stringify(Object.fromEntries(Object.values(f).flatMap((x) => [[x.pinned_path, x.file], [x.latest_path, x.file]]))))")
+BARE_SPEC=$("$BUN" -e "const f = ($SETUP).files; console.log(JSON.stringify(Object.fromEntries(Object.values(f).flatMap((x) => [[x.pinned_path, x.file], [x.latest_path, x.file], [x.channel_path, x.file]]))))")
 taskset -c "$SERVER_CPU" "$BUN" bench/lib/bare-server.ts "$BARE_PORT" "$BARE_SPEC" "http://127.0.0.1:$PB_PORT" >"$WORK/bare.log" 2>&1 &
 BARE_PID=$!
 wait_for "http://127.0.0.1:$BARE_PORT$(field en pinned_path)"
@@ -183,7 +184,7 @@ wait_for "http://127.0.0.1:$LOADED_PORT$(field en pinned_path)"
 
 # Same bytes from every server before anything is measured.
 "$BUN" -e "
-  for (const port of [$LOG_PORT, $BARE_PORT, $LOADED_PORT]) for (const p of ['$(field en pinned_path)', '$(field de latest_path)']) for (const enc of ['identity', 'gzip']) {
+  for (const port of [$LOG_PORT, $BARE_PORT, $LOADED_PORT]) for (const p of ['$(field en pinned_path)', '$(field de latest_path)', '$(field de channel_path)']) for (const enc of ['identity', 'gzip']) {
     const a = new Uint8Array(await (await fetch('http://127.0.0.1:$PB_PORT' + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
     const b = new Uint8Array(await (await fetch('http://127.0.0.1:' + port + p, { headers: { 'accept-encoding': enc }, decompress: false })).arrayBuffer());
     if (Buffer.compare(a, b) !== 0) { console.error('port ' + port + ' serves other bytes on ' + p + ' ' + enc); process.exit(1); }
@@ -209,8 +210,10 @@ base_path() { if [ -n "$BASE_PID" ]; then base_field "$1" "$2"; fi; }
 SCENARIOS=(
   "small-pinned|$(field en pinned_path)||$(base_path en pinned_path)"
   "small-latest|$(field en latest_path)||$(base_path en latest_path)"
+  "small-channel|$(field en channel_path)||$(base_path en channel_path)"
   "large-pinned|$(field de pinned_path)||$(base_path de pinned_path)"
   "large-latest|$(field de latest_path)||$(base_path de latest_path)"
+  "large-channel|$(field de channel_path)||$(base_path de channel_path)"
   "large-gzip|$(field de pinned_path)|Accept-Encoding: gzip|$(base_path de pinned_path)"
 )
 if [ -n "${BENCH_SCENARIOS:-}" ]; then

@@ -68,6 +68,8 @@ export function createApp(deps: AppDeps): App {
       return { status: "ok" };
     })
     .get("/", ({ redirect }) => redirect("/dashboard", 302))
+    // The Node client, no token (docs/automation.md "The Node client"); built in, loaded on first request.
+    .get("/client/phrasebook.mjs", async () => (await import("./cli/client/script.ts")).nodeClientResponse())
     .use(publicApiRoutes(settings, publicApi, clientOf))
     .use(dashboardPages(settings))
     .use(metricsRoutes(settings.metrics, observability));

@@ -6,11 +6,19 @@ import type { Db } from "./storage/db.ts";
 
 /**
  * Outgoing HTTP: Bun's `fetch`, with its own options (`tls`, `proxy`, `decompress`). Every request
- * the server makes goes through the one in `AppDeps` (webhook deliveries; an identity provider's
- * endpoints next), so the network is a dependency like the clock (docs/architecture.md "Requests
+ * the server makes goes through the one in `AppDeps` (webhook deliveries, and the identity
+ * provider's endpoints for single sign-on), so the network is a dependency like the clock (docs/architecture.md "Requests
  * the server makes").
  */
 export type HttpFetch = (input: string | URL | Request, init?: BunFetchRequestInit) => Promise<Response>;
+
+/**
+ * Copies a published release's files beside the database's replica before the release is marked
+ * published (docs/deploy.md "Continuous replication"); fails with an HttpError when it cannot.
+ */
+export interface ReleaseCopier {
+  copyRelease(releasePublicId: string, dir: string): Promise<void>;
+}
 
 /**
  * The wiring every part of the app is built from (docs/architecture.md). Made once by the server
@@ -26,6 +34,8 @@ export interface AppDeps {
   observability: Observability;
   /** Outgoing HTTP (see HttpFetch). */
   fetch: HttpFetch;
+  /** Set when the server replicates continuously (PHRASEBOOK_REPLICA_URL). */
+  releaseCopier?: ReleaseCopier;
 }
 
 /** What a service that changes something needs: the database, the time, and where to announce it. */

@@ -28,8 +28,10 @@ async function serve(flags: Record<string, string>): Promise<void> {
 }
 
 async function demo(flags: Record<string, string>): Promise<void> {
-  const [{ loadSettings }, { demoBanner, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
+  const [{ loadSettings }, { demoBanner, portIsFree, prepareDemo }] = await Promise.all([import("./config/settings.ts"), import("./cli/demo.ts")]);
   const settings = loadSettings(process.env, flags);
+  // Nothing is seeded for a server that cannot listen (docs/product.md §1).
+  if (!(await portIsFree(settings.host, settings.port))) throw Object.assign(new Error("port in use"), { code: "EADDRINUSE" });
   const outcome = await prepareDemo(settings);
   await serve(flags);
   // After the server's "listening" line, on the same stream as the log (src/cli/output.ts).
@@ -60,10 +62,15 @@ async function main(argv: string[]): Promise<number> {
     case "backup":
       if (args.words.length > 2) throw new CliError("backup takes one FILE");
       return (await import("./cli/backup.ts")).runBackup(sub, args.flags);
+    case "restore":
+      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR");
+      return (await import("./cli/restore.ts")).runRestore(args.flags);
     case "user":
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
+    // Each command's own import() is its own chunk, loaded when it runs (docs/architecture.md
+    // "Start-up"); the Node client runs the same modules (cli/client/run.ts).
     case "push":
       return (await import("./cli/client/push.ts")).runPush(args);
     case "pull":
@@ -72,6 +79,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/publish.ts")).runPublish(args);
     case "status":
       return (await import("./cli/client/status.ts")).runStatus(args);
+    case "rollback":
+      return (await import("./cli/client/rollback.ts")).runRollback(args);
+    case "promote":
+      return (await import("./cli/client/promote.ts")).runPromote(args);
+    case "diff":
+      return (await import("./cli/client/diff.ts")).runDiff(args);
     default:
       throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
   }

@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import { clearUnfinishedPublishes, publishedReleaseIds } from "./releases/publish.ts";
+import { startScheduledPublishing } from "./releases/schedule.ts";
 import { bootstrapAdmin } from "./accounts/users.ts";
 import { createApp, type App } from "./app.ts";
 import { cleanStrayReleaseFiles } from "./bundles/files.ts";
@@ -9,9 +10,14 @@ import { log } from "./common/log.ts";
 import type { Settings } from "./config/settings.ts";
 import type { AppDeps, HttpFetch } from "./deps.ts";
 import { Observability } from "./observability/index.ts";
-import { openDatabase, warnIfDataDirIsOpen, type Db } from "./storage/db.ts";
+import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./storage/db.ts";
+import { ReleaseReplication } from "./replication/index.ts";
+import { findLitestream, startReplicator } from "./replication/litestream.ts";
+import { replicaTarget } from "./replication/store.ts";
+import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
+import { startAuditRetentionJob } from "./audit/retention.ts";
 import { startUncheckedValuesPass } from "./authoring/checks.ts";
 
 export interface RunningServer {
@@ -32,7 +38,8 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
  * app. In-process tests start here too.
  */
 export async function openApp(settings: Settings, clock: Clock = systemClock, httpFetch: HttpFetch = systemFetch): Promise<{ deps: AppDeps; app: App }> {
-  const db = openDatabase(settings.dataDir);
+  const target = replicaTarget(settings);
+  const db = openDatabase(settings.dataDir, { replicated: target !== undefined });
   warnIfDataDirIsOpen(settings.dataDir);
   migrate(db.$client);
   const admin = await bootstrapAdmin(db, clock, settings.adminEmail, settings.adminPassword);
@@ -49,14 +56,23 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
     changes: new Changes(db, clock),
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
+    releaseCopier: target && new ReleaseReplication(db, settings.dataDir, target),
   };
   return { deps, app: createApp(deps) };
 }
 
 /** Start-up, then listen and start the background work. The caller owns signals. */
 export async function startServer(settings: Settings, clock: Clock = systemClock): Promise<RunningServer> {
+  // Found before anything starts, so a missing executable stops the start with one line.
+  const litestream = settings.replicaUrl ? findLitestream(settings.litestreamBin) : undefined;
   const { deps, app } = await openApp(settings, clock);
   const { db } = deps;
+  // Litestream starts once migrations ran: it needs the database in WAL mode (docs/deploy.md
+  // "Continuous replication"); the release copies catch up beside it.
+  const target = replicaTarget(settings);
+  const replicator = litestream && target ? startReplicator(litestream, join(settings.dataDir, DATABASE_FILE), target, settings.replicaSyncIntervalSeconds) : undefined;
+  const releaseReplication = deps.releaseCopier instanceof ReleaseReplication ? deps.releaseCopier : undefined;
+  releaseReplication?.start();
   // Asked only once a request is being answered, so `server` is set by then.
   const peer = (request: Request) => server.requestIP(request)?.address;
   const server: Server<undefined> = Bun.serve({
@@ -67,6 +83,9 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   });
   const url = `http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${server.port}`;
   const webhooks = startWebhooks(deps);
+  // Drafts scheduled to publish; one that came due while the server was down runs now (docs/releases.md).
+  const schedules = startScheduledPublishing(deps, settings.dataDir);
+  const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
@@ -76,10 +95,14 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
     db,
     async stop() {
       await server.stop();
+      await schedules.stop(); // a publish under way finishes before the database closes
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
       await checks.stop();
+      auditRetention.stop();
       deps.observability.stop();
+      await releaseReplication?.stop();
       db.$client.close();
+      await replicator?.stop(); // last: it copies the final changes, then exits
     },
   };
 }

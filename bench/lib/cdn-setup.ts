@@ -1,6 +1,6 @@
 /**
  * CDN benchmark setup (docs/cdn.md "Speed"): publishes a ~2 KB bundle (en) and a ~200 KB bundle
- * (de) on a running server, fetches every file once in each encoding (so the compressed variants
+ * (de) on a running server, points a channel at the release, fetches every file once in each encoding (so the compressed variants
  * exist and the cache is warm), and prints the URLs and file locations the shell script needs, as
  * JSON.
  * Usage: bun bench/lib/cdn-setup.ts <server url> <data dir>
@@ -36,12 +36,17 @@ for (const [code, bytes] of [["en", SMALL_BYTES], ["de", LARGE_BYTES]] as const)
 const draft = await admin.post(`/projects/${pid}/releases`, { name: "Bench", tag: "bench" });
 const release = (await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).body;
 const slug = (await admin.get(`/projects/${pid}`)).body.cdn_slug;
+// A channel on the release (docs/releases.md "Channels"). A server from before channels (a
+// BASELINE_REV) has none: its channel rows then use its latest path, the same bytes and headers.
+const channel = await admin.put(`/projects/${pid}/channels/bench`, { release_id: release.id });
+const channelSlug: string | null = channel.status === 201 ? channel.body.slug : null;
 
 const files: Record<string, unknown> = {};
 for (const code of ["en", "de"]) {
   const pinned = release.languages.find((l: { code: string }) => l.code === code).download_urls.json as string;
   const latest = pinned.replace(`/r/${release.slug}/`, "/r/latest/");
-  for (const u of [pinned, latest]) {
+  const onChannel = channelSlug ? pinned.replace(`/r/${release.slug}/`, `/c/${channelSlug}/`) : latest;
+  for (const u of [pinned, latest, onChannel]) {
     for (const encoding of ["identity", "gzip", "br"]) {
       const res = await fetch(u, { headers: { "accept-encoding": encoding }, decompress: false } as RequestInit);
       if (res.status !== 200) throw new Error(`${u}: ${res.status}`);
@@ -53,6 +58,7 @@ for (const code of ["en", "de"]) {
     bytes,
     pinned_path: new URL(pinned).pathname,
     latest_path: new URL(latest).pathname,
+    channel_path: new URL(onChannel).pathname,
     file: `${dataDir}/releases/${release.id}/${code}.json`,
   };
 }

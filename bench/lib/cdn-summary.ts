@@ -17,6 +17,8 @@ const LABELS: Record<string, string> = {
   "small-latest": "~2 KB JSON, latest",
   "large-pinned": "~250 KB JSON, pinned",
   "large-latest": "~250 KB JSON, latest",
+  "small-channel": "~2 KB JSON, channel",
+  "large-channel": "~250 KB JSON, channel",
   "large-gzip": "~250 KB JSON gzip'd, pinned",
 };
 const SERVERS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH } from "./limits.ts";
+import { EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, OIDC_NEXT_MAX_LENGTH, OIDC_PARAM_MAX_LENGTH } from "./limits.ts";
 export * from "./limits.ts";
 
 /**
@@ -30,3 +30,15 @@ export type FirstAdmin = Static<typeof FirstAdmin>;
 /** Signing in: only bounded here; a wrong one is the sign-in's 401, never a hint of which part was wrong. */
 export const Credentials = Type.Object({ email: Email, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }) });
 export type Credentials = Static<typeof Credentials>;
+
+/** `GET /oidc/start?next=`: where to return after signing in (same origin only, checked by the service). */
+export const OidcStartQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: OIDC_NEXT_MAX_LENGTH })) });
+export type OidcStartQuery = Static<typeof OidcStartQuery>;
+
+/**
+ * The provider's callback: the parameters of the authorization response (RFC 6749 §4.1.2, and the
+ * `iss` of RFC 9207). Others a provider adds (Keycloak's `session_state`) pass unread.
+ */
+const CallbackParam = Type.Optional(Type.String({ maxLength: OIDC_PARAM_MAX_LENGTH }));
+export const OidcCallbackQuery = Type.Object({ code: CallbackParam, state: CallbackParam, iss: CallbackParam, error: CallbackParam, error_description: CallbackParam });
+export type OidcCallbackQuery = Static<typeof OidcCallbackQuery>;

@@ -4,6 +4,7 @@ import { sha256Hex, timingSafeEqualStrings } from "../common/hash.ts";
 import { randomString } from "../common/ids.ts";
 import type { Db } from "../storage/db.ts";
 import { sessions, users } from "../storage/schema.ts";
+import { recordAudit } from "../audit/record.ts";
 import type { VerifiedSignIn } from "./sign-in/method.ts";
 import { userView, type UserView } from "./users.ts";
 
@@ -24,13 +25,23 @@ export interface StartedSession {
   cookieValue: string;
 }
 
+/** How a session begins: the method (recorded in the audit log and on the session) and the client's address. */
+export interface SessionStart {
+  method: string;
+  ip: string | null;
+  /** How long the session lasts; default SESSION_TTL_MS (single sign-on's is shorter: PHRASEBOOK_OIDC_SESSION_HOURS). */
+  ttlMs?: number;
+  /** More for the `sign_in` audit entry (a role kept for the last admin). */
+  details?: Record<string, unknown>;
+}
+
 /**
  * A new session for a verified sign-in (sign-in/index.ts) or a user just created (first-run setup).
  * Inside the writing transaction the user is read again: when their credential epoch is no longer
  * the one read with the proof (a password or role changed, the user deleted, while the slow check
  * ran), there is no session and the answer is null (docs/dashboard-api.md "Sessions").
  */
-export function createSession(db: Db, clock: Clock, verified: VerifiedSignIn): StartedSession | null {
+export function createSession(db: Db, clock: Clock, verified: VerifiedSignIn, how: SessionStart = { method: "password", ip: null }): StartedSession | null {
   const cookieValue = randomString(43);
   const csrfToken = randomString(32);
   const tokenHash = sha256Hex(cookieValue);
@@ -44,7 +55,14 @@ export function createSession(db: Db, clock: Clock, verified: VerifiedSignIn): S
         .get();
       if (!row) return undefined;
       tx.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-      tx.insert(sessions).values({ tokenHash, userId: row.id, csrfToken, createdAt: now, expiresAt: now + SESSION_TTL_MS, credentialEpoch: row.credentialEpoch }).run();
+      const expiresAt = now + (how.ttlMs ?? SESSION_TTL_MS);
+      tx.insert(sessions).values({ tokenHash, userId: row.id, csrfToken, createdAt: now, expiresAt, credentialEpoch: row.credentialEpoch, signInMethod: how.method }).run();
+      // The sign-in is logged with the session it made, in its transaction (docs/dashboard-api.md "Audit log").
+      recordAudit(db, clock, { actor: { kind: "user", publicId: row.publicId, name: row.name }, ip: how.ip }, {
+        action: "sign_in",
+        target: { kind: "user", id: row.publicId, name: row.email },
+        details: { method: how.method, ...how.details },
+      });
       return row;
     },
     { behavior: "immediate" },
@@ -70,8 +88,28 @@ export function checkCsrf(session: SessionInfo, header: string | null | undefine
   return !!header && timingSafeEqualStrings(session.csrfToken, header);
 }
 
-export function logout(db: Db, cookieValue: string | undefined): void {
-  if (cookieValue) db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(cookieValue))).run();
+/**
+ * Ends the session of a cookie and logs it, in one transaction; answers how it had begun
+ * ("oidc": the caller also offers the provider's logout), or null when there was none.
+ */
+export function logout(db: Db, clock: Clock, cookieValue: string | undefined, ip: string | null = null): string | null {
+  if (!cookieValue) return null;
+  return db.transaction(
+    () => {
+      const ended = db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(cookieValue))).returning().get();
+      if (!ended) return null;
+      const user = db.select().from(users).where(eq(users.id, ended.userId)).get();
+      if (user) {
+        recordAudit(db, clock, { actor: { kind: "user", publicId: user.publicId, name: user.name }, ip }, {
+          action: "sign_out",
+          target: { kind: "user", id: user.publicId, name: user.email },
+          details: { method: ended.signInMethod },
+        });
+      }
+      return ended.signInMethod;
+    },
+    { behavior: "immediate" },
+  );
 }
 
 export function sessionCookie(value: string, secure: boolean, maxAgeSeconds = SESSION_TTL_MS / 1000): string {

@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import type { Clock } from "../common/clock.ts";
-import { iso } from "../common/clock.ts";
+import { iso, systemClock } from "../common/clock.ts";
 import { conflict, HttpError, invalidField, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import { atLeastCharacters, checkInput } from "../common/model.ts";
@@ -15,11 +16,16 @@ export interface UserView {
   name: string;
   role: Role;
   created_at: string;
+  /** Made by `phrasebook user create`: signs in with a password even where password sign-in is off. */
+  break_glass: boolean;
 }
 
 export function userView(u: UserRow): UserView {
-  return { id: u.publicId, email: u.email, name: u.name, role: u.role, created_at: iso(u.createdAt) };
+  return { id: u.publicId, email: u.email, name: u.name, role: u.role, created_at: iso(u.createdAt), break_glass: u.breakGlass };
 }
+
+/** A user as the audit log names a target. */
+export const auditUser = (u: UserRow) => ({ kind: "user" as const, id: u.publicId, name: u.email });
 
 /** An address as stored: trimmed, lower case, and of the form of one. Its length is the models' to bound (model.ts). */
 export function normaliseEmail(email: string): string {
@@ -56,7 +62,7 @@ function emailTaken(db: Db, email: string): boolean {
  * the writing transaction (BEGIN IMMEDIATE), which is the check that counts: of two parallel
  * requests for one email, one is a 409, never a 500 from the unique index.
  */
-export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<UserView> {
+export async function createUser(db: Db, clock: Clock, input: NewUser, options: { breakGlass?: boolean; by?: AuditBy } = {}): Promise<UserView> {
   const user = checkNewUser(input);
   const taken = () => conflict(`a user with email ${user.email} already exists`);
   if (emailTaken(db, user.email)) throw taken();
@@ -66,7 +72,10 @@ export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<
   return db.transaction(
     () => {
       if (emailTaken(db, user.email)) throw taken();
-      return userView(db.insert(users).values({ ...user, passwordHash, publicId: newId("usr"), createdAt: clock.now() }).returning().get());
+      const breakGlass = options.breakGlass ?? false;
+      const row = db.insert(users).values({ ...user, passwordHash, breakGlass, publicId: newId("usr"), createdAt: clock.now() }).returning().get();
+      recordAudit(db, clock, options.by ?? SYSTEM, { action: "user_created", target: auditUser(row), details: { role: row.role, break_glass: breakGlass } });
+      return userView(row);
     },
     { behavior: "immediate" },
   );
@@ -85,7 +94,9 @@ export async function createFirstAdmin(db: Db, clock: Clock, input: FirstAdmin):
   return db.transaction(
     () => {
       if (countUsers(db) > 0) throw done();
-      return db.insert(users).values({ ...user, passwordHash, publicId: newId("usr"), createdAt: clock.now() }).returning().get();
+      const row = db.insert(users).values({ ...user, passwordHash, publicId: newId("usr"), createdAt: clock.now() }).returning().get();
+      recordAudit(db, clock, SYSTEM, { action: "user_created", target: auditUser(row), details: { role: row.role, first_admin: true } });
+      return row;
     },
     { behavior: "immediate" },
   );
@@ -99,13 +110,18 @@ export function countUsers(db: Db): number {
   return db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
 }
 
+/** The user of an address (as stored: normalised), if any. */
+export function findUserByEmail(db: Db, email: string): UserRow | undefined {
+  return db.select().from(users).where(eq(users.email, email)).get();
+}
+
 export function findUser(db: Db, publicId: string): UserRow {
   const row = db.select().from(users).where(eq(users.publicId, publicId)).get();
   if (!row) throw notFound("user not found");
   return row;
 }
 
-function adminCount(db: Db): number {
+export function adminCount(db: Db): number {
   return db.select({ n: sql<number>`count(*)` }).from(users).where(eq(users.role, "admin")).get()!.n;
 }
 
@@ -120,7 +136,7 @@ function adminCount(db: Db): number {
  * they change their own password; whoever knew the old one is signed out, and those sessions are
  * deleted), after a new role all of them (the role is read at each request).
  */
-export async function updateUser(db: Db, publicId: string, patch: UserPatch, options: { keepSession?: string } = {}): Promise<UserView> {
+export async function updateUser(db: Db, publicId: string, patch: UserPatch, options: { keepSession?: string; by?: AuditBy; clock?: Clock } = {}): Promise<UserView> {
   const before = findUser(db, publicId);
   const name = patch.name === undefined ? undefined : cleanName(patch.name);
   const lastAdmin = (user: UserRow) => patch.role !== undefined && patch.role !== user.role && user.role === "admin" && adminCount(db) === 1;
@@ -143,7 +159,14 @@ export async function updateUser(db: Db, publicId: string, patch: UserPatch, opt
         db.update(sessions).set({ credentialEpoch: values.credentialEpoch }).where(eq(sessions.userId, user.id)).run();
       }
       if (Object.keys(values).length === 0) return userView(user);
-      return userView(db.update(users).set(values).where(eq(users.id, user.id)).returning().get()!);
+      const changed = db.update(users).set(values).where(eq(users.id, user.id)).returning().get()!;
+      // What changed, by name; a new password is logged as the fact, never the value (CONTRACTS §11).
+      const details: Record<string, unknown> = {};
+      if (values.name !== undefined) details.name = { from: user.name, to: values.name };
+      if (values.role !== undefined) details.role = { from: user.role, to: values.role };
+      if (values.passwordHash !== undefined) details.password_changed = true;
+      recordAudit(db, options.clock ?? systemClock, options.by ?? SYSTEM, { action: "user_changed", target: auditUser(changed), details });
+      return userView(changed);
     },
     { behavior: "immediate" },
   );
@@ -155,12 +178,13 @@ export async function updateUser(db: Db, publicId: string, patch: UserPatch, opt
  * the row goes its credential epoch: a sign-in verified before finds no user to make a session
  * for (docs/dashboard-api.md "Sessions").
  */
-export function deleteUser(db: Db, publicId: string): void {
+export function deleteUser(db: Db, publicId: string, options: { by?: AuditBy; clock?: Clock } = {}): void {
   db.transaction(
     () => {
       const user = findUser(db, publicId);
       if (user.role === "admin" && adminCount(db) === 1) throw conflict("cannot delete the last admin");
       db.delete(users).where(eq(users.id, user.id)).run();
+      recordAudit(db, options.clock ?? systemClock, options.by ?? SYSTEM, { action: "user_deleted", target: auditUser(user), details: { role: user.role } });
     },
     { behavior: "immediate" },
   );

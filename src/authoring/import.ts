@@ -4,8 +4,11 @@ import { newId } from "../common/ids.ts";
 import type { ServiceDeps } from "../deps.ts";
 import { arbNames } from "../formats/arb-names.ts";
 import type { Entry as ImportEntry } from "../formats/format.ts";
+import { splitPlural } from "../formats/plural-forms.ts";
 import { checkImportSize } from "../formats/read.ts";
-import { readOneLanguage, type FormatName } from "../formats/registry.ts";
+import { isMultiLanguage, readFile, type FormatName } from "../formats/registry.ts";
+import { readMessage } from "../messages/read.ts";
+import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
@@ -13,6 +16,7 @@ import type { ImportInput } from "./model.ts";
 
 export type { ImportInput };
 import { ProjectChecks } from "./checks.ts";
+import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
 
 
@@ -31,13 +35,29 @@ export interface ImportResult {
   deleted_keys: number;
   /** The file's values that the message checks found a problem in, as stored after the import. */
   problems: number;
+  /** Error findings among the file's values (a CI gate: `phrasebook push --fail-on-errors`). */
+  errors: number;
+  /** The file's findings one by one, in key order: the first IMPORT_PROBLEMS_LISTED. */
+  problem_items: { key: string; language_code: string; code: string; severity: "error" | "warning"; message: string }[];
   /** One line per key that changed: created, updated (its value or its context) or deleted. */
   changes: { key: string; change: ChangeKind }[];
   changes_truncated?: true;
+  /** The languages the file set, when it holds several (XLIFF, `.xcstrings`; docs/formats.md "Languages"). */
+  languages?: string[];
+  /**
+   * Strings not written because the file's source text (a PO `msgid`, an XLIFF `<source>`)
+   * differs from the stored base string (docs/formats.md "Languages"): the translation, and the
+   * XLIFF source itself; listed like `changes`.
+   */
+  source_differs?: { key: string; language_code: string; file_source: string; base_value: string }[];
+  /** When most of the file's errors look like another message syntax: which, and how to set it (docs/messages.md "Hints"). */
+  syntax_hint?: SyntaxHint;
 }
 
 /** At most this many `changes` are listed (docs/product.md §6). */
 export const IMPORT_CHANGES_LISTED = 1000;
+/** At most this many findings are listed in `problem_items`; `problems` and `errors` count them all. */
+export const IMPORT_PROBLEMS_LISTED = 100;
 
 /** Re-words a field error from the key helpers so it names the entry of the file at fault. */
 function checked<T>(key: string, fn: () => T): T {
@@ -50,43 +70,139 @@ function checked<T>(key: string, fn: () => T): T {
 }
 
 /**
- * The checks that need no file content: the language, and `delete_missing` only for the base
- * language, and the file's size. Cheap, so a caller runs them before queueing the import.
+ * The checks that need no file content: the language when the request names one (a file that
+ * names its own languages needs none: docs/formats.md "Languages"), `delete_missing` only for the
+ * base language, and the file's size. Cheap, so a caller runs them before queueing the import.
  */
-export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: ProjectRow, input: ImportInput): LanguageRow {
-  let language;
-  try {
-    language = findLanguage(deps.db, project, input.language_code);
-  } catch {
-    throw badRequest(`invalid field "language_code": ${input.language_code} is not a language of this project`);
-  }
-  if (input.delete_missing && language.code !== project.baseLanguageCode) {
+export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: ProjectRow, input: ImportInput): LanguageRow | null {
+  const language = input.language_code === undefined ? null : requestedLanguage(deps, project, input.language_code);
+  if (input.delete_missing && language && language.code !== project.baseLanguageCode) {
     throw badRequest(`invalid field "delete_missing": only an import of the base language (${project.baseLanguageCode}) may delete keys`);
   }
   checkImportSize(input.content);
   return language;
 }
 
+function requestedLanguage(deps: Pick<ServiceDeps, "db">, project: ProjectRow, code: string): LanguageRow {
+  try {
+    return findLanguage(deps.db, project, code);
+  } catch {
+    throw badRequest(`invalid field "language_code": ${code} is not a language of this project`);
+  }
+}
+
+/** The language of the project a file's locale names (`pt_BR` names `pt-BR`), or a 400 naming it. */
+function languageOfLocale(deps: Pick<ServiceDeps, "db">, project: ProjectRow, locale: string): LanguageRow {
+  try {
+    return findLanguage(deps.db, project, locale.replace(/_/g, "-"));
+  } catch {
+    throw badRequest(`invalid field "content": the file holds ${locale}, which is not a language of this project (add it first, or import one language with language_code)`);
+  }
+}
+
+/** One language's entries of a file, to be set in `language`. */
+interface LanguageEntries {
+  language: LanguageRow;
+  entries: ImportEntry[];
+}
+
+interface ReadFile {
+  sets: LanguageEntries[];
+  /** The file's own attributes (ARB `@@` entries other than `@@locale` and `@@last_modified`). */
+  attributes: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The placeholder types gen-l10n takes for a plural's and a select's argument (docs/formats.md "What gen-l10n accepts"). */
+const TYPES_OF_KIND: Partial<Record<string, readonly string[]>> = { plural: ["num", "int"], selectordinal: ["num", "int"], select: ["String"] };
+
 /**
- * The file's entries by key, every one checked (key rules of the key editor, value length) before
- * anything is read from the database: a bad file changes nothing.
+ * A template that declares a plural's placeholder as anything but `num` or `int` (or a select's as
+ * anything but `String`) is refused, as gen-l10n refuses to build it. Read in the project's
+ * syntax (ICU for `text` and `i18next`, whose values have no plurals of their own).
  */
-async function readEntries(input: ImportInput, language: LanguageRow): Promise<ImportEntry[]> {
-  const parsed = await readOneLanguage(input.format, input.content);
-  if (parsed.locale !== undefined && parsed.locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
-    throw badRequest(`invalid field "content": its @@locale "${parsed.locale}" is not ${language.code}`);
+function checkPlaceholderKinds(entry: ImportEntry, syntax: ProjectRow["messageSyntax"]): void {
+  const placeholders = entry.attributes?.placeholders as Record<string, { type?: unknown }> | undefined;
+  if (!placeholders) return;
+  const read = readMessage(entry.value, syntax === "flutter" ? "flutter" : "icu");
+  for (const arg of read.arguments) {
+    const allowed = TYPES_OF_KIND[arg.kind];
+    const type = placeholders[arg.name]?.type;
+    if (allowed && typeof type === "string" && !allowed.includes(type)) {
+      throw badRequest(`invalid field "content": "@${entry.key}".placeholders.${arg.name}.type is "${type}", but {${arg.name}} is a ${arg.kind}, which gen-l10n takes only as ${allowed.join(" or ")}`);
+    }
   }
-  for (const entry of parsed.entries) {
-    checked(entry.key, () => {
-      cleanKey(entry.key);
-      checkValue(entry.value);
-      cleanContext(entry.description);
-    });
+}
+
+/**
+ * The file's entries by language, every one checked (key rules of the key editor, value length)
+ * before anything is read from the database: a bad file changes nothing. A one-language file sets
+ * the request's `language_code` (or the language it names); a file of several languages sets
+ * each (the source language first), or only `language_code` when the request names one.
+ */
+async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, input: ImportInput, requested: LanguageRow | null): Promise<ReadFile> {
+  const parsed = await readFile(input.format, input.content);
+  const sets: LanguageEntries[] = [];
+  if (!isMultiLanguage(input.format)) {
+    const only = parsed.languages[0]!;
+    if (requested && only.locale !== undefined && only.locale.replace(/_/g, "-").toLowerCase() !== requested.code.toLowerCase()) {
+      throw badRequest(`invalid field "content": its ${input.format === "arb" ? "@@locale" : "language"} "${only.locale}" is not ${requested.code}`);
+    }
+    const language = requested ?? (only.locale !== undefined ? languageOfLocale(deps, project, only.locale) : null);
+    if (!language) throw badRequest(`invalid field "language_code": the file names no language, so say which language it is`);
+    sets.push({ language, entries: only.entries });
+  } else {
+    // The source language first: a target's source text is compared with the base as it will be.
+    const ordered = [...parsed.languages].sort((a, b) => Number(b.locale === parsed.source) - Number(a.locale === parsed.source));
+    // A file whose source language is not the base states no base strings to compare with.
+    const sourceIsBase = parsed.source === undefined || parsed.source.replace(/_/g, "-").toLowerCase() === project.baseLanguageCode.toLowerCase();
+    for (const fileLanguage of ordered) {
+      const language = languageOfLocale(deps, project, fileLanguage.locale ?? "");
+      if (!sourceIsBase) fileLanguage.entries = fileLanguage.entries.map(({ source: _, ...entry }) => entry);
+      if (requested && language.id !== requested.id) continue;
+      sets.push({ language, entries: fileLanguage.entries });
+    }
+    if (requested && sets.length === 0) {
+      throw badRequest(`invalid field "language_code": the file holds ${parsed.languages.map((l) => l.locale).join(", ")}, not ${requested.code}`);
+    }
   }
-  if (input.delete_missing && parsed.entries.length === 0) {
-    throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
+  for (const set of sets) {
+    const base = set.language.code === project.baseLanguageCode;
+    const template = input.format === "arb" && base;
+    // An entry without a value: a PO msgstr left empty (the base language takes its msgid), a
+    // string marked not to translate in another language. Neither is a translation.
+    set.entries = set.entries
+      .map((e) => (e.value === "" && e.source !== undefined ? (base ? { ...e, value: e.source } : null) : e))
+      .filter((e): e is ImportEntry => e !== null && (base || e.attributes?.translatable !== false));
+    for (const entry of set.entries) {
+      checked(entry.key, () => {
+        cleanKey(entry.key);
+        checkValue(entry.value);
+        cleanContext(entry.description);
+      });
+      if (template && entry.attributes) checkPlaceholderKinds(entry, project.messageSyntax);
+    }
   }
-  return parsed.entries;
+  if (input.delete_missing) {
+    const baseSet = sets.find((s) => s.language.code === project.baseLanguageCode);
+    if (!baseSet) throw badRequest(`invalid field "delete_missing": only an import of the base language (${project.baseLanguageCode}) may delete keys, and the file does not hold it`);
+    if (baseSet.entries.length === 0) {
+      throw badRequest(`invalid field "delete_missing": the file has no entries, so every key would be deleted; delete keys in the dashboard instead`);
+    }
+  }
+  return { sets, attributes: parsed.attributes };
+}
+
+/**
+ * Whether a file's source text is the stored base string: equal, or for a plural the forms the
+ * file gives (a PO `msgid`/`msgid_plural` are one/other) equal to the stored ones.
+ */
+function sameSource(fileSource: string, stored: string): boolean {
+  if (fileSource === stored) return true;
+  const a = splitPlural(fileSource, "#");
+  const b = splitPlural(stored, "#");
+  if (!a || !b) return false;
+  for (const [selector, text] of a.forms) if (b.forms.get(selector) !== text) return false;
+  return true;
 }
 
 /**
@@ -122,82 +238,147 @@ class DryRun {
  * transaction.
  */
 export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
-  const language = checkImportRequest({ db }, project, input);
-  const fileEntries = await readEntries(input, language);
+  const requested = checkImportRequest({ db }, project, input);
+  const { sets: fileSets, attributes: fileAttributes } = await readEntries({ db }, project, input, requested);
+  // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
+  const keepsArbMetadata = input.format === "arb" && fileSets[0]?.language.code === project.baseLanguageCode;
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {
-    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, changes: [] };
-    const note = (key: string, change: ChangeKind) => {
-      if (result.changes.length < IMPORT_CHANGES_LISTED) result.changes.push({ key, change });
-      else result.changes_truncated = true;
-    };
+    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, errors: 0, problem_items: [], changes: [] };
+    const differs: NonNullable<ImportResult["source_differs"]> = [];
     const now = clock.now();
     const checks = new ProjectChecks(db, project);
     const existing = new Map(q.projectKeys.all(project.id).map((k) => [k.key, k]));
-    const current = new Map(q.languageValues.all(language.id).map((t) => [t.key_id, t.value]));
     const nameToKey = input.format === "arb" ? arbKeyMap(existing.keys()) : null;
+    /** What happened to each key of the file, over all its languages (a key is counted once). */
+    const keyChange = new Map<string, ChangeKind | null>();
+    const baseLanguage = findLanguage(db, project, project.baseLanguageCode);
+    const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.key_id, t.value]));
+    const withProblems = new Set<string>();
+    const baseKeys = new Set<string>();
+    const errored: ErroredValue[] = [];
 
-    const entries = new Map<string, ImportEntry>();
-    for (const entry of fileEntries) {
-      const key = nameToKey?.get(entry.key) ?? entry.key;
-      entries.set(key, { ...entry, key });
+    if (keepsArbMetadata) {
+      const kept = fileAttributes && Object.keys(fileAttributes).length > 0 ? JSON.stringify(fileAttributes) : null;
+      if (kept !== project.arbAttributes) q.updateArbAttributes.run(kept, project.id);
     }
-    const importedKeyIds: number[] = [];
+    const multi = isMultiLanguage(input.format);
 
-    for (const { key, value, description } of entries.values()) {
-      const context = cleanContext(description);
-      let row = existing.get(key);
-      let change: ChangeKind | null = null;
-      if (!row) {
-        row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context };
-        existing.set(key, row);
-        changes.event(project, "key_created", { key, context });
-        result.created_keys++;
-        change = "created";
-      } else if (context !== null && context !== row.context) {
-        q.updateContext.run(context, now, row.id);
-        changes.event(project, "key_updated", { key, context });
-        change = "updated";
+    for (const { language, entries: fileEntries } of fileSets) {
+      const isBase = language.id === baseLanguage.id;
+      const current = isBase ? baseValues : new Map(q.languageValues.all(language.id).map((t) => [t.key_id, t.value]));
+      const entries = new Map<string, ImportEntry>();
+      for (const entry of fileEntries) {
+        const key = nameToKey?.get(entry.key) ?? entry.key;
+        entries.set(key, { ...entry, key });
       }
-      importedKeyIds.push(row.id);
-      const before = current.get(row.id);
-      if (before !== value) {
-        if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
-        else q.updateValue.run(value, now, row.id, language.id);
-        // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-        checks.store(row.id, language.id, value, now);
-        q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
-        changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
-          key,
-          language_code: language.code,
-          value,
-          status: "translated",
-        });
-        result.updated_translations++;
-        change ??= "updated";
+      const importedKeyIds: number[] = [];
+
+      for (const { key, value, description, source, attributes } of entries.values()) {
+        if (isBase) baseKeys.add(key);
+        const context = cleanContext(description);
+        let row = existing.get(key);
+        // A translation whose source text is not the stored base string is reported, not written.
+        const stored = row ? baseValues.get(row.id) : undefined;
+        // (A one-language file of the base language, such as en.po, states the base strings themselves.)
+        if ((!isBase || multi) && source !== undefined && stored !== undefined && !sameSource(source, stored)) {
+          if (differs.length < IMPORT_CHANGES_LISTED) differs.push({ key, language_code: language.code, file_source: source, base_value: stored });
+          if (!keyChange.has(key)) keyChange.set(key, null);
+          continue;
+        }
+        let change: ChangeKind | null = null;
+        if (!row) {
+          row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context, arb_metadata: null };
+          existing.set(key, row);
+          changes.event(project, "key_created", { key, context });
+          result.created_keys++;
+          change = "created";
+        } else if ((context !== null || (keepsArbMetadata && isBase)) && context !== row.context) {
+          // The template's description is the key's context: one the template dropped is dropped (docs/formats.md "ARB metadata").
+          q.updateContext.run(context, now, row.id);
+          row.context = context;
+          changes.event(project, "key_updated", { key, context });
+          change = "updated";
+        }
+        if (keepsArbMetadata && isBase && attributes) {
+          // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
+          const metadata = JSON.stringify(attributes);
+          if (metadata !== row.arb_metadata) {
+            q.updateArbMetadata.run(metadata, now, row.id);
+            change ??= "updated";
+            row.arb_metadata = metadata;
+          }
+        }
+        importedKeyIds.push(row.id);
+        const before = current.get(row.id);
+        if (before !== value) {
+          if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
+          else q.updateValue.run(value, now, row.id, language.id);
+          current.set(row.id, value);
+          // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
+          const findings = checks.store(row.id, language.id, value, now, before ?? null);
+          if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
+          q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
+          changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
+            key,
+            language_code: language.code,
+            value,
+            status: "translated",
+          });
+          result.updated_translations++;
+          change ??= "updated";
+        }
+        const had = keyChange.get(key);
+        if (had === undefined || had === null || (had === "updated" && change === "created")) keyChange.set(key, change ?? had ?? null);
       }
+
+      // What the message checks stored for the file's values (written with them, above or by the
+      // checks themselves), counted after every write of this language.
+      const problemKeys = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
+      let found = 0;
+      for (const id of importedKeyIds) {
+        if (!problemKeys.has(id)) continue;
+        withProblems.add(`${language.id}:${id}`);
+        found++;
+      }
+      if (found > 0) {
+        const imported = new Set(importedKeyIds);
+        for (const p of q.languageProblems.all(language.id)) {
+          if (!imported.has(p.key_id)) continue;
+          if (p.severity === "error") result.errors++;
+          if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
+            result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });
+          }
+        }
+      }
+    }
+
+    for (const [key, change] of keyChange) {
       if (change === "updated") result.updated_keys++;
-      if (change) note(key, change);
+      if (change) note(result, key, change);
       else result.unchanged++;
     }
 
     if (input.delete_missing) {
       // In code-point order, like the files, so a dry run and the import list them alike.
-      const missing = [...existing.values()].filter((k) => !entries.has(k.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // An i18next plural form the base language does not use (`items_many` for English) is
+      // another language's: not missing from this file (docs/messages.md "i18next plural forms").
+      const forms = new ProjectPluralForms(db, project);
+      const missing = [...existing.values()].filter((k) => !baseKeys.has(k.key) && !forms.isUnusedIn(k.id, baseLanguage.code)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       for (const k of missing) {
         q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
         changes.event(project, "key_deleted", { key: k.key });
         result.deleted_keys++;
-        note(k.key, "deleted");
+        note(result, k.key, "deleted");
       }
     }
 
-    // What the message checks stored for the file's values (written with them, above or by the
-    // checks themselves), counted after every write of this import.
-    const withProblems = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
-    for (const id of importedKeyIds) if (withProblems.has(id)) result.problems++;
-
+    result.problems = withProblems.size;
+    const hint = syntaxHint(errored, checks.syntax);
+    if (hint) result.syntax_hint = hint;
+    if (isMultiLanguage(input.format)) result.languages = fileSets.map((s) => s.language.code);
+    if (differs.length > 0) result.source_differs = differs;
     if (input.dry_run) throw new DryRun(result);
     return result;
   };
@@ -211,4 +392,9 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
   }
   if (result.changes.length > 0) changes.notify(project.id);
   return result;
+}
+
+function note(result: ImportResult, key: string, change: ChangeKind): void {
+  if (result.changes.length < IMPORT_CHANGES_LISTED) result.changes.push({ key, change });
+  else result.changes_truncated = true;
 }

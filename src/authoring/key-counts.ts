@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { invalidQueryParameter } from "../common/errors.ts";
 import type { Db } from "../storage/db.ts";
-import { languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { languageCounts, languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
 import { queryLanguage, searchCondition } from "./keys.ts";
 import type { KeyCountsQuery } from "./model.ts";
 
@@ -21,15 +21,24 @@ export interface KeyCountsView {
 }
 
 /**
- * One pass over the matching keys, each joined to its one value in the language by the
- * translations' primary key: a count costs what the filter's own `count(*)` does, however many
- * languages the project has.
+ * Without a search, from the language's kept counts (`language_counts`, docs/architecture.md
+ * "Counts kept"): every value of a language belongs to a key of its project, so the keys without
+ * one are the keys less the values. With a search, one pass over the matching keys, each joined to
+ * its one value in the language by the translations' primary key: a count costs what the filter's
+ * own `count(*)` does, however many languages the project has.
  */
 export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): KeyCountsView {
   if (query.language === undefined) throw invalidQueryParameter("language", "required (the language the counts are about)");
   const all = db.select().from(languages).where(eq(languages.projectId, project.id)).all();
   const language = queryLanguage(all, query.language, "language");
   const search = query.search?.trim();
+  if (!search) {
+    const total = db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(eq(translationKeys.projectId, project.id)).get()!.n;
+    const kept = db.select().from(languageCounts).where(eq(languageCounts.languageId, language.id)).get();
+    const values = kept?.valueCount ?? 0;
+    const approved = kept?.approvedCount ?? 0;
+    return { language_code: language.code, total, missing: total - values, translated: values - approved, approved, problems: kept?.problemValueCount ?? 0 };
+  }
   const row = db
     .select({
       total: sql<number>`count(*)`,
@@ -40,7 +49,7 @@ export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): K
     })
     .from(translationKeys)
     .leftJoin(translations, and(eq(translations.keyId, translationKeys.id), eq(translations.languageId, language.id)))
-    .where(search ? and(eq(translationKeys.projectId, project.id), searchCondition(project.id, search)) : eq(translationKeys.projectId, project.id))
+    .where(and(eq(translationKeys.projectId, project.id), searchCondition(project.id, search)))
     .get()!;
   return { language_code: language.code, ...row };
 }

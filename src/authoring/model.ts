@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { WholeNumberParam } from "../common/model.ts";
 import { FORMAT_NAMES, type FormatName } from "../formats/registry.ts";
+import { MESSAGE_SYNTAXES } from "../messages/read-types.ts";
 import { KEY_MAX_LENGTH, CONTEXT_MAX_LENGTH, VALUE_MAX_LENGTH, LANGUAGE_CODE_MAX_LENGTH, LANGUAGE_NAME_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH, SEARCH_MAX_LENGTH, LANGUAGE_LIST_MAX_LENGTH, SHOWN_LANGUAGES_MAX_ITEMS, KEYS_PAGE_SIZE_DEFAULT, KEYS_PAGE_SIZE_MAX, PROBLEMS_PAGE_SIZE_DEFAULT, PROBLEMS_PAGE_SIZE_MAX, IMPORT_CONTENT_MAX_LENGTH } from "./limits.ts";
 export * from "./limits.ts";
 
@@ -19,18 +20,20 @@ const LanguageCodeRef = Type.String({ maxLength: LANGUAGE_CODE_MAX_LENGTH });
 const KeyName = Type.String({ maxLength: KEY_MAX_LENGTH });
 const Context = Type.Union([Type.String({ maxLength: CONTEXT_MAX_LENGTH }), Type.Null()]);
 const Search = Type.String({ maxLength: SEARCH_MAX_LENGTH });
-/** How messages are checked (docs/product.md §7): ICU MessageFormat, or text with {name}/{{name}}. */
-const MessageSyntax = Type.Union([Type.Literal("icu"), Type.Literal("text")]);
+/** How messages are read and checked (docs/product.md §9): ICU, ICU as gen-l10n reads it, i18next, or text. */
+const MessageSyntax = Type.Union(MESSAGE_SYNTAXES.map((s) => Type.Literal(s)));
 
 // Projects and languages (docs/product.md §4)
 
-export const NewProject = Type.Object({ name: ProjectName, base_language_code: LanguageCode });
+export const NewProject = Type.Object({ name: ProjectName, base_language_code: LanguageCode, message_syntax: Type.Optional(MessageSyntax) });
 export type NewProject = Static<typeof NewProject>;
 
 export const ProjectPatch = Type.Object({
   name: Type.Optional(ProjectName),
   base_language_code: Type.Optional(LanguageCode),
   message_syntax: Type.Optional(MessageSyntax),
+  /** Releases carry approved values only, but for the base language (docs/releases.md "Reviewed strings only"). */
+  publish_approved_only: Type.Optional(Type.Boolean()),
 });
 export type ProjectPatch = Static<typeof ProjectPatch>;
 
@@ -88,7 +91,8 @@ export type EditorPreferencesInput = Static<typeof EditorPreferencesInput>;
 // Import (docs/product.md §6); the file's format is any of the registry's (docs/formats.md).
 
 export const ImportOptions = Type.Object({
-  language_code: LanguageCode,
+  /** Required unless the file names its language(s): ARB `@@locale`, PO `Language`, XLIFF, `.xcstrings` (docs/formats.md "Languages"). */
+  language_code: Type.Optional(LanguageCode),
   content: Type.String({ maxLength: IMPORT_CONTENT_MAX_LENGTH }),
   /** Report what would change, change nothing (docs/product.md §6). */
   dry_run: Type.Optional(Type.Boolean()),

@@ -1,17 +1,24 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
-import { languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { languageCounts, languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { ProjectPluralForms } from "./plural-forms.ts";
 
 /**
  * Per-language progress for the key grid and the publish confirmation (docs/dashboard.md
  * "Progress"), with the message checks' errors and warnings. The paged key list cannot give
- * totals without fetching every key, so one grouped count answers it.
+ * totals without fetching every key; the counts are kept per language as values are written
+ * (`language_counts`, docs/architecture.md "Counts kept"), so this reads one row per language.
  */
 export interface LanguageProgress {
   code: string;
   name: string;
   is_base_language: boolean;
-  /** keys with a value in this language (translated or approved) */
+  /**
+   * The keys this language needs: `total_keys` less the i18next plural forms it does not use
+   * (docs/messages.md "i18next plural forms"); progress is `translated / total_keys` of the language.
+   */
+  total_keys: number;
+  /** keys it needs with a value in this language (translated or approved) */
   translated: number;
   approved: number;
   /** The message checks' findings in this language's values, by severity (docs/product.md §7). */
@@ -30,19 +37,34 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
     .select({
       code: languages.code,
       name: languages.name,
-      translated: sql<number>`count(${translations.keyId})`,
-      approved: sql<number>`coalesce(sum(${translations.status} = 'approved'), 0)`,
-      errors: sql<number>`coalesce(sum(${translations.errorCount}), 0)`,
-      warnings: sql<number>`coalesce(sum(${translations.warningCount}), 0)`,
+      translated: sql<number>`coalesce(${languageCounts.valueCount}, 0)`,
+      approved: sql<number>`coalesce(${languageCounts.approvedCount}, 0)`,
+      errors: sql<number>`coalesce(${languageCounts.errorCount}, 0)`,
+      warnings: sql<number>`coalesce(${languageCounts.warningCount}, 0)`,
     })
     .from(languages)
-    .leftJoin(translations, eq(translations.languageId, languages.id))
+    .leftJoin(languageCounts, eq(languageCounts.languageId, languages.id))
     .where(eq(languages.projectId, project.id))
-    .groupBy(languages.id)
     .orderBy(languages.code)
     .all();
+  const forms = new ProjectPluralForms(db, project);
   return {
     total_keys: total,
-    languages: rows.map((r) => ({ ...r, is_base_language: r.code === project.baseLanguageCode })),
+    languages: rows.map((r) => {
+      const unused = forms.unusedIn(r.code);
+      const out: LanguageProgress = { ...r, is_base_language: r.code === project.baseLanguageCode, total_keys: total - unused.length };
+      if (unused.length > 0) {
+        // A value for a form the language does not use (English `items_many`) is not progress.
+        const extra = db.$client
+          .query<{ n: number; approved: number }, [number, string, string]>(
+            `SELECT count(*) AS n, coalesce(sum(t.status = 'approved'), 0) AS approved FROM translations t JOIN languages l ON l.id = t.language_id
+             WHERE l.project_id = ? AND l.code = ? AND t.key_id IN (SELECT value FROM json_each(?))`,
+          )
+          .get(project.id, r.code, JSON.stringify(unused))!;
+        out.translated -= extra.n;
+        out.approved -= extra.approved;
+      }
+      return out;
+    }),
   };
 }

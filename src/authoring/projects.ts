@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, asc, eq } from "drizzle-orm";
 import { iso } from "../common/clock.ts";
 import { invalidField, notFound } from "../common/errors.ts";
@@ -18,6 +19,8 @@ export interface ProjectView {
   created_at: string;
   /** How messages are checked (docs/product.md §7): ICU MessageFormat, or text with {name}/{{name}}. */
   message_syntax: ProjectRow["messageSyntax"];
+  /** Releases ship approved values only, but for the base language (docs/releases.md "Reviewed strings only"). */
+  publish_approved_only: boolean;
 }
 
 export function projectView(p: ProjectRow): ProjectView {
@@ -28,6 +31,7 @@ export function projectView(p: ProjectRow): ProjectView {
     cdn_slug: p.cdnSlug,
     created_at: iso(p.createdAt),
     message_syntax: p.messageSyntax,
+    publish_approved_only: p.publishApprovedOnly,
   };
 }
 
@@ -76,7 +80,7 @@ export function createProject({ db, clock }: ServiceDeps, input: NewProject, cre
   return db.transaction((tx) => {
     const row = tx
       .insert(projects)
-      .values({ publicId: newId("prj"), name, baseLanguageCode: code, cdnSlug: newSlug(), createdAt: now })
+      .values({ publicId: newId("prj"), name, baseLanguageCode: code, cdnSlug: newSlug(), createdAt: now, messageSyntax: input.message_syntax ?? "icu" })
       .returning()
       .get();
     tx.insert(languages).values({ projectId: row.id, code, name: defaultLanguageName(code), createdAt: now }).run();
@@ -91,7 +95,7 @@ export function createProject({ db, clock }: ServiceDeps, input: NewProject, cre
  * unchecked in the same transaction and rechecked in chunks before the answer, other requests
  * running in between; a stop half-way leaves the rest to the start-up pass.
  */
-export async function updateProject({ db, clock, changes }: ServiceDeps, project: ProjectRow, patch: ProjectPatch): Promise<ProjectView> {
+export async function updateProject({ db, clock, changes }: ServiceDeps, project: ProjectRow, patch: ProjectPatch, by: AuditBy = SYSTEM): Promise<ProjectView> {
   const values: Partial<ProjectRow> = {};
   if (patch.name !== undefined) values.name = cleanName(patch.name);
   if (patch.base_language_code !== undefined) {
@@ -101,6 +105,7 @@ export async function updateProject({ db, clock, changes }: ServiceDeps, project
     values.baseLanguageCode = lang.code;
   }
   if (patch.message_syntax !== undefined) values.messageSyntax = patch.message_syntax;
+  if (patch.publish_approved_only !== undefined) values.publishApprovedOnly = patch.publish_approved_only;
   if (Object.keys(values).length === 0) return projectView(project);
   const recheck =
     (values.baseLanguageCode !== undefined && values.baseLanguageCode !== project.baseLanguageCode) ||
@@ -108,6 +113,7 @@ export async function updateProject({ db, clock, changes }: ServiceDeps, project
   const row = db.transaction(() => {
     const updated = db.update(projects).set(values).where(eq(projects.id, project.id)).returning().get()!;
     if (recheck) markProjectUnchecked(db, project.id);
+    recordAudit(db, clock, by, { action: "project_changed", target: auditProject(updated), projectId: project.id, details: settingChanges(project, updated) });
     return updated;
   });
   changes.notify(project.id);
@@ -115,10 +121,28 @@ export async function updateProject({ db, clock, changes }: ServiceDeps, project
   return projectView(row);
 }
 
+/** A project as the audit log names it. */
+function auditProject(p: ProjectRow) {
+  return { kind: "project" as const, id: p.publicId, name: p.name };
+}
+
+/** The settings a change moved, each as `{from, to}`, for the audit log. */
+function settingChanges(before: ProjectRow, after: ProjectRow): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  const fields = { name: "name", base_language_code: "baseLanguageCode", message_syntax: "messageSyntax" } as const;
+  for (const [label, key] of Object.entries(fields)) {
+    if (before[key] !== after[key]) out[label] = { from: before[key], to: after[key] };
+  }
+  return out;
+}
+
 /** A new project slug revokes every URL of the project at once (docs/interface.md §5 rule 7). */
-export function rotateProjectSlug({ db, changes }: ServiceDeps, project: ProjectRow): { cdn_slug: string } {
+export function rotateProjectSlug({ db, clock, changes }: ServiceDeps, project: ProjectRow, by: AuditBy = SYSTEM): { cdn_slug: string } {
   const cdnSlug = newSlug();
-  db.update(projects).set({ cdnSlug }).where(eq(projects.id, project.id)).run();
+  db.transaction(() => {
+    db.update(projects).set({ cdnSlug }).where(eq(projects.id, project.id)).run();
+    recordAudit(db, clock, by, { action: "slug_rotated", target: auditProject(project), projectId: project.id, details: { of: "project" } });
+  });
   changes.notify(project.id);
   return { cdn_slug: cdnSlug };
 }

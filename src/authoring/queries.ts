@@ -1,4 +1,36 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
+
+/** The trigram index finds terms of this many characters or more (src/storage/derived.ts). */
+export const TRIGRAM_LENGTH = 3;
+
+/**
+ * A search term as a query of the trigram index: trigrams that cover the term (every third, and
+ * the last), all required. A value holding the term holds each of them (the index folds letter
+ * case at least as far as LIKE does), so the values it finds include every match; `valuesMatching`
+ * then compares each with the term exactly. Null for a term too short to have a trigram.
+ */
+export function trigramQuery(search: string): string | null {
+  const chars = [...search];
+  if (chars.length < TRIGRAM_LENGTH) return null;
+  const grams = new Set<string>();
+  for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i += TRIGRAM_LENGTH) grams.add(chars.slice(i, i + TRIGRAM_LENGTH).join(""));
+  grams.add(chars.slice(-TRIGRAM_LENGTH).join(""));
+  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
+}
+
+/**
+ * The keys with a value in the project's languages that is LIKE `pattern` (`search` escaped):
+ * through the trigram index for a term it can find (the values holding its trigrams, each then
+ * compared), else one pass over the project's values (docs/dashboard.md "Speed").
+ */
+export function valuesMatching(projectId: number, search: string, pattern: string): SQL {
+  const inProject = sql`language_id IN (SELECT id FROM languages WHERE project_id = ${projectId})`;
+  const like = sql`value LIKE ${pattern} ESCAPE '\\'`;
+  const match = trigramQuery(search);
+  if (match === null) return sql`(SELECT key_id FROM translations WHERE ${inProject} AND ${like})`;
+  return sql`(SELECT key_id FROM translations WHERE rowid IN (SELECT rowid FROM translation_search WHERE translation_search MATCH ${match}) AND ${inProject} AND ${like})`;
+}
 
 /**
  * Statements for bulk writes: an import of 50,000 entries runs a hundred thousand of them inside one
@@ -8,12 +40,16 @@ import type { Db } from "../storage/db.ts";
 export function prepareImportQueries(db: Db) {
   const c = db.$client;
   return {
-    projectKeys: c.prepare<{ id: number; key: string; context: string | null }, [number]>("SELECT id, key, context FROM translation_keys WHERE project_id = ?"),
+    projectKeys: c.prepare<{ id: number; key: string; context: string | null; arb_metadata: string | null }, [number]>(
+      "SELECT id, key, context, arb_metadata FROM translation_keys WHERE project_id = ?",
+    ),
     languageValues: c.prepare<{ key_id: number; value: string }, [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),
     insertKey: c.prepare<{ id: number }, [string, number, string, string | null, number, number]>(
       "INSERT INTO translation_keys (public_id, project_id, key, context, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     ),
-    updateContext: c.prepare<unknown, [string, number, number]>("UPDATE translation_keys SET context = ?, updated_at = ? WHERE id = ?"),
+    updateContext: c.prepare<unknown, [string | null, number, number]>("UPDATE translation_keys SET context = ?, updated_at = ? WHERE id = ?"),
+    updateArbMetadata: c.prepare<unknown, [string, number, number]>("UPDATE translation_keys SET arb_metadata = ?, updated_at = ? WHERE id = ?"),
+    updateArbAttributes: c.prepare<unknown, [string | null, number]>("UPDATE projects SET arb_attributes = ? WHERE id = ?"),
     insertValue: c.prepare<unknown, [number, number, string, number]>(
       "INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', ?)",
     ),
@@ -27,6 +63,12 @@ export function prepareImportQueries(db: Db) {
     deleteKey: c.prepare<unknown, [number]>("DELETE FROM translation_keys WHERE id = ?"),
     /** The keys whose value in this language has at least one message-check finding (docs/product.md §7). */
     keysWithProblems: c.prepare<{ key_id: number }, [number]>("SELECT key_id FROM translations WHERE language_id = ? AND (error_count > 0 OR warning_count > 0)"),
+    /** Those findings one by one, in key order, for the import's answer (docs/publishing.md §6). */
+    languageProblems: c.prepare<{ key_id: number; key: string; code: string; severity: "error" | "warning"; message: string }, [number]>(
+      `SELECT t.key_id AS key_id, k.key AS key, p.value ->> '$.code' AS code, p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message
+       FROM translations t JOIN translation_keys k ON k.id = t.key_id JOIN json_each(t.problems) p
+       WHERE t.language_id = ? AND (t.error_count > 0 OR t.warning_count > 0) ORDER BY k.key, p.key`,
+    ),
   };
 }
 
@@ -41,6 +83,8 @@ export function prepareCheckQueries(db: Db) {
   return {
     languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ?"),
     value: c.query<{ value: string }, [number, number]>("SELECT value FROM translations WHERE key_id = ? AND language_id = ?"),
+    keyName: c.query<{ key: string; projectId: number }, [number]>("SELECT key, project_id AS projectId FROM translation_keys WHERE id = ?"),
+    keyNamed: c.query<{ id: number }, [number, string]>("SELECT id FROM translation_keys WHERE project_id = ? AND key = ?"),
     otherLanguages: c.query<{ languageId: number; value: string }, [number, number]>(
       "SELECT language_id AS languageId, value FROM translations WHERE key_id = ? AND language_id != ?",
     ),

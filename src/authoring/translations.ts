@@ -57,7 +57,7 @@ export function setTranslation(
       .values({ keyId: k.id, languageId: lang.id, ...row })
       .onConflictDoUpdate({ target: [translations.keyId, translations.languageId], set: row })
       .run();
-    if (checks.isBase(lang.id)) checks.recheckOthers(k.id, value, now);
+    if (checks.isBase(lang.id)) checks.recheckOthers(k.id, value, now, existing?.value ?? null);
     recordHistory(db, { keyId: k.id, languageId: lang.id, value, previousValue: existing?.value ?? null, status: "translated", via: "edit", at: now }, actor);
     changes.event(project, existing ? "translation_updated" : "translation_created", eventData(view));
   });

@@ -18,3 +18,13 @@ export function downloadUrls(cdnUrl: string, projectSlug: string, releaseSlug: s
   for (const format of formats) urls[format] = fileUrl(cdnUrl, projectSlug, releaseSlug, code, format);
   return urls;
 }
+
+/**
+ * A channel's file (docs/releases.md "Channels"): `{cdn_url}/p/{projectSlug}/c/{channelSlug}/...`,
+ * serving the release the channel points at now.
+ */
+export const CHANNEL_SEGMENT = "c";
+
+export function channelFileUrl(cdnUrl: string, projectSlug: string, channelSlug: string, code: string, format: BundleFormat): string {
+  return `${cdnUrl}/p/${projectSlug}/${CHANNEL_SEGMENT}/${channelSlug}/${code}.${format}`;
+}

@@ -1,5 +1,5 @@
 import { HttpError } from "../common/errors.ts";
-import { LATEST } from "../bundles/urls.ts";
+import { CHANNEL_SEGMENT, LATEST } from "../bundles/urls.ts";
 import { EncodingChooser, etagMatches, type Encoding } from "../common/http.ts";
 import { pathPrefix } from "../config/settings.ts";
 import type { AppDeps } from "../deps.ts";
@@ -42,9 +42,10 @@ function makeVariant(path: CdnPath, cacheControl: string, file: CachedFile, enco
   };
 }
 
-function makeRoute(path: CdnPath, file: CachedFile, latest: boolean): Route {
-  // Pinned files never change; `latest` must be revalidated after 60 s (docs/interface.md §4.5 rule 3).
-  const cacheControl = latest ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
+function makeRoute(path: CdnPath, file: CachedFile, moving: boolean): Route {
+  // Pinned files never change; `latest` must be revalidated after 60 s (docs/interface.md §4.5 rule 3),
+  // and so must a channel's, which moves like it (docs/releases.md "Channels").
+  const cacheControl = moving ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
   return {
     file,
     identity: makeVariant(path, cacheControl, file, "identity")!,
@@ -106,7 +107,7 @@ export function createCdn(deps: CdnDeps): Cdn {
       cached = (await pending) ?? undefined;
       if (!cached) return NOT_FOUND.toResponse();
     }
-    const route = makeRoute(parsed, cached, file.latest);
+    const route = makeRoute(parsed, cached, file.moving);
     cache.add(path, route, generation);
     return respond(request, method, route, encodings, sent);
   }
@@ -128,6 +129,9 @@ export function createCdn(deps: CdnDeps): Cdn {
   }
 
   // Every method: the CDN answers them all under its prefix (405s included).
-  const routes = [`${prefix}/p/:projectSlug/r/${LATEST}/:file`, `${prefix}/p/:projectSlug/r/:releaseSlug/:file`].map((path) => ({ method: "ALL", path }));
+  const routes = [`${prefix}/p/:projectSlug/r/${LATEST}/:file`, `${prefix}/p/:projectSlug/r/:releaseSlug/:file`, `${prefix}/p/:projectSlug/${CHANNEL_SEGMENT}/:channelSlug/:file`].map((path) => ({
+    method: "ALL",
+    path,
+  }));
   return { handle, routes, cache };
 }

@@ -18,6 +18,10 @@ export function prepareCdnQueries(db: Db) {
     latestRelease: c.prepare<CdnRelease, [number]>(
       "SELECT id, public_id AS publicId, formats FROM releases WHERE project_id = ? AND status = 'published' ORDER BY published_at DESC, id DESC LIMIT 1",
     ),
+    // docs/releases.md "Channels": the release a channel of the project points at.
+    channelRelease: c.prepare<CdnRelease, [number, string]>(
+      "SELECT r.id, r.public_id AS publicId, r.formats FROM channels c JOIN releases r ON r.id = c.release_id WHERE c.project_id = ? AND c.slug = ? AND r.status = 'published'",
+    ),
     shippedLanguage: c.prepare<{ code: string }, [number, string]>("SELECT code FROM release_languages WHERE release_id = ? AND code = ?"),
   };
 }

@@ -23,10 +23,10 @@ export interface ParsedArgs {
 type Kind = "value" | "switch";
 
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
-const SERVER_COMMANDS = ["serve", "demo", "backup", "user"];
+const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
 
 const CONNECTION = ["--server", "--token"];
 
@@ -35,20 +35,27 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { kind: "value" as Kind, commands: SERVER_COMMANDS }])),
   "--email": { kind: "value", commands: ["user"] },
   "--role": { kind: "value", commands: ["user"] },
-  "--name": { kind: "value", commands: ["user", "publish"] },
+  "--name": { kind: "value", commands: ["user", "publish", "rollback"] },
   "--server": { kind: "value", commands: CLIENT_COMMANDS },
   "--token": { kind: "value", commands: CLIENT_COMMANDS },
-  "--config": { kind: "value", commands: ["push", "pull", "status"] },
+  "--config": { kind: "value", commands: ["push", "pull", "publish", "status"] },
+  "--cdn-url": { kind: "value", commands: ["pull"] },
+  "--no-fallback-files": { kind: "switch", commands: ["pull"] },
+  "--add-languages": { kind: "switch", commands: ["push"] },
   "--language": { kind: "value", commands: ["push", "pull"] },
   "--format": { kind: "value", commands: ["push", "pull"] },
   "--dry-run": { kind: "switch", commands: ["push"] },
   "--delete-missing": { kind: "switch", commands: ["push"] },
   "--translations": { kind: "switch", commands: ["push"] },
-  "--release": { kind: "value", commands: ["pull"] },
+  "--release": { kind: "value", commands: ["pull", "promote", "diff"] },
+  "--to": { kind: "value", commands: ["rollback"] },
+  "--channel": { kind: "value", commands: ["promote"] },
+  "--against": { kind: "value", commands: ["diff"] },
   "--out": { kind: "value", commands: ["pull"] },
-  "--tag": { kind: "value", commands: ["publish"] },
+  "--xliff-version": { kind: "value", commands: ["pull"] },
+  "--tag": { kind: "value", commands: ["publish", "rollback"] },
   "--min-progress": { kind: "value", commands: ["status"] },
-  "--fail-on-errors": { kind: "switch", commands: ["status"] },
+  "--fail-on-errors": { kind: "switch", commands: ["push", "status"] },
 };
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -116,6 +123,7 @@ Usage:
   phrasebook user create --email E --name N [--role admin|member]
                                           add a dashboard user (password from PHRASEBOOK_PASSWORD or a prompt)
   phrasebook backup FILE                  consistent online copy of the database and release files
+  phrasebook restore                      bring back a data dir from the replica (PHRASEBOOK_REPLICA_URL)
   phrasebook version                      print the version
   phrasebook --help                       this text
 
@@ -124,6 +132,11 @@ As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOK
   phrasebook pull                         write the files of the latest release (or --release TAG)
   phrasebook publish --name N --tag T     create a release and publish it
   phrasebook status                       progress and message problems per language; a CI gate
+  phrasebook rollback --to T --tag NEW    republish an earlier release as a new one: latest serves it
+  phrasebook promote --channel C --release T
+                                          point a channel (staging, production) at a release
+  phrasebook diff [--release T] [--against T]
+                                          what a release (default: the newest draft) changes
   phrasebook <command> --help             every option of a client command, with examples
 
 Settings (environment variable, or the flag that overrides it):

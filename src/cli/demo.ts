@@ -68,8 +68,23 @@ async function seed(deps: ServiceDeps, settings: Settings): Promise<Extract<Demo
   await publishRelease(deps, settings.dataDir, project, launch.id);
   createRelease(deps, project, adminId, { name: "Summer update", tag: "v1.1.0" });
   project = findProject(db, view.id);
-  const token = createToken(deps, project, { name: "Demo token" }).token;
+  // Every scope, so the same token pushes, publishes and pulls with the client (docs/automation.md).
+  const token = createToken(deps, project, { name: "Demo token", scopes: ["read", "write", "publish"] }).token;
   return { seeded: true, login, token, projectId: view.id };
+}
+
+/**
+ * Whether the server's port can be listened on, asked before the demo is seeded: a demo seeded for
+ * a server that then cannot listen would print its password to nobody, and the next run finds the
+ * data dir full (docs/product.md §1).
+ */
+export async function portIsFree(host: string, port: number): Promise<boolean> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
 }
 
 /** Fills an empty data dir; runs before the server opens the database, so no cache is stale. */
@@ -107,10 +122,12 @@ export function demoBanner(outcome: DemoOutcome, settings: Settings): string {
     `  Dashboard   ${dashboard}`,
     `  Log in as   ${outcome.login.email}`,
     `  Password    ${password}${outcome.login.password ? "   (shown only now)" : ""}`,
-    `  API token   ${outcome.token}   (shown only now)`,
+    `  API token   ${outcome.token}   (read, write and publish; shown only now)`,
     "",
     "  Try the public API:",
     `    curl -H "Authorization: Bearer ${outcome.token}" ${settings.publicUrl}/v1/releases`,
+    "  Or the client, from a folder of translation files:",
+    `    PHRASEBOOK_SERVER=${settings.publicUrl} PHRASEBOOK_TOKEN=${outcome.token} phrasebook status`,
     "",
     "",
   ].join("\n");

@@ -21,7 +21,7 @@ const EXIT_CODES = `Exit codes: 0 done; 1 bad usage or a bad local file; 2 the s
 /** `phrasebook <command> --help`: every flag of the command with an example; the formats are the registry's (docs/formats.md). */
 export const COMMAND_HELP: Record<ClientCommand, string> = {
   push: `Usage: phrasebook push [FILE...] [--language CODE] [--format ${PUSH_FORMATS.join("|")}] [--dry-run] [--delete-missing]
-                       [--translations] [--config FILE]
+                       [--translations] [--fail-on-errors] [--add-languages] [--config FILE]
 
 Imports translation files into the token's project (the token needs the write scope). Each file
 sets one language: new keys are created, changed values updated, equal ones left alone.
@@ -38,10 +38,17 @@ sets one language: new keys are created, changed values updated, equal ones left
   --delete-missing      also delete the project's keys that the file lacks (base language only);
                         try it with --dry-run first
   --translations        with phrasebook.yaml: push the translation files too, not only the source
+  --fail-on-errors      exit 3 when a pushed message has an error (also with --dry-run: a gate for
+                        pull requests)
+  --add-languages       add the languages of the files that the project lacks (else that is an error)
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
+Only regular files inside the working tree (the git repository around the current directory) are
+read: no symlink out of it, no device or FIFO, nothing over 10 MB.
+
 ${CONNECTION_HELP}
-Prints one line per file: <file>: N created, N updated, N unchanged, N deleted.
+Prints one line per file: <file>: N created, N updated, N unchanged, N deleted, then one line per
+message problem: <key> [<language>] <code>: <message> (the first 20, then a count).
 
 Examples:
   PHRASEBOOK_TOKEN=pb_... phrasebook push --server https://i18n.example.com
@@ -50,7 +57,7 @@ Examples:
 
 ${EXIT_CODES}`,
   pull: `Usage: phrasebook pull [--release latest|TAG|ID] [--format ${PULL_FORMATS.join("|")}] [--out PATTERN] [--language CODE]...
-                       [--config FILE]
+                       [--no-fallback-files] [--cdn-url URL] [--xliff-version 1.2|2.0] [--config FILE]
 
 Downloads the files of a published release through the public API (the token needs the read scope)
 and writes each language to PATTERN, atomically: a file is whole or untouched.
@@ -59,10 +66,21 @@ and writes each language to PATTERN, atomically: a file is whole or untouched.
   --format FORMAT       ${orList(PULL_FORMATS)}; default: from the extension of the pattern
   --out PATTERN         where to write; {language} is the language code (pt-BR) and {locale} the
                         same with underscores (pt_BR), as Flutter's gen-l10n names ARB files;
+                        {android} the resource folder (values, values-de, values-pt-rBR);
                         default: the "translations" patterns of phrasebook.yaml (whose "source"
-                        file is never overwritten)
+                        file is never overwritten). XLIFF and .xcstrings hold every language in
+                        one file, so their pattern needs no {language}
   --language CODE       only this language; repeat for more (default: every language of the release)
+  --no-fallback-files   ARB: do not write the language-only file gen-l10n needs beside a regional
+                        one (app_pt.arb from pt-BR when the release has no pt)
+  --cdn-url URL         the CDN's origin when it has a host of its own (default: PHRASEBOOK_CDN_URL,
+                        else "cdn_url" in phrasebook.yaml); nothing is downloaded from other hosts
+  --xliff-version V     1.2 (default) or 2.0, for --format xliff
   --config FILE         the configuration file (default: ./phrasebook.yaml)
+
+Files come back in the team's shape: ARB messages named as the template named them, with their
+descriptions and placeholders; JSON nested when the source file is (or "structure: nested|flat"
+in phrasebook.yaml).
 
 ${CONNECTION_HELP}
 Prints one line per file written.
@@ -71,12 +89,16 @@ Examples:
   phrasebook pull
   phrasebook pull --release v1.4.0 --out "lib/l10n/app_{locale}.arb"
   phrasebook pull --format json --out "public/locales/{language}.json" --language de --language fr
+  phrasebook pull --out "app/src/main/res/{android}/strings.xml"
+  phrasebook pull --format stringsdict --out "ios/{language}.lproj/Localizable.stringsdict"
 
 ${EXIT_CODES}`,
   publish: `Usage: phrasebook publish --name NAME --tag TAG
 
 Creates a release of the project's current translations and publishes it (the token needs the
-publish scope). Prints its id, its tag and the "latest" URLs of its files.
+publish scope). Prints its id, its tag and the "latest" URLs of its files. Safe to re-run: a draft
+with the tag (left by a run that message errors blocked) is published, and a release already
+published with the tag is printed, exit 0. A blocked publish lists the errors, one per line.
 
   --name NAME           the release's name, e.g. "Spring update"
   --tag TAG             the release's tag, unique in the project, e.g. v1.4.0 or the commit's hash
@@ -91,13 +113,56 @@ ${EXIT_CODES}`,
 Prints one line per language of the project: translated, approved, missing, errors, warnings (the
 token needs the write or publish scope). As a gate in CI:
 
-  --min-progress PCT    exit 3 when a language has less than PCT % of the keys translated (0-100)
+  --min-progress PCT    exit 3 when a language has less than PCT % of the keys translated (0-100,
+                        compared exactly: 23 of 40 keys is 57.5 % and passes 57.5)
   --fail-on-errors      exit 3 when any message has an error (docs: message checks)
   --config FILE         the configuration file, for its "server" (default: ./phrasebook.yaml)
 
 ${CONNECTION_HELP}
 Example:
   phrasebook status --min-progress 90 --fail-on-errors
+
+${EXIT_CODES}`,
+  rollback: `Usage: phrasebook rollback --to TAG|ID --tag NEW_TAG [--name NAME]
+
+Rolls back by republishing: a new release with the same languages and byte-identical files as the
+release named by --to, published now, so the "latest" URLs serve it at once, apps listening for
+release_published hear of it, and no URL breaks (the token needs the publish scope).
+
+  --to WHICH            the tag or id of the release to go back to
+  --tag NEW_TAG         the new release's tag, unique in the project
+  --name NAME           the new release's name (default: "Roll back to <tag>")
+
+${CONNECTION_HELP}
+Example:
+  phrasebook rollback --to v1.3.0 --tag v1.3.0-rollback-1
+
+${EXIT_CODES}`,
+  promote: `Usage: phrasebook promote --channel NAME --release TAG|ID
+
+Points a channel at a published release (the token needs the publish scope); the channel is made
+the first time, with a CDN path of its own. Prints the channel's file URLs.
+
+  --channel NAME        the channel: 1 to 32 of a-z, 0-9 and "-", not "latest" (e.g. staging)
+  --release WHICH       the tag or id of a published release
+
+${CONNECTION_HELP}
+Example:
+  phrasebook promote --channel production --release v1.4.0
+
+${EXIT_CODES}`,
+  diff: `Usage: phrasebook diff [--release TAG|ID] [--against TAG|ID]
+
+Prints what a release changes against another (the token needs the write or publish scope): one
+"+ key" (added), "- key" (removed) or "~ key [language]: before -> after" line each, then the counts.
+
+  --release WHICH       the tag or id of the release (default: the newest draft: what publishing it
+                        would change)
+  --against WHICH       the tag or id of a published release (default: latest)
+
+${CONNECTION_HELP}
+Example:
+  phrasebook diff --release v1.4.0 --against v1.3.0
 
 ${EXIT_CODES}`,
 };

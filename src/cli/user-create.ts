@@ -20,8 +20,10 @@ export async function runUserCreate(flags: Record<string, string>): Promise<numb
   const db = openDatabase(settings.dataDir);
   try {
     migrate(db.$client);
-    const user = await createUser(db, systemClock, { email, name, password, role });
-    process.stdout.write(`created ${user.role} ${user.email} (${user.id})\n`);
+    // A user made here is a break-glass account: it signs in with its password even where
+    // password sign-in is off (docs/deploy.md "Break-glass accounts").
+    const user = await createUser(db, systemClock, { email, name, password, role }, { breakGlass: true });
+    process.stdout.write(`created ${user.role} ${user.email} (${user.id}), a break-glass account\n`);
     return 0;
   } catch (err) {
     if (err instanceof HttpError) throw new CliError(err.message);

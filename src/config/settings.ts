@@ -38,6 +38,25 @@ export interface Settings {
   trustedProxies: string[];
   /** The project role of a non-admin user without one of their own (docs/dashboard-api.md "Project roles"). */
   defaultProjectRole: "none" | "viewer" | "translator" | "reviewer" | "developer" | "publisher" | "admin";
+  /** Continuous replication (docs/deploy.md "Continuous replication"): a folder or s3://bucket/path; unset = off. */
+  replicaUrl: string | undefined;
+  replicaS3Endpoint: string | undefined;
+  replicaS3Region: string | undefined;
+  replicaSyncIntervalSeconds: number;
+  litestreamBin: string;
+  /** Single sign-on (docs/deploy.md "Single sign-on"): off while the issuer is unset. */
+  oidcIssuer: string | undefined;
+  oidcClientId: string | undefined;
+  oidcClientSecret: string | undefined;
+  oidcName: string;
+  oidcScopes: string[];
+  oidcGroupsClaim: string;
+  oidcAdminGroups: string[];
+  oidcAllowedGroups: string[];
+  oidcAllowedDomains: string[];
+  oidcSessionHours: number;
+  /** false: only break-glass users (made by `phrasebook user create`) sign in with a password. */
+  passwordLogin: boolean;
 }
 
 type Source = Record<string, string | undefined>;
@@ -103,6 +122,41 @@ function bool(env: string, raw: string | undefined, dflt: boolean): boolean {
   if (["1", "true", "yes", "on"].includes(v)) return true;
   if (["0", "false", "no", "off"].includes(v)) return false;
   fail(env, "must be true or false", raw);
+}
+
+/** A comma list of names (groups, domains), trimmed, empty entries dropped. */
+function commaList(raw: string | undefined): string[] {
+  return (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Whether a host name is a loopback address (an http issuer is allowed only there). */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost") return true;
+  try {
+    return ipaddr().parse(host).range() === "loopback";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The OpenID issuer: https, or http on a loopback address only (a provider on the same machine,
+ * tests); anything else would send the sign-in's code and tokens in clear text (CONTRACTS §11).
+ */
+function issuer(env: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    fail(env, "must be an absolute https URL", raw);
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) fail(env, "must be https (http only on a loopback address)", raw);
+  if (url.protocol !== "https:" && url.protocol !== "http:") fail(env, "must be an absolute https URL", raw);
+  if (url.search || url.hash || url.username || url.password) fail(env, "must not carry a query, fragment or credentials", raw);
+  // Kept as written: an issuer is compared exactly, and some end in a slash (Authentik).
+  return raw.trim();
 }
 
 export const SETTINGS: Spec<keyof Settings>[] = [
@@ -181,6 +235,82 @@ export const SETTINGS: Spec<keyof Settings>[] = [
     parse: (r) => cidrList("PHRASEBOOK_TRUSTED_PROXIES", r),
   },
   {
+    key: "replicaUrl", env: "PHRASEBOOK_REPLICA_URL", flag: "--replica-url",
+    help: "replicate continuously (Litestream) to this folder or s3://bucket/path",
+    parse: (r) => replicaUrl("PHRASEBOOK_REPLICA_URL", r),
+  },
+  {
+    key: "replicaS3Endpoint", env: "PHRASEBOOK_REPLICA_S3_ENDPOINT", flag: "--replica-s3-endpoint",
+    help: "endpoint of S3-compatible storage (unset: AWS S3)",
+    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_REPLICA_S3_ENDPOINT", r.trim()) : undefined),
+  },
+  {
+    key: "replicaS3Region", env: "PHRASEBOOK_REPLICA_S3_REGION", flag: "--replica-s3-region", help: "region of the S3 bucket",
+    parse: (r) => r?.trim() || undefined,
+  },
+  {
+    key: "replicaSyncIntervalSeconds", env: "PHRASEBOOK_REPLICA_SYNC_INTERVAL", flag: "--replica-sync-interval",
+    help: "seconds between copies of the database's changes to the replica",
+    parse: (r) => {
+      if (r === undefined || r.trim() === "") return 0.25;
+      const n = Number(r.trim());
+      // Below 0.05 s Litestream would only spin; a longer interval trades recovery point for fewer
+      // requests to S3 (docs/deploy.md "Continuous replication").
+      if (!Number.isFinite(n) || n < 0.05 || n > 60) fail("PHRASEBOOK_REPLICA_SYNC_INTERVAL", "must be seconds from 0.05 to 60", r);
+      return n;
+    },
+  },
+  {
+    key: "litestreamBin", env: "PHRASEBOOK_LITESTREAM", flag: "--litestream", help: "the litestream executable (replication and restore)",
+    parse: (r) => r?.trim() || "litestream",
+  },
+  {
+    key: "oidcIssuer", env: "PHRASEBOOK_OIDC_ISSUER", flag: "--oidc-issuer",
+    help: "OpenID Connect issuer (https; http on loopback only); set to offer single sign-on",
+    parse: (r) => issuer("PHRASEBOOK_OIDC_ISSUER", r),
+  },
+  {
+    key: "oidcClientId", env: "PHRASEBOOK_OIDC_CLIENT_ID", flag: "--oidc-client-id", help: "the client id registered at the provider",
+    parse: (r, so) => {
+      const id = r?.trim() || undefined;
+      if (so.oidcIssuer && !id) fail("PHRASEBOOK_OIDC_CLIENT_ID", "is required when PHRASEBOOK_OIDC_ISSUER is set", r);
+      return id;
+    },
+  },
+  {
+    key: "oidcClientSecret", env: "PHRASEBOOK_OIDC_CLIENT_SECRET", flag: "--oidc-client-secret", help: "the client secret (empty: a public client)",
+    parse: (r) => r || undefined,
+  },
+  { key: "oidcName", env: "PHRASEBOOK_OIDC_NAME", flag: "--oidc-name", help: "the single sign-on button's name", parse: (r) => r?.trim() || "Single sign-on" },
+  {
+    key: "oidcScopes", env: "PHRASEBOOK_OIDC_SCOPES", flag: "--oidc-scopes", help: "scopes asked for, separated by spaces",
+    parse: (r) => {
+      const scopes = (r?.trim() || "openid email profile").split(/\s+/);
+      if (!scopes.includes("openid")) fail("PHRASEBOOK_OIDC_SCOPES", "must include openid", r);
+      return scopes;
+    },
+  },
+  { key: "oidcGroupsClaim", env: "PHRASEBOOK_OIDC_GROUPS_CLAIM", flag: "--oidc-groups-claim", help: "the claim that lists the user's groups", parse: (r) => r?.trim() || "groups" },
+  { key: "oidcAdminGroups", env: "PHRASEBOOK_OIDC_ADMIN_GROUPS", flag: "--oidc-admin-groups", help: "groups whose members are admins (re-read at every sign-in)", parse: commaList },
+  { key: "oidcAllowedGroups", env: "PHRASEBOOK_OIDC_ALLOWED_GROUPS", flag: "--oidc-allowed-groups", help: "groups allowed to sign in (empty: any)", parse: commaList },
+  {
+    key: "oidcAllowedDomains", env: "PHRASEBOOK_OIDC_ALLOWED_DOMAINS", flag: "--oidc-allowed-domains", help: "email domains allowed to sign in (empty: any)",
+    parse: (r) => commaList(r).map((d) => d.toLowerCase().replace(/^@/, "")),
+  },
+  {
+    key: "oidcSessionHours", env: "PHRASEBOOK_OIDC_SESSION_HOURS", flag: "--oidc-session-hours", help: "hours a single sign-on session lasts before the groups are read again",
+    parse: (r) => integer("PHRASEBOOK_OIDC_SESSION_HOURS", r, 12, 1, 336),
+  },
+  {
+    key: "passwordLogin", env: "PHRASEBOOK_PASSWORD_LOGIN", flag: "--password-login", help: "offer password sign-in (false: break-glass users only)",
+    parse: (r, so) => {
+      const on = bool("PHRASEBOOK_PASSWORD_LOGIN", r, true);
+      // Without single sign-on, only break-glass accounts could sign in: surely not what was meant.
+      if (!on && !so.oidcIssuer) fail("PHRASEBOOK_PASSWORD_LOGIN", "can be false only with PHRASEBOOK_OIDC_ISSUER set", r);
+      return on;
+    },
+  },
+  {
     key: "defaultProjectRole", env: "PHRASEBOOK_DEFAULT_PROJECT_ROLE", flag: "--default-project-role",
     help: "project role of users without one of their own (none, viewer, ..., admin)",
     parse: (r) => {
@@ -191,6 +321,22 @@ export const SETTINGS: Spec<keyof Settings>[] = [
     },
   },
 ];
+
+/**
+ * A replica is an absolute folder path or `s3://bucket[/path]` (docs/deploy.md "Continuous
+ * replication"); a relative path would depend on the directory the service starts in.
+ */
+function replicaUrl(env: string, raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  if (value.startsWith("s3://")) {
+    if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^?#]*)?$/.test(value)) fail(env, "must be s3://bucket/path with a valid bucket name", raw);
+    return value.replace(/\/+$/, "");
+  }
+  if (value.startsWith("file://")) return replicaUrl(env, value.slice("file://".length));
+  if (!value.startsWith("/")) fail(env, "must be an absolute folder path or s3://bucket/path", raw);
+  return resolvePath(value);
+}
 
 /** Reads settings from the environment, then lets `--flag value` / `--flag=value` override. */
 export function loadSettings(env: Source, flags: Source = {}): Settings {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { checkCsrf, readCookie, SESSION_COOKIE, sessionFromCookie, type SessionInfo } from "../accounts/sessions.ts";
+import type { AuditBy } from "../audit/record.ts";
 import { findProject } from "../authoring/projects.ts";
 import type { Actor } from "../changes/actor.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.ts";
@@ -72,6 +73,8 @@ export type Access =
   | "webhooks"
   /** the project's members and their roles */
   | "members"
+  /** the project's audit log */
+  | "audit"
   /** global: creating projects, users */
   | "admin";
 
@@ -91,6 +94,7 @@ export const ROLE_FOR: Record<Exclude<Access, "admin">, ProjectRole> = {
   tokens: "admin",
   webhooks: "admin",
   members: "admin",
+  audit: "admin",
 };
 
 /** Rights about one language: the path's `:code`, which a translator's or reviewer's languages must include. */
@@ -120,6 +124,7 @@ export const TOKEN_SCOPES_FOR: Record<Access, readonly TokenScope[]> = {
   tokens: [],
   webhooks: [],
   members: [],
+  audit: [],
   admin: [],
 };
 
@@ -255,7 +260,7 @@ function placeFor(deps: Pick<AppDeps, "db" | "settings">, caller: Caller | undef
  * (`inProject: true`), 404 when there is none or when a token of another project asks for it.
  * Every resource's routes `.use()` this same instance.
  */
-export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">) {
+export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null) {
   // Verified tokens are remembered like the public API's, and forgotten when their project changes
   // (deleting a token is such a change), so a deleted token is refused on its next request.
   const tokens = new TokenAuth(deps.db);
@@ -288,7 +293,12 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
   };
   return new Elysia({ name: "dashboard-context" })
     .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))
-    .derive({ as: "scoped" }, ({ request }) => ({ caller: callerOf(request) }))
+    .derive({ as: "scoped" }, ({ request }) => {
+      const caller = callerOf(request);
+      // Who the audit log names for what this request changes (docs/dashboard-api.md "Audit log").
+      const by: AuditBy = { actor: caller.actor, ip: clientOf(request) };
+      return { caller, by };
+    })
     .macro({
       // The one place a route's right is decided: inside a project from the caller's grant there.
       access: (access: Access) => ({

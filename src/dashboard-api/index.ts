@@ -1,6 +1,9 @@
 import { Elysia } from "elysia";
+import { signInMethods } from "../accounts/sign-in/index.ts";
+import { auditRoutes } from "./audit.ts";
 import type { AppDeps } from "../deps.ts";
 import { dashboardContext } from "./access.ts";
+import { channelRoutes } from "./channels.ts";
 import { editorRoutes } from "./editor.ts";
 import { DASHBOARD_API_PREFIX } from "./guards.ts";
 import { importRoutes } from "./import.ts";
@@ -21,17 +24,20 @@ export { DASHBOARD_API_PREFIX };
  * access it needs and gets its project loaded. One line per resource.
  */
 export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string) {
-  const context = dashboardContext(deps);
+  const context = dashboardContext(deps, clientOf);
+  const methods = signInMethods(deps);
   return new Elysia({ prefix: DASHBOARD_API_PREFIX })
-    .use(signInRoutes(deps, clientOf))
-    .use(sessionRoutes(deps, context))
+    .use(signInRoutes(deps, clientOf, methods))
+    .use(sessionRoutes(deps, context, methods, clientOf))
     .use(userRoutes(deps, context))
     .use(projectRoutes(deps, context))
     .use(keyRoutes(deps, context))
     .use(editorRoutes(deps, context))
     .use(importRoutes(deps, context))
     .use(releaseRoutes(deps, context))
+    .use(channelRoutes(deps, context))
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context))
+    .use(auditRoutes(deps, context))
     .use(memberRoutes(deps, context));
 }

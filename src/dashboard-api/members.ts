@@ -10,15 +10,15 @@ export function memberRoutes(deps: AppDeps, context: DashboardContext) {
   return new Elysia()
     .use(context)
     .get("/projects/:pid/members", ({ project }) => listMembers(db, project, settings.defaultProjectRole), { access: "members", inProject: true })
-    .put("/projects/:pid/members/:userId", ({ project, params, body }) => setMember(db, clock, project, params.userId, body), {
+    .put("/projects/:pid/members/:userId", ({ project, params, body, by }) => setMember(db, clock, project, params.userId, body, by), {
       access: "members",
       inProject: true,
       body: MemberInput,
     })
     .delete(
       "/projects/:pid/members/:userId",
-      ({ project, params, status }) => {
-        removeMember(db, project, params.userId);
+      ({ project, params, status, by }) => {
+        removeMember(db, clock, project, params.userId, by);
         return status(204);
       },
       { access: "members", inProject: true },

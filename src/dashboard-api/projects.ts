@@ -42,12 +42,12 @@ export function projectRoutes(deps: AppDeps, context: DashboardContext) {
       body: NewProject,
     })
     .get("/projects/:pid", ({ project, grant }) => ({ ...projectView(project), ...roleView(grant) }), { access: "read", inProject: true })
-    .patch("/projects/:pid", ({ project, body }) => updateProject(deps, project, body), {
+    .patch("/projects/:pid", ({ project, body, by }) => updateProject(deps, project, body, by), {
       access: "settings",
       inProject: true,
       body: ProjectPatch,
     })
-    .post("/projects/:pid/rotate-slug", ({ project }) => rotateProjectSlug(deps, project), { access: "settings", inProject: true })
+    .post("/projects/:pid/rotate-slug", ({ project, by }) => rotateProjectSlug(deps, project, by), { access: "settings", inProject: true })
     // Per-language counts for the key grid and the publish confirmation (docs/dashboard.md "Progress").
     .get("/projects/:pid/progress", ({ project, grant }) => progressShown(visibleLanguages(grant, project), projectProgress(db, project)), { access: "read", inProject: true })
     .get("/projects/:pid/languages", ({ project, grant }) => ({ items: onlyVisible(visibleLanguages(grant, project), listLanguages(db, project), (l) => l.code) }), {

@@ -1,10 +1,29 @@
 import { Elysia } from "elysia";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import { NewRelease, PublishOptions, ReleasePatch } from "../releases/model.ts";
+import { diffRelease } from "../releases/diff.ts";
+import { exportRelease } from "../releases/export.ts";
+import { DiffQuery, ExportQuery, NewRelease, PublishOptions, ReleasePatch, RepublishInput, ScheduleInput } from "../releases/model.ts";
 import { deleteRelease, publishRelease, rotateReleaseSlug } from "../releases/publish.ts";
 import { createRelease, findRelease, listReleases, releaseDetail, updateRelease } from "../releases/releases.ts";
-import { grantHolds, type DashboardContext } from "./access.ts";
+import { republishRelease } from "../releases/republish.ts";
+import { cancelSchedule, scheduleRelease } from "../releases/schedule.ts";
+import { grantHolds, type Access, type DashboardContext } from "./access.ts";
+
+/**
+ * Who may run each release operation (docs/releases.md, docs/dashboard-api.md "Access"), in one
+ * place so that finer rights (per-project roles) can be mapped onto it: reading a diff or the
+ * channels is reading the project; republishing, scheduling and moving channels are publishing.
+ */
+export const RELEASE_OPERATIONS_ACCESS = {
+  diff: "read",
+  republish: "release",
+  schedule: "release",
+  readChannels: "read",
+  moveChannel: "release",
+  rotateChannelSlug: "release",
+  deleteChannel: "release",
+} as const satisfies Record<string, Access>;
 
 /** Releases: drafts, publishing, slugs, deletion (docs/product.md §4, docs/publishing.md). */
 export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
@@ -22,6 +41,18 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
       access: "read",
       inProject: true,
     })
+    // A published release's strings as a file of any format (docs/formats.md "Export").
+    .get(
+      "/projects/:pid/releases/:rid/export",
+      ({ project, params, query, set }) => {
+        const file = exportRelease(db, dataDir, project, findRelease(db, project, params.rid), query);
+        set.headers["content-type"] = file.contentType;
+        set.headers["content-disposition"] = `attachment; filename="${file.name}"`;
+        set.headers["cache-control"] = "no-store";
+        return file.body;
+      },
+      { access: "read", inProject: true, query: ExportQuery },
+    )
     .patch("/projects/:pid/releases/:rid", ({ project, params, body }) => releaseDetail(db, cdnUrl, project, updateRelease(deps, project, params.rid, body)), {
       access: "release",
       inProject: true,
@@ -29,22 +60,46 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
-      async ({ project, grant, params, body }) => {
+      async ({ project, grant, params, body, by }) => {
         // Letting errors through is a project admin's call; a publish-scope token cannot (docs/product.md §7).
         const allowErrors = body?.allow_errors === true;
         if (allowErrors && !grantHolds(grant, "settings")) throw forbidden("only an admin may publish with errors (allow_errors)");
-        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors }));
+        return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors, by }));
       },
       { access: "release", inProject: true, body: PublishOptions },
     )
-    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params }) => rotateReleaseSlug(deps, project, params.rid), {
+    .post(
+      "/projects/:pid/releases/:rid/republish",
+      async ({ project, params, body, caller, by, status }) =>
+        status(201, releaseDetail(db, cdnUrl, project, await republishRelease(deps, dataDir, project, params.rid, caller.userId, body, by))),
+      { access: RELEASE_OPERATIONS_ACCESS.republish, inProject: true, body: RepublishInput },
+    )
+    .get("/projects/:pid/releases/:rid/diff", ({ project, params, query }) => diffRelease(db, dataDir, project, params.rid, query.against), {
+      access: RELEASE_OPERATIONS_ACCESS.diff,
+      inProject: true,
+      query: DiffQuery,
+    })
+    .put("/projects/:pid/releases/:rid/schedule", ({ project, params, body, by }) => releaseDetail(db, cdnUrl, project, scheduleRelease(deps, project, params.rid, body, by)), {
+      access: RELEASE_OPERATIONS_ACCESS.schedule,
+      inProject: true,
+      body: ScheduleInput,
+    })
+    .delete(
+      "/projects/:pid/releases/:rid/schedule",
+      ({ project, params, by, status }) => {
+        cancelSchedule(deps, project, params.rid, by);
+        return status(204);
+      },
+      { access: RELEASE_OPERATIONS_ACCESS.schedule, inProject: true },
+    )
+    .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params, by }) => rotateReleaseSlug(deps, project, params.rid, by), {
       access: "settings",
       inProject: true,
     })
     .delete(
       "/projects/:pid/releases/:rid",
-      async ({ project, params, status }) => {
-        await deleteRelease(deps, dataDir, project, params.rid);
+      async ({ project, params, status, by }) => {
+        await deleteRelease(deps, dataDir, project, params.rid, by);
         return status(204);
       },
       { access: "delete-release", inProject: true },

@@ -9,15 +9,15 @@ export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
   return new Elysia()
     .use(context)
     .get("/projects/:pid/tokens", ({ project }) => ({ items: listTokens(deps.db, project) }), { access: "read-private", inProject: true })
-    .post("/projects/:pid/tokens", ({ project, body, status }) => status(201, createToken(deps, project, body)), {
+    .post("/projects/:pid/tokens", ({ project, body, status, by }) => status(201, createToken(deps, project, body, by)), {
       access: "tokens",
       inProject: true,
       body: NewToken,
     })
     .delete(
       "/projects/:pid/tokens/:tokenId",
-      ({ project, params, status }) => {
-        deleteToken(deps, project, params.tokenId);
+      ({ project, params, status, by }) => {
+        deleteToken(deps, project, params.tokenId, by);
         return status(204);
       },
       { access: "tokens", inProject: true },

@@ -9,19 +9,19 @@ export function userRoutes({ db, clock }: AppDeps, context: DashboardContext) {
   return new Elysia()
     .use(context)
     .get("/users", () => ({ items: listUsers(db) }), { access: "read-private" })
-    .post("/users", async ({ body, status }) => status(201, await createUser(db, clock, body)), {
+    .post("/users", async ({ body, status, by }) => status(201, await createUser(db, clock, body, { by })), {
       access: "admin",
       body: NewUser,
     })
     // A new password signs the user out everywhere, except in the session that set it.
-    .patch("/users/:userId", ({ params, body, caller }) => updateUser(db, params.userId, body, { keepSession: caller.kind === "session" ? caller.session.tokenHash : undefined }), {
+    .patch("/users/:userId", ({ params, body, caller, by }) => updateUser(db, params.userId, body, { keepSession: caller.kind === "session" ? caller.session.tokenHash : undefined, by, clock }), {
       access: "admin",
       body: UserPatch,
     })
     .delete(
       "/users/:userId",
-      ({ params, status }) => {
-        deleteUser(db, params.userId);
+      ({ params, status, by }) => {
+        deleteUser(db, params.userId, { by, clock });
         return status(204);
       },
       { access: "admin" },

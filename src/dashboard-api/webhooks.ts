@@ -18,7 +18,7 @@ export function webhookRoutes(deps: AppDeps, context: DashboardContext) {
       access: "read-private",
       inProject: true,
     })
-    .post("/projects/:pid/webhooks", ({ project, body, status }) => status(201, createEndpoint(deps, project, body)), {
+    .post("/projects/:pid/webhooks", ({ project, body, status, by }) => status(201, createEndpoint(deps, project, body, by)), {
       access: "webhooks",
       inProject: true,
       body: NewEndpoint,
@@ -27,15 +27,15 @@ export function webhookRoutes(deps: AppDeps, context: DashboardContext) {
       access: "read-private",
       inProject: true,
     })
-    .patch("/projects/:pid/webhooks/:wid", ({ project, params, body }) => updateEndpoint(deps, project, params.wid, body), {
+    .patch("/projects/:pid/webhooks/:wid", ({ project, params, body, by }) => updateEndpoint(deps, project, params.wid, body, by), {
       access: "webhooks",
       inProject: true,
       body: EndpointPatch,
     })
     .delete(
       "/projects/:pid/webhooks/:wid",
-      ({ project, params, status }) => {
-        deleteEndpoint(deps, project, params.wid);
+      ({ project, params, status, by }) => {
+        deleteEndpoint(deps, project, params.wid, by);
         return status(204);
       },
       { access: "webhooks", inProject: true },

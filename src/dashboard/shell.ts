@@ -1,3 +1,4 @@
+import type { FileFormat } from "../formats/format.ts";
 import { FORMATS } from "../formats/registry.ts";
 import { ASSET_PREFIX, assetNamed } from "./assets.ts";
 
@@ -15,6 +16,8 @@ export interface FormatInfo {
   media_type: string;
   /** Every release ships it and the CDN serves it. */
   bundle: boolean;
+  /** One file holds several languages (XLIFF, .xcstrings): the import needs no language. */
+  multi_language: boolean;
 }
 
 export const FORMAT_INFO: FormatInfo[] = FORMATS.map((f) => ({
@@ -23,6 +26,7 @@ export const FORMAT_INFO: FormatInfo[] = FORMATS.map((f) => ({
   extensions: [...f.extensions],
   media_type: f.contentType.split(";")[0]!.trim(),
   bundle: f.bundle,
+  multi_language: (f as FileFormat).multiLanguage === true,
 }));
 
 /** What the pages need to know about this deployment, read once from the settings. */

@@ -1,6 +1,7 @@
 import type { MessageArgument } from "../messages/read.ts";
 import { arbNames } from "./arb-names.ts";
-import type { Entry, FileFormat, FileLanguage, WriteInput } from "./format.ts";
+import { checkArbMetadata } from "./arb-metadata.ts";
+import type { Entry, FileContent, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { arbPlaceholdersJson } from "./icu.ts";
 import { describe, invalid, isPlainObject, IMPORT_LIMITS, parseJsonObject, tooManyEntries } from "./read.ts";
 
@@ -24,20 +25,60 @@ export function arbLocale(code: string): string {
 
 const NO_ARGUMENTS: readonly MessageArgument[] = [];
 
+/**
+ * A stored `@key` entry as written: its attributes in their order, `description` the key's context
+ * now (edited in the dashboard or not; put first when the stored entry had none), null when
+ * nothing is left (docs/formats.md "ARB metadata").
+ */
+function storedEntryJson(stored: string, context: string | null): string | null {
+  const meta = JSON.parse(stored) as Record<string, unknown>;
+  const out: Record<string, unknown> = context !== null && !("description" in meta) ? { description: context } : {};
+  for (const k in meta) {
+    if (k !== "description") out[k] = meta[k];
+    else if (context !== null) out.description = context;
+  }
+  return Object.keys(out).length === 0 ? null : JSON.stringify(out);
+}
+
+interface ArbKeyForms {
+  /** Each key's quoted message name. */
+  names: string[];
+  /** Each key's `@` entry from stored metadata (null: nothing to write), or undefined: inferred per language. */
+  stored: (string | null | undefined)[];
+  /** The kept `@@` attributes as lines, after `@@locale`. */
+  fileLines: string[];
+}
+
 function write({ keys, languages, argumentsOf, work }: WriteInput): string {
   const lang = languages[0]!;
-  // The quoted names, made once per key set for every language (docs/formats.md "Speed").
-  const names = keys.own("arb", () => {
+  // The quoted names and stored entries, made once per key set for every language (docs/formats.md "Speed").
+  const forms = keys.own<ArbKeyForms>("arb", () => {
     const byKey = arbNames(keys.keys);
-    return keys.keys.map((key) => JSON.stringify(byKey.get(key)!));
+    const attributes = keys.arbAttributes ? (JSON.parse(keys.arbAttributes) as Record<string, unknown>) : {};
+    return {
+      names: keys.keys.map((key) => JSON.stringify(byKey.get(key)!)),
+      stored: keys.keys.map((key, i) => {
+        const stored = keys.arbMetadata?.get(key);
+        return stored === undefined ? undefined : storedEntryJson(stored, keys.contextOf[i]!);
+      }),
+      fileLines: Object.keys(attributes).map((k) => `  ${JSON.stringify(k)}: ${JSON.stringify(attributes[k])}`),
+    };
   });
+  const { names } = forms;
   // `@@locale` comes first (docs/interface.md §2.6 rule 5).
-  const lines = [`  "@@locale": ${JSON.stringify(arbLocale(lang.code))}`];
+  const lines = [`  "@@locale": ${JSON.stringify(arbLocale(lang.code))}`, ...forms.fileLines];
   for (let i = 0; i < keys.keys.length; i++) {
     const valueJson = lang.json[i];
     if (valueJson === undefined) continue;
     const nameJson = names[i]!;
     lines.push(`  ${nameJson}: ${valueJson}`);
+    const stored = forms.stored[i];
+    if (stored !== undefined) {
+      // The template's entry as pushed: its placeholders' types, formats and examples (docs/formats.md "ARB metadata").
+      if (work) work.steps++;
+      if (stored !== null) lines.push(`  "@${nameJson.slice(1)}: ${stored}`);
+      continue;
+    }
     const description = keys.contextOf[i];
     const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : argumentsOf(lang.values[i]!);
     if (work) work.steps += 1 + args.length;
@@ -51,9 +92,13 @@ function write({ keys, languages, argumentsOf, work }: WriteInput): string {
   return `{\n${lines.join(",\n")}\n}\n`;
 }
 
-async function read(content: string): Promise<FileLanguage> {
+/** File attributes not kept: the language (the import's own) and a time stamp that changes on every save. */
+const NOT_KEPT = new Set(["@@locale", "@@last_modified"]);
+
+async function read(content: string): Promise<FileContent> {
   const data = await parseJsonObject(content, "ARB (a JSON document)");
   const entries: Entry[] = [];
+  const attributes: Record<string, unknown> = {};
   let locale: string | undefined;
   for (const k in data) {
     if (!Object.hasOwn(data, k)) continue;
@@ -63,20 +108,25 @@ async function read(content: string): Promise<FileLanguage> {
         if (typeof v !== "string") throw invalid(`"@@locale" must be a string`);
         locale = v;
       }
+      if (!NOT_KEPT.has(k)) attributes[k] = v;
       continue;
     }
     if (k.startsWith("@")) {
       if (!isPlainObject(v)) throw invalid(`the metadata "${k}" must be an object, not ${describe(v)}`);
-      if (v.description !== undefined && typeof v.description !== "string") throw invalid(`"${k}.description" must be a string`);
+      checkArbMetadata(k.slice(1), v);
       continue;
     }
     if (typeof v !== "string") throw invalid(`the message "${k}" must be a string, not ${describe(v)}`);
     if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
     const meta = data[`@${k}`];
-    const description = isPlainObject(meta) && typeof meta.description === "string" ? meta.description : undefined;
-    entries.push(description === undefined ? { key: k, value: v } : { key: k, value: v, description });
+    // The whole `@name` entry, kept with the key when this is the base language's file ({} when
+    // there is none; docs/formats.md "ARB metadata").
+    const kept = isPlainObject(meta) ? meta : {};
+    const description = typeof kept.description === "string" ? kept.description : undefined;
+    entries.push(description === undefined ? { key: k, value: v, attributes: kept } : { key: k, value: v, description, attributes: kept });
   }
-  return locale === undefined ? { entries } : { entries, locale };
+  const language: FileLanguage = locale === undefined ? { entries } : { entries, locale };
+  return { languages: [language], attributes };
 }
 
 export const arb = {
@@ -86,6 +136,6 @@ export const arb = {
   // An ARB file is a JSON document (docs/product.md §3).
   contentType: "application/json; charset=utf-8",
   bundle: true,
-  read: async (content) => ({ languages: [await read(content)] }),
+  read,
   write,
 } as const satisfies FileFormat<"arb">;

@@ -26,6 +26,12 @@ export interface FileFormat<Name extends string = string> {
    */
   readonly bundle: boolean;
   /**
+   * The format holds several languages in one file (XLIFF's source and target, a String Catalog's
+   * every language): its import sets each language it holds, and `pull` writes one file
+   * (docs/formats.md "Languages").
+   */
+  readonly multiLanguage?: boolean;
+  /**
    * Reads a file: its entries, per language it holds. Throws a ContentError (read.ts) saying what
    * is wrong and where. The size bound and a leading byte order mark are handled before
    * (registry.ts `readFile`). Asynchronous so that a format's parser is loaded when a file of it is
@@ -46,8 +52,14 @@ export interface Entry {
   /** The key, or what the file names the message by (an ARB message name), as written. */
   key: string;
   value: string;
-  /** The key's context: ARB `@name.description` (later: PO comments, XLIFF notes). */
+  /** The key's context: ARB `@name.description`, PO comments, XLIFF notes, Android and `.strings` comments. */
   description?: string;
+  /**
+   * The source text the file gives beside a translation (a PO `msgid`, an XLIFF `<source>`): the
+   * import compares it with the stored base string and reports a difference (docs/formats.md
+   * "Languages"). A PO entry whose `msgstr` is empty has the value "" and this source.
+   */
+  source?: string;
   /**
    * What else the file says about this message, to be kept with the key (ARB placeholders with
    * `type`, `format` and `example`; Android's `translatable`). No format fills it yet: this is where
@@ -68,12 +80,18 @@ export interface FileContent {
   languages: FileLanguage[];
   /** File-level attributes (ARB `@@` entries other than `@@locale`); see `Entry.attributes`. */
   attributes?: Readonly<Record<string, unknown>>;
+  /** The locale whose entries are the source text (XLIFF's source language, a catalog's `sourceLanguage`). */
+  source?: string;
 }
 
 /** The key set of a release or an export: every key in code-point order, with its context. */
 export interface BundleKeys {
   keys: string[];
   contexts: Map<string, string | null>;
+  /** Keys' stored ARB `@key` entries (JSON objects as text; docs/formats.md "ARB metadata"), where a base ARB push gave one. */
+  arbMetadata?: Map<string, string>;
+  /** The base ARB's `@@` attributes kept (a JSON object as text), written into every ARB file. */
+  arbAttributes?: string | null;
 }
 
 /** One language's values, aligned with `BundleKeys.keys`; undefined where a key has no value. */
@@ -114,6 +132,14 @@ export interface LanguageTexts extends BundleLanguage {
 export interface WriteInput {
   keys: KeyTexts;
   languages: readonly LanguageTexts[];
+  /**
+   * The base language, for the formats that write the source text beside a translation (PO's
+   * `msgid`, XLIFF's `<source>`) or every language in one file (`.xcstrings`, where `languages`
+   * then holds the others). Absent for the bundle formats, which never need it.
+   */
+  source?: LanguageTexts;
+  /** Choices of a format's writer (the client's `--xliff-version`). */
+  options?: { xliffVersion?: "1.2" | "2.0" };
   /**
    * The arguments of a value the language does not carry them for, read in the project's message
    * syntax (docs/product.md §7). Given by the caller, so formats need not load the message parser.

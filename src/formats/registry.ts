@@ -1,14 +1,20 @@
+import { android } from "./android.ts";
 import { arb } from "./arb.ts";
 import type { FileContent, FileFormat, FileLanguage } from "./format.ts";
 import { json } from "./json.ts";
+import { po } from "./po.ts";
 import { checkImportSize, invalid, withoutBom } from "./read.ts";
+import { strings } from "./strings.ts";
+import { stringsdict } from "./stringsdict.ts";
+import { xcstrings } from "./xcstrings.ts";
+import { xliff } from "./xliff.ts";
 import { yaml } from "./yaml.ts";
 
 /**
  * The file formats (docs/formats.md): the one list everything else is derived from. Adding a
  * format is a file exporting a FileFormat (format.ts), its tests, and one line here.
  */
-export const FORMATS = [json, yaml, arb] as const;
+export const FORMATS = [json, yaml, arb, xliff, po, android, strings, stringsdict, xcstrings] as const;
 
 export type AnyFormat = (typeof FORMATS)[number];
 export type FormatName = AnyFormat["name"];
@@ -32,6 +38,11 @@ export function formatNamed(name: FormatName): FileFormat {
 
 export function isFormatName(name: string): name is FormatName {
   return BY_NAME.has(name);
+}
+
+/** A format that holds several languages in one file (XLIFF, `.xcstrings`). */
+export function isMultiLanguage(name: FormatName): boolean {
+  return formatNamed(name).multiLanguage === true;
 }
 
 export function isBundleFormat(name: string): name is BundleFormat {
@@ -62,8 +73,8 @@ export async function readFile(name: FormatName, content: string): Promise<FileC
 }
 
 /** A file of one language (the import's and the client's unit): its entries and the locale it names. */
-export async function readOneLanguage(name: FormatName, content: string): Promise<FileLanguage> {
-  const { languages } = await readFile(name, content);
+export async function readOneLanguage(name: FormatName, content: string): Promise<FileLanguage & Pick<FileContent, "attributes">> {
+  const { languages, attributes } = await readFile(name, content);
   if (languages.length !== 1) throw invalid(`the file holds ${languages.length} languages; import them one language at a time`);
-  return languages[0]!;
+  return attributes === undefined ? languages[0]! : { ...languages[0]!, attributes };
 }

@@ -19,8 +19,7 @@ export function keyTexts(keySet: BundleKeys): KeyTexts {
     }
     const owned = new Map<string, unknown>();
     texts = {
-      keys: keySet.keys,
-      contexts: keySet.contexts,
+      ...keySet,
       json,
       contextOf,
       own<T>(format: string, build: () => T): T {

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { conflict, invalidField, notFound } from "../common/errors.ts";
 import type { Clock } from "../common/clock.ts";
 import type { Db } from "../storage/db.ts";
@@ -130,7 +131,7 @@ function refuseLastProjectAdmin(db: Db, projectId: number, before: MemberRow | u
  * their row says; the row counts once they are no longer one. `languages` only for a translator
  * or reviewer.
  */
-export function setMember(db: Db, clock: Clock, project: ProjectRow, userPublicId: string, input: MemberInput): MemberView {
+export function setMember(db: Db, clock: Clock, project: ProjectRow, userPublicId: string, input: MemberInput, by: AuditBy = SYSTEM): MemberView {
   const limitedRole = limited(input.role);
   if (!limitedRole && input.languages != null) throw invalidField("languages", `only a translator or reviewer is limited to languages, not a ${input.role}`);
   return db.transaction(
@@ -146,6 +147,13 @@ export function setMember(db: Db, clock: Clock, project: ProjectRow, userPublicI
         .onConflictDoUpdate({ target: [projectMembers.projectId, projectMembers.userId], set: { role: values.role, languages: values.languages, updatedAt: values.updatedAt } })
         .returning()
         .get();
+      // Recorded by the change itself, in its transaction (docs/dashboard-api.md "Audit log").
+      recordAudit(db, clock, by, {
+        action: "member_changed",
+        target: { kind: "member", id: user.publicId, name: user.email },
+        projectId: project.id,
+        details: { role: row.role, languages: row.languages, previous_role: before?.role ?? null },
+      });
       return memberView(row, user);
     },
     { behavior: "immediate" },
@@ -153,7 +161,7 @@ export function setMember(db: Db, clock: Clock, project: ProjectRow, userPublicI
 }
 
 /** Takes a user's own role in the project away; they then hold the default role (or none: the project is a 404 to them). */
-export function removeMember(db: Db, project: ProjectRow, userPublicId: string): void {
+export function removeMember(db: Db, clock: Clock, project: ProjectRow, userPublicId: string, by: AuditBy = SYSTEM): void {
   db.transaction(
     () => {
       const user = findUser(db, userPublicId);
@@ -161,6 +169,7 @@ export function removeMember(db: Db, project: ProjectRow, userPublicId: string):
       if (!before) throw notFound("this user has no role of their own in this project");
       refuseLastProjectAdmin(db, project.id, before, "remove");
       db.delete(projectMembers).where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.userId, user.id))).run();
+      recordAudit(db, clock, by, { action: "member_removed", target: { kind: "member", id: user.publicId, name: user.email }, projectId: project.id, details: { role: before.role } });
     },
     { behavior: "immediate" },
   );

@@ -1,7 +1,8 @@
 import type { WorkCounter } from "../common/work.ts";
 import type { MessageProblem } from "../storage/schema.ts";
 import { PLURAL_CATEGORIES, type LanguagePlurals, type PluralRulesOf } from "./plurals.ts";
-import type { MessageSyntax, PluralUse, ReadMessage } from "./read.ts";
+import type { MessageSyntax, PluralUse, ReadMessage } from "./read-types.ts";
+import { SYNTAXES } from "./syntaxes.ts";
 import { describeFault } from "./syntax-faults.ts";
 
 /**
@@ -155,13 +156,13 @@ function sameNames(a: ReadMessage["arguments"], b: ReadMessage["arguments"], wor
   return true;
 }
 
-const shown = (ctx: CheckContext, name: string) => (ctx.syntax === "icu" ? `\`{${name}}\`` : `\`${name}\``);
+const shown = (ctx: CheckContext, name: string) => SYNTAXES[ctx.syntax].show(name);
 
 function unknownPlaceholders(read: ReadMessage, base: ReadMessage, ctx: CheckContext, out: Findings): void {
   if (ctx.work) ctx.work.steps += 3 * (read.arguments.length + base.arguments.length); // two sets, one filter, one loop
   const mine = new Set(read.arguments.map((a) => a.name));
   const theirs = new Set(base.arguments.map((a) => a.name));
-  const severity = ctx.syntax === "icu" ? "error" : "warning";
+  const severity = SYNTAXES[ctx.syntax].unknownSeverity;
   // Suggest what the base text has and this value lacks (a misspelt name), else all it has.
   const missing = base.arguments.filter((a) => !mine.has(a.name)).map((a) => a.name);
   const suggestions = (missing.length > 0 ? missing : [...theirs]).slice(0, 3).map((n) => shown(ctx, n));
@@ -197,16 +198,22 @@ function syntaxProblem(value: string, fault: NonNullable<ReadMessage["fault"]>, 
  * parses.
  */
 export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
-  if (read.fault) return ctx.syntax === "icu" ? [syntaxProblem(value, read.fault, ctx)] : [];
+  if (read.fault) return [syntaxProblem(value, read.fault, ctx)];
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
+  if (base && (read.native || base.native)) return withNative(checkArguments(value, read, ctx, base), read, base, ctx, false);
+  return checkArguments(value, read, ctx, base);
+}
+
+function checkArguments(value: string, read: ReadMessage, ctx: CheckContext, base: ReadMessage | null): MessageProblem[] {
   // The common case, and the hot path of a publish: no argument here or in the base text.
   if (read.arguments.length === 0 && (!base || base.arguments.length === 0)) return NO_PROBLEMS;
   const compare = base !== null && !sameNames(read.arguments, base.arguments, ctx.work);
-  if (!compare && (read.plurals.length === 0 || ctx.syntax !== "icu")) return NO_PROBLEMS;
+  const plurals = SYNTAXES[ctx.syntax].pluralsInMessage;
+  if (!compare && (read.plurals.length === 0 || !plurals)) return NO_PROBLEMS;
   // Written in the order they are listed: placeholder_unknown (an error in ICU), plural_category, placeholder_missing.
   const out = new Findings(ctx.work);
   if (compare) unknownPlaceholders(read, base, ctx, out);
-  if (ctx.syntax === "icu") checkPlurals(read, ctx, out);
+  if (plurals) checkPlurals(read, ctx, out);
   if (compare) missingPlaceholders(read, base, ctx, out);
   return out.list;
 }
@@ -217,14 +224,50 @@ export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext
  * checks, which find warnings only, and so costs a publish less on every plural it ships.
  */
 export function messageErrors(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
-  // In the text syntax nothing is an error (docs/messages.md "Problems").
-  if (ctx.syntax !== "icu") return NO_PROBLEMS;
   if (read.fault) return [syntaxProblem(value, read.fault, ctx)];
+  // In the text syntax nothing is an error (docs/messages.md "Problems").
+  if (SYNTAXES[ctx.syntax].unknownSeverity !== "error") return NO_PROBLEMS;
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
+  if (base && (read.native || base.native)) return withNative(icuErrors(read, base, ctx), read, base, ctx, true);
+  return icuErrors(read, base, ctx);
+}
+
+function icuErrors(read: ReadMessage, base: ReadMessage | null, ctx: CheckContext): MessageProblem[] {
   if (base === null || read.arguments.length === 0 || sameNames(read.arguments, base.arguments, ctx.work)) return NO_PROBLEMS;
   const out = new Findings(ctx.work);
   unknownPlaceholders(read, base, ctx, out);
   return out.list;
+}
+
+/**
+ * Native placeholders (`%1$s`, `%@`) compared like ICU arguments (docs/formats.md "Placeholders"):
+ * one the base text lacks is `placeholder_unknown` (an error in every syntax but `text`), one it
+ * has and the translation lacks is `placeholder_missing`. Errors stay before warnings.
+ */
+function withNative(found: MessageProblem[], read: ReadMessage, base: ReadMessage, ctx: CheckContext, errorsOnly: boolean): MessageProblem[] {
+  const mine = read.native ?? [];
+  const theirs = base.native ?? [];
+  if (ctx.work) ctx.work.steps += mine.length + theirs.length;
+  const severity = SYNTAXES[ctx.syntax].unknownSeverity;
+  const unknown: MessageProblem[] = [];
+  const missing: MessageProblem[] = [];
+  for (const p of mine) {
+    if (theirs.includes(p)) continue;
+    const hint = theirs.filter((t) => !mine.includes(t));
+    unknown.push({
+      code: "placeholder_unknown",
+      severity,
+      message: `\`${p}\` is not in the ${ctx.baseName} text${theirs.length === 0 ? ", which has no placeholders" : `; use ${(hint.length > 0 ? hint : theirs).slice(0, 3).map((t) => `\`${t}\``).join(" or ")}`}`,
+    });
+  }
+  if (!errorsOnly) for (const p of theirs) if (!mine.includes(p)) missing.push({ code: "placeholder_missing", severity: "warning", message: `\`${p}\` from the ${ctx.baseName} text is missing` });
+  if (unknown.length === 0 && missing.length === 0) return found;
+  if (errorsOnly && severity !== "error") return found;
+  const list = [...found];
+  const firstWarning = list.findIndex((p) => p.severity === "warning");
+  list.splice(firstWarning < 0 ? list.length : firstWarning, 0, ...unknown.slice(0, MAX_PROBLEMS_PER_CODE));
+  list.push(...missing.slice(0, MAX_PROBLEMS_PER_CODE));
+  return list;
 }
 
 /** How many findings of each severity (the counts stored beside them). */

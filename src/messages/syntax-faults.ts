@@ -1,8 +1,9 @@
-import { MAX_NESTING, type SyntaxFault } from "./read.ts";
+import type { SyntaxFault } from "./read-types.ts";
+import { MAX_NESTING } from "./syntax-icu.ts";
 
 /**
- * The parser's error kinds (FormatJS's `ErrorKind` names) as sentences a translator can act on
- * (docs/messages.md "Problems"). `{at}` is the 1-based character position; `{token}` the text the
+ * The parser's error kinds (FormatJS's `ErrorKind` names), and those of the i18next reading
+ * (syntax-i18next.ts), as sentences a translator can act on (docs/messages.md "Problems"). `{at}` is the 1-based character position; `{token}` the text the
  * parser stopped at.
  */
 const SENTENCES: Record<string, string> = {
@@ -28,6 +29,10 @@ const SENTENCES: Record<string, string> = {
   DUPLICATE_PLURAL_ARGUMENT_SELECTOR: "The case `{token}` at character {at} appears twice in the same plural",
   DUPLICATE_SELECT_ARGUMENT_SELECTOR: "The case `{token}` at character {at} appears twice in the same select",
   MISSING_OTHER_CLAUSE: "A plural or select ends at character {at} without an `other` case, which every plural and select needs",
+  I18NEXT_UNCLOSED: "The `{{` at character {at} is never closed: a `}}` is missing",
+  I18NEXT_EMPTY: "`{token}` at character {at} has no name inside, as in {{name}}",
+  I18NEXT_NESTING_UNCLOSED: "The `$t(` at character {at} is never closed: a `)` is missing",
+  I18NEXT_NESTING_EMPTY: "`{token}` at character {at} names no key, as in $t(common.appName)",
   TOO_DEEP: `Braces are nested more than ${MAX_NESTING} levels deep (at character {at})`,
 };
 

@@ -1,46 +1,69 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
 import { bundleFileName } from "../bundles/layout.ts";
 import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
 import { log } from "../common/log.ts";
-import type { ServiceDeps } from "../deps.ts";
+import type { AppDeps, ServiceDeps } from "../deps.ts";
 import { compileLanguage } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
-import { checkSnapshot, publishRefusal } from "./checks.ts";
+import { channelsOn } from "./channels.ts";
+import { checkSource, publishRefusal } from "./checks.ts";
 import { findRelease } from "./releases.ts";
-import { takeSnapshot, type SnapshotLanguage } from "./snapshot.ts";
+import { openSnapshot, type SnapshotSource } from "./snapshot.ts";
 
 export interface PublishOptions {
   /** Publish although messages have errors (docs/product.md §7); the caller checks it is an admin. */
   allowErrors?: boolean;
+  /** Who publishes, for the audit log (docs/dashboard-api.md "Audit log"). */
+  by?: AuditBy;
 }
 
 /**
  * Publishing (docs/interface.md §3, docs/product.md §3, docs/publishing.md §2), all or nothing:
  * snapshot, check every message (a 409 with the errors unless `allowErrors`, before anything is
  * written), claim the draft, compile every language to every bundle format of the registry (JSON,
- * YAML and ARB), write and flush the files, then in one transaction give the release its slug,
+ * YAML and ARB), write and flush the files (and copy them beside the replica, when the server
+ * replicates), then in one transaction give the release its slug,
  * record the shipped languages with `is_base_language` as of now and the formats written, mark it
  * published (and forced, when errors were let through) and write release_published. Then the
  * change notice purges the CDN and API caches, so `latest` tracks this release at once.
  */
 export async function publishRelease(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
   dataDir: string,
   project: ProjectRow,
   releasePublicId: string,
   options: PublishOptions = {},
 ): Promise<ReleaseRow> {
-  const { db, changes } = deps;
-  assertDraft(findRelease(db, project, releasePublicId));
+  assertDraft(findRelease(deps.db, project, releasePublicId));
   const started = performance.now();
-  // The snapshot is one synchronous read; checking it yields between languages, and the claim
-  // after it still refuses a second publish of the same draft (docs/publishing.md §2).
-  const snapshot = takeSnapshot(db, project.id);
-  const check = await checkSnapshot(snapshot);
+  // The snapshot is a read transaction of its own, read one language at a time (snapshot.ts
+  // `openSnapshot`): the checks, then the files, each hold one language's values, never the
+  // project's. Checking yields between languages, and the claim after it still refuses a second
+  // publish of the same draft (docs/publishing.md §2).
+  const snapshot = openSnapshot(deps.db, project.id);
+  try {
+    return await publishSnapshot(deps, dataDir, project, releasePublicId, snapshot, options, started);
+  } finally {
+    snapshot.close();
+  }
+}
+
+async function publishSnapshot(
+  deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
+  dataDir: string,
+  project: ProjectRow,
+  releasePublicId: string,
+  snapshot: SnapshotSource,
+  options: PublishOptions,
+  started: number,
+): Promise<ReleaseRow> {
+  const { db, changes } = deps;
+  const check = await checkSource(snapshot);
   if (check.errorCount > 0 && !options.allowErrors) throw publishRefusal(check);
   const release = claimDraft(deps, project, releasePublicId);
   let staging: ReleaseStaging | undefined;
@@ -50,17 +73,20 @@ export async function publishRelease(
     // work runs off the main thread).
     let writing: Promise<unknown> = Promise.resolve();
     for (const lang of snapshot.languages) {
-      const files = compileLanguage(snapshot, lang, snapshot.syntax);
+      const files = compileLanguage(snapshot, { code: lang.code, values: snapshot.valuesOf(lang.code) }, snapshot.syntax);
       await writing;
       writing = Promise.all(BUNDLE_FORMATS.map((format) => staging!.write(bundleFileName(lang.code, format), files[format])));
       writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
     }
     await writing;
-    await staging.commit();
+    const dir = await staging.commit();
     staging = undefined;
     let row: ReleaseRow;
     try {
-      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0);
+      // With replication on, the files reach the replica before the release is published, so a
+      // restore never finds a published release without its files (docs/deploy.md "Continuous replication").
+      await deps.releaseCopier?.copyRelease(release.publicId, dir);
+      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0, options.by ?? SYSTEM);
     } catch (err) {
       await removeReleaseFiles(dataDir, release.publicId);
       throw err;
@@ -78,6 +104,11 @@ export async function publishRelease(
     db.update(releases).set({ publishingSince: null }).where(eq(releases.id, release.id)).run();
     if (staging) await staging.discard();
   }
+}
+
+/** A release as the audit log names it. */
+function auditRelease(r: ReleaseRow) {
+  return { kind: "release" as const, id: r.publicId, name: `${r.name} (${r.tag})` };
 }
 
 /** A published release, or one being published, cannot be published (again): 409. */
@@ -102,19 +133,27 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
   );
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotLanguage[], forced: boolean): ReleaseRow {
+/**
+ * `latest` is the newest published_at; it is kept strictly increasing within a project so two
+ * publishes (or republishes) in the same millisecond still have an order. Call it inside the
+ * transaction that publishes.
+ */
+export function nextPublishedAt(db: Db, projectId: number, now: number): number {
+  const last = db
+    .select({ at: sql<number | null>`max(${releases.publishedAt})` })
+    .from(releases)
+    .where(and(eq(releases.projectId, projectId), eq(releases.status, "published")))
+    .get()?.at;
+  return Math.max(now, (last ?? 0) + 1);
+}
+
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotSource["languages"], forced: boolean, by: AuditBy): ReleaseRow {
   return db.transaction((tx) => {
-    // `latest` is the newest published_at; keep it strictly increasing within a project so two
-    // publishes in the same millisecond still have an order.
-    const last = tx
-      .select({ at: sql<number | null>`max(${releases.publishedAt})` })
-      .from(releases)
-      .where(and(eq(releases.projectId, project.id), eq(releases.status, "published")))
-      .get()?.at;
-    const publishedAt = Math.max(clock.now(), (last ?? 0) + 1);
+    const publishedAt = nextPublishedAt(tx as unknown as Db, project.id, clock.now());
     const row = tx
       .update(releases)
-      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS] })
+      // A schedule the draft had is done with (docs/releases.md "Scheduled publish").
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS], scheduledAt: null, scheduleError: null })
       .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
       .returning()
       .get();
@@ -125,6 +164,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
         .run();
     }
     changes.event(project, "release_published", { release_id: row.publicId, name: row.name, tag: row.tag, status: "published" });
+    recordAudit(db, clock, by, { action: "release_published", target: auditRelease(row), projectId: project.id, details: { languages: langs.map((l) => l.code), forced } });
     return row;
   });
 }
@@ -133,11 +173,14 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
  * A new release slug revokes the release's old URLs at once (docs/interface.md §5 rule 7,
  * docs/product.md §3).
  */
-export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string): { slug: string } {
+export function rotateReleaseSlug({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): { slug: string } {
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "published") throw conflict("only a published release has a slug to rotate");
   const slug = newSlug();
-  db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+  db.transaction(() => {
+    db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+    recordAudit(db, clock, by, { action: "slug_rotated", target: auditRelease(release), projectId: project.id, details: { of: "release" } });
+  });
   changes.notify(project.id);
   return { slug };
 }
@@ -147,11 +190,15 @@ export function rotateReleaseSlug({ db, changes }: ServiceDeps, project: Project
  * (docs/product.md §3): `latest` falls back to the previous published release, or 404s when none
  * is left. A crash between the two leaves files no release names; the start removes them.
  */
-export async function deleteRelease({ db, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string): Promise<void> {
+export async function deleteRelease({ db, clock, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): Promise<void> {
   const r = findRelease(db, project, releasePublicId);
   db.transaction((tx) => {
+    // docs/releases.md "Channels": a release a channel serves stays until the channel moves.
+    const on = channelsOn(tx as unknown as Db, r.id);
+    if (on.length > 0) throw conflict(`the channel${on.length > 1 ? "s" : ""} ${on.map((n) => `"${n}"`).join(", ")} point${on.length > 1 ? "" : "s"} at this release: move ${on.length > 1 ? "them" : "it"} first`);
     tx.delete(releases).where(eq(releases.id, r.id)).run();
     changes.event(project, "release_deleted", { release_id: r.publicId, name: r.name, tag: r.tag });
+    recordAudit(db, clock, by, { action: "release_deleted", target: auditRelease(r), projectId: project.id, details: { status: r.status } });
   });
   changes.notify(project.id);
   if (r.status === "published") await removeReleaseFiles(dataDir, r.publicId);

@@ -1,3 +1,4 @@
+import type { MessageSyntax } from "../messages/read-types.ts";
 import type { Db } from "../storage/db.ts";
 
 /**
@@ -7,11 +8,25 @@ import type { Db } from "../storage/db.ts";
 export function prepareSnapshotQueries(db: Db) {
   const c = db.$client;
   return {
-    project: c.query<{ base: string; syntax: "icu" | "text" }, [number]>("SELECT base_language_code AS base, message_syntax AS syntax FROM projects WHERE id = ?"),
-    keys: c.query<{ id: number; publicId: string; key: string; context: string | null }, [number]>(
-      "SELECT id, public_id AS publicId, key, context FROM translation_keys WHERE project_id = ?",
+    project: c.query<{ base: string; syntax: MessageSyntax; arbAttributes: string | null; approvedOnly: number }, [number]>(
+      "SELECT base_language_code AS base, message_syntax AS syntax, arb_attributes AS arbAttributes, publish_approved_only AS approvedOnly FROM projects WHERE id = ?",
+    ),
+    keys: c.query<{ id: number; publicId: string; key: string; context: string | null; arbMetadata: string | null }, [number]>(
+      "SELECT id, public_id AS publicId, key, context, arb_metadata AS arbMetadata FROM translation_keys WHERE project_id = ?",
     ),
     languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ? ORDER BY code"),
     values: c.query<[number, string], [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),
+    // docs/releases.md "Reviewed strings only": the value as it is when approved, else the value of
+    // the newest approval in its history (an edit after an approval ships the approved one); a value
+    // never approved is left out, like a missing translation.
+    approvedValues: c.query<[number, string], [number]>(
+      `SELECT key_id, value FROM (
+         SELECT t.key_id AS key_id, CASE WHEN t.status = 'approved' THEN t.value ELSE (
+           SELECT h.value FROM translation_history h
+           WHERE h.key_id = t.key_id AND h.language_id = t.language_id AND h.status = 'approved'
+           ORDER BY h.id DESC LIMIT 1) END AS value
+         FROM translations t WHERE t.language_id = ?)
+       WHERE value IS NOT NULL`,
+    ),
   };
 }

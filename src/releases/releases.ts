@@ -29,10 +29,20 @@ export interface ReleaseView {
   forced: boolean;
   slug?: string;
   languages?: ReleaseLanguageView[];
+  /** The release this one republished (docs/releases.md "Roll back"); only on a republished release. */
+  republished_from?: string;
+  /** A draft's scheduled publish (docs/releases.md "Scheduled publish"); only while there is one. */
+  scheduled_at?: string;
+  /** Why the scheduled publish did not happen (the refusal's message); only after it failed. */
+  schedule_error?: string;
 }
 
 export function releaseView(r: ReleaseRow): ReleaseView {
-  return { id: r.publicId, name: r.name, tag: r.tag, status: r.status, created_at: iso(r.createdAt), published_at: iso(r.publishedAt), forced: r.forced };
+  const view: ReleaseView = { id: r.publicId, name: r.name, tag: r.tag, status: r.status, created_at: iso(r.createdAt), published_at: iso(r.publishedAt), forced: r.forced };
+  if (r.republishedFrom !== null) view.republished_from = r.republishedFrom;
+  if (r.scheduledAt !== null) view.scheduled_at = iso(r.scheduledAt);
+  if (r.scheduleError !== null) view.schedule_error = r.scheduleError;
+  return view;
 }
 
 /**
@@ -61,14 +71,14 @@ export function releaseDetail(db: Db, cdnUrl: string, project: ProjectRow, r: Re
 }
 
 /** A name or tag as stored: trimmed, not blank, no control characters. Its length is the route schema's to bound (model.ts). */
-function cleanField(raw: string, field: "name" | "tag"): string {
+export function cleanField(raw: string, field: "name" | "tag"): string {
   const v = raw.trim();
   if (!v) throw invalidField(field, atLeastCharacters(1));
   if (hasControlCharacters(v)) throw invalidField(field, "must not contain control characters");
   return v;
 }
 
-function assertTagFree(db: Db, project: ProjectRow, tag: string, exceptId?: number): void {
+export function assertTagFree(db: Db, project: ProjectRow, tag: string, exceptId?: number): void {
   const other = db
     .select({ id: releases.id })
     .from(releases)

@@ -1,7 +1,9 @@
 import { compareCodePoints } from "../common/text.ts";
 import type { BundleKeys, BundleLanguage } from "../formats/format.ts";
+import { languageHasForm, pluralFormIn } from "../messages/plural-forms.ts";
+import { PluralCatalog } from "../messages/plurals.ts";
 import type { MessageSyntax } from "../messages/read.ts";
-import type { Db } from "../storage/db.ts";
+import { openReadOnly, type Db } from "../storage/db.ts";
 import { prepareSnapshotQueries } from "./queries.ts";
 
 /**
@@ -23,6 +25,23 @@ export interface Snapshot extends BundleKeys {
   syntax: MessageSyntax;
 }
 
+/**
+ * Each language's file carries the i18next plural forms that language has (docs/messages.md
+ * "i18next plural forms"): a value for a form it does not use (`items_many` in English) is left out.
+ */
+function unusedFormsLeaver(keys: string[]): (lang: { code: string; values: (string | undefined)[] }) => void {
+  const names = new Set(keys);
+  const forms = keys.flatMap((k, i) => {
+    const form = pluralFormIn(k, names);
+    return form ? [{ i, form }] : [];
+  });
+  const catalog = new PluralCatalog();
+  return (lang) => {
+    const plurals = catalog.of(lang.code);
+    for (const { i, form } of forms) if (!languageHasForm(form, plurals)) lang.values[i] = undefined;
+  };
+}
+
 export function takeSnapshot(db: Db, projectId: number): Snapshot {
   const q = prepareSnapshotQueries(db);
   const project = q.project.get(projectId);
@@ -32,17 +51,82 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
   keyRows.forEach((k, i) => position.set(k.id, i));
   const languages = q.languages.all(projectId).map((l) => {
     const values = new Array<string | undefined>(keyRows.length);
-    for (const [keyId, value] of q.values.values(l.id) as [number, string][]) {
+    const isBase = l.code === project.base;
+    // docs/releases.md "Reviewed strings only": every language but the base ships approved values.
+    const source = project.approvedOnly && !isBase ? q.approvedValues : q.values;
+    for (const [keyId, value] of source.values(l.id) as [number, string][]) {
       const at = position.get(keyId);
       if (at !== undefined) values[at] = value;
     }
-    return { code: l.code, name: l.name, isBase: l.code === project.base, values };
+    return { code: l.code, name: l.name, isBase, values };
   });
+  if (project.syntax === "i18next") languages.forEach(unusedFormsLeaver(keyRows.map((k) => k.key)));
   return {
     keys: keyRows.map((k) => k.key),
     keyIds: keyRows.map((k) => k.publicId),
     syntax: project.syntax,
     contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+    arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
+    arbAttributes: project.arbAttributes,
     languages,
   };
+}
+
+/**
+ * A snapshot read one language at a time (CONTRACTS §13: a publish of 5 million values within
+ * 600 MB): the keys and languages are read when it opens, each language's values when asked for,
+ * all inside one read transaction on a connection of its own. WAL keeps that transaction's view
+ * of the database for as long as it is open, so every language is read as it was at the moment
+ * the snapshot was opened, whatever is written meanwhile, while the server's own connection goes
+ * on writing. Close it when done (a long-open reader holds back the WAL checkpoint).
+ */
+export interface SnapshotSource extends BundleKeys {
+  keyIds: string[];
+  syntax: MessageSyntax;
+  languages: { code: string; name: string; isBase: boolean }[];
+  /** One language's values, aligned with `keys`; undefined where a key has none. */
+  valuesOf(code: string): (string | undefined)[];
+  close(): void;
+}
+
+export function openSnapshot(db: Db, projectId: number): SnapshotSource {
+  const reader = openReadOnly(db.$client.filename);
+  try {
+    reader.$client.run("BEGIN");
+    const q = prepareSnapshotQueries(reader);
+    const project = q.project.get(projectId);
+    if (!project) throw new Error(`project ${projectId} vanished`);
+    const keyRows = q.keys.all(projectId).sort((a, b) => compareCodePoints(a.key, b.key));
+    const position = new Map<number, number>();
+    keyRows.forEach((k, i) => position.set(k.id, i));
+    const languageRows = q.languages.all(projectId);
+    const ids = new Map(languageRows.map((l) => [l.code, l.id]));
+    const leaveOutUnusedForms = project.syntax === "i18next" ? unusedFormsLeaver(keyRows.map((k) => k.key)) : undefined;
+    return {
+      keys: keyRows.map((k) => k.key),
+      keyIds: keyRows.map((k) => k.publicId),
+      syntax: project.syntax,
+      contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+      arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
+      arbAttributes: project.arbAttributes,
+      languages: languageRows.map((l) => ({ code: l.code, name: l.name, isBase: l.code === project.base })),
+      valuesOf(code) {
+        const values = new Array<string | undefined>(keyRows.length);
+        // docs/releases.md "Reviewed strings only": every language but the base ships approved values.
+        const source = project.approvedOnly && code !== project.base ? q.approvedValues : q.values;
+        for (const [keyId, value] of source.values(ids.get(code)!) as [number, string][]) {
+          const at = position.get(keyId);
+          if (at !== undefined) values[at] = value;
+        }
+        leaveOutUnusedForms?.({ code, values });
+        return values;
+      },
+      close() {
+        reader.$client.close();
+      },
+    };
+  } catch (err) {
+    reader.$client.close();
+    throw err;
+  }
 }

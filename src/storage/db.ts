@@ -54,8 +54,11 @@ export function warnIfDataDirIsOpen(dataDir: string): void {
  *   webhook attempt row, which the sender's throughput goal cannot afford.
  * - busy_timeout: the backup command and the server may briefly contend for the write lock.
  * - foreign_keys=ON: off by default in SQLite, per connection.
+ * - wal_autocheckpoint=0 only when Litestream replicates the database: Litestream then makes the
+ *   checkpoints, after it has copied the log, as its documentation advises; the server's writes no
+ *   longer pause for one (docs/deploy.md "Continuous replication").
  */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, options: { replicated?: boolean } = {}): Db {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   makeDatabaseFilesPrivate(dataDir);
   const sqlite = new Database(join(dataDir, DATABASE_FILE), { create: true, strict: true });
@@ -64,6 +67,7 @@ export function openDatabase(dataDir: string): Db {
   sqlite.run("PRAGMA busy_timeout = 5000");
   sqlite.run("PRAGMA foreign_keys = ON");
   sqlite.run("PRAGMA temp_store = MEMORY");
+  if (options.replicated) sqlite.run("PRAGMA wal_autocheckpoint = 0");
   return drizzle(sqlite, { schema }) as Db;
 }
 

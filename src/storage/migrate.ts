@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { CliError } from "../common/errors.ts";
 import { sha256Hex } from "../common/hash.ts";
+import { ensureDerived } from "./derived.ts";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations/index.ts";
 
 /**
@@ -66,5 +67,7 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGR
   } finally {
     sqlite.run("PRAGMA foreign_keys = ON");
   }
+  // The counts and the search index the migrations cannot write (a rebuilt table loses its triggers).
+  ensureDerived(sqlite);
   return count;
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -17,6 +18,9 @@ export const users = sqliteTable("users", {
   // Moves with every change to how the user may sign in or what they may do (a password set, a
   // role changed); a session counts only while it carries the current one (docs/dashboard-api.md "Sessions").
   credentialEpoch: integer("credential_epoch").notNull().default(0),
+  // Made by `phrasebook user create`: signs in with its password even where password sign-in is
+  // off for everyone else (docs/deploy.md "Single sign-on", "Break-glass accounts").
+  breakGlass: integer("break_glass", { mode: "boolean" }).notNull().default(false),
 });
 
 export const sessions = sqliteTable(
@@ -29,6 +33,8 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     /** The user's credential epoch the session was made under; valid only while it is still the user's. */
     credentialEpoch: integer("credential_epoch").notNull().default(0),
+    /** How the session began: "password" or "oidc" (signing out of the latter also ends the provider's). */
+    signInMethod: text("sign_in_method").notNull().default("password"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -40,8 +46,15 @@ export const projects = sqliteTable("projects", {
   baseLanguageCode: text("base_language_code").notNull(),
   cdnSlug: text("cdn_slug").notNull().unique(),
   createdAt: integer("created_at").notNull(),
-  // How messages are checked (docs/product.md §7): "icu", or "text" for {name}/{{name}} interpolation.
-  messageSyntax: text("message_syntax", { enum: ["icu", "text"] }).notNull().default("icu"),
+  // How messages are read and checked (docs/product.md §9, docs/messages.md "Syntaxes"); the
+  // list of src/messages/read-types.ts (storage imports nothing of messages, which imports its types).
+  messageSyntax: text("message_syntax", { enum: ["icu", "flutter", "i18next", "text"] }).notNull().default("icu"),
+  // The base ARB file's `@@` attributes other than `@@locale` and `@@last_modified` (JSON object,
+  // in order), or null (docs/formats.md "ARB metadata").
+  arbAttributes: text("arb_attributes"),
+  // Releases ship, for every language but the base, each key's last approved value (docs/releases.md
+  // "Reviewed strings only"); the base language ships as it is.
+  publishApprovedOnly: integer("publish_approved_only", { mode: "boolean" }).notNull().default(false),
 });
 
 export const languages = sqliteTable(
@@ -64,6 +77,9 @@ export const translationKeys = sqliteTable(
     projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     context: text("context"),
+    // The `@key` object of the base language's ARB file as pushed (JSON, attributes in order), or
+    // null when no base ARB named the key (docs/formats.md "ARB metadata").
+    arbMetadata: text("arb_metadata"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -86,8 +102,35 @@ export const translations = sqliteTable(
     // When the checks last ran on this value; null for values stored before there were checks.
     checkedAt: integer("checked_at"),
   },
-  (t) => [primaryKey({ columns: [t.keyId, t.languageId] }), index("translations_language_idx").on(t.languageId)],
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.languageId] }),
+    index("translations_language_idx").on(t.languageId),
+    // Only the values with a finding (a few in a hundred): the `problems` filter and the problem
+    // list read these instead of every value of the project (docs/architecture.md "Counts kept").
+    index("translations_problems_idx")
+      .on(t.languageId, t.keyId)
+      .where(sql`error_count > 0 OR warning_count > 0`),
+  ],
 );
+
+/**
+ * What `GET /progress` and the key grid's counts say of each language, kept by triggers on
+ * `translations` (src/storage/derived.ts) in the transaction of every write, so a request reads one
+ * row per language instead of counting five million values (docs/architecture.md "Counts kept").
+ */
+export const languageCounts = sqliteTable("language_counts", {
+  languageId: integer("language_id")
+    .primaryKey()
+    .references(() => languages.id, { onDelete: "cascade" }),
+  /** The language's values: translated or approved. */
+  valueCount: integer("value_count").notNull().default(0),
+  approvedCount: integer("approved_count").notNull().default(0),
+  /** Values with at least one finding of the message checks. */
+  problemValueCount: integer("problem_value_count").notNull().default(0),
+  /** The findings themselves, by severity (sums of the values' error_count and warning_count). */
+  errorCount: integer("error_count").notNull().default(0),
+  warningCount: integer("warning_count").notNull().default(0),
+});
 
 /** One finding of the message checks (docs/product.md §7). */
 export interface MessageProblem {
@@ -175,11 +218,39 @@ export const releases = sqliteTable(
     // "What a release records"); the CDN serves only these and download_urls lists them. A draft is
     // made with none. The default is what every release published before the column existed shipped.
     formats: text("formats", { mode: "json" }).$type<string[]>().notNull().default(["json", "yaml", "arb"]),
+    // The public id of the release this one republished (docs/releases.md "Roll back"): its files
+    // are byte-identical copies. No foreign key: the source may be deleted later; the id stays.
+    republishedFrom: text("republished_from"),
+    // A draft's scheduled publish (docs/releases.md "Scheduled publish"): when it runs, and why it
+    // could not (the refusal's message), after which it waits for a person.
+    scheduledAt: integer("scheduled_at"),
+    scheduleError: text("schedule_error"),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
     index("releases_project_status_published_idx").on(t.projectId, t.status, t.publishedAt),
+    index("releases_scheduled_idx").on(t.scheduledAt),
   ],
+);
+
+/**
+ * Named channels (docs/releases.md "Channels"): each points at one published release of its
+ * project and serves it under its own random slug, `{cdn_url}/p/{projectSlug}/c/{slug}/...`.
+ * `release_id` has no ON DELETE action: deleting a release a channel points to is refused (409)
+ * by the service before it is tried, and the key makes sure nothing else gets round that.
+ */
+export const channels = sqliteTable(
+  "channels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    releaseId: integer("release_id").notNull().references(() => releases.id),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("channels_project_name_uq").on(t.projectId, t.name), index("channels_release_idx").on(t.releaseId)],
 );
 
 /** The languages a release shipped, frozen at publish time (docs/interface.md §2.3, §3). */
@@ -288,15 +359,43 @@ export const deliveryAttempts = sqliteTable(
   (t) => [uniqueIndex("delivery_attempts_number_uq").on(t.deliveryId, t.number)],
 );
 
+/**
+ * Who did what to settings, people and access (docs/dashboard-api.md "Audit log"): written by the
+ * action itself, in its own transaction (src/audit/). Names are kept as they were then, so an
+ * entry stays readable after its actor or target is deleted; no foreign keys for the same reason.
+ * Never a secret or a token's value. Kept 400 days.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    actorKind: text("actor_kind", { enum: ["user", "token", "system"] }).notNull(),
+    actorId: text("actor_id"), // the user's or token's public id; null for the system, or an unknown email's failed sign-in
+    actorName: text("actor_name").notNull(),
+    action: text("action").notNull(),
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id"),
+    targetName: text("target_name"),
+    // The project the action belongs to (its row id), null for server-wide actions (sign-in, users).
+    projectId: integer("project_id"),
+    ip: text("ip"),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_project_idx").on(t.projectId, t.id), index("audit_log_action_idx").on(t.action, t.id)],
+);
+
 /** Row types, shared by the capabilities that read these tables (none imports another's). */
 export type UserRow = typeof users.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type LanguageRow = typeof languages.$inferSelect;
 export type KeyRow = typeof translationKeys.$inferSelect;
 export type ReleaseRow = typeof releases.$inferSelect;
+export type ChannelRow = typeof channels.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type TranslationRow = typeof translations.$inferSelect;
 export type HistoryRow = typeof translationHistory.$inferSelect;
 export type MemberRow = typeof projectMembers.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

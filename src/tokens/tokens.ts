@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, asc, eq } from "drizzle-orm";
 import { iso } from "../common/clock.ts";
 import { invalidField, notFound } from "../common/errors.ts";
@@ -50,16 +51,21 @@ export function listTokens(db: Db, project: ProjectRow): TokenView[] {
 }
 
 /** A new token, shown this once. The name's length is the route schema's to bound (model.ts NewToken). */
-export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: NewToken): TokenView & { token: string } {
+export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, input: NewToken, by: AuditBy = SYSTEM): TokenView & { token: string } {
   const name = input.name.trim();
   if (!name) throw invalidField("name", atLeastCharacters(1));
   const scopes = cleanScopes(input.scopes);
   const token = TOKEN_PREFIX + randomString(TOKEN_RANDOM_LENGTH);
-  const row = db
-    .insert(apiTokens)
-    .values({ publicId: newId("tok"), projectId: project.id, name, tokenHash: sha256Hex(token), scopes, createdAt: clock.now() })
-    .returning()
-    .get();
+  const row = db.transaction(() => {
+    const made = db
+      .insert(apiTokens)
+      .values({ publicId: newId("tok"), projectId: project.id, name, tokenHash: sha256Hex(token), scopes, createdAt: clock.now() })
+      .returning()
+      .get();
+    // The token's name and scopes, never its value (CONTRACTS §11).
+    recordAudit(db, clock, by, { action: "token_created", target: { kind: "token", id: made.publicId, name: made.name }, projectId: project.id, details: { scopes } });
+    return made;
+  });
   const view = tokenView(row);
   return { id: view.id, name: view.name, scopes: view.scopes, token, created_at: view.created_at, last_used_at: null };
 }
@@ -69,12 +75,15 @@ export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, inp
  * the project's tokens (public API and dashboard API alike), and purges the project's API answers,
  * which that token could still have read.
  */
-export function deleteToken({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string): void {
-  const gone = db
-    .delete(apiTokens)
-    .where(and(eq(apiTokens.projectId, project.id), eq(apiTokens.publicId, publicId)))
-    .returning({ id: apiTokens.id })
-    .all();
-  if (gone.length === 0) throw notFound("token not found");
+export function deleteToken({ db, clock, changes }: ServiceDeps, project: ProjectRow, publicId: string, by: AuditBy = SYSTEM): void {
+  db.transaction(() => {
+    const gone = db
+      .delete(apiTokens)
+      .where(and(eq(apiTokens.projectId, project.id), eq(apiTokens.publicId, publicId)))
+      .returning()
+      .get();
+    if (!gone) throw notFound("token not found");
+    recordAudit(db, clock, by, { action: "token_deleted", target: { kind: "token", id: gone.publicId, name: gone.name }, projectId: project.id, details: { scopes: gone.scopes } });
+  });
   changes.notify(project.id);
 }

@@ -1,3 +1,4 @@
+import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, asc, eq } from "drizzle-orm";
 import { EVENT_TYPES, isEventType } from "../changes/events.ts";
 import { iso } from "../common/clock.ts";
@@ -104,8 +105,8 @@ export function listEndpoints(db: Db, project: ProjectRow, options: ViewOptions 
     .map((e) => endpointView(e, options));
 }
 
-export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, input: NewEndpoint): EndpointView {
-  const row = db
+export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, input: NewEndpoint, by: AuditBy = SYSTEM): EndpointView {
+  const insert = () => db
     .insert(webhookEndpoints)
     .values({
       publicId: newId("whk"),
@@ -118,11 +119,21 @@ export function createEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, 
     })
     .returning()
     .get();
+  const row = db.transaction(() => {
+    const made = insert();
+    recordAudit(db, clock, by, { action: "webhook_created", target: auditEndpoint(made), projectId: project.id, details: { url: maskQuery(made.url), events: made.events, has_secret: made.secret !== null, enabled: made.enabled } });
+    return made;
+  });
   return endpointView(row);
 }
 
+/** An endpoint as the audit log names it: its URL with the query masked (receivers put tokens there). */
+function auditEndpoint(e: EndpointRow) {
+  return { kind: "webhook" as const, id: e.publicId, name: maskQuery(e.url) };
+}
+
 /** `secret: null` or `""` removes the secret; leaving it out keeps the current one. */
-export function updateEndpoint({ db, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: EndpointPatch): EndpointView {
+export function updateEndpoint({ db, clock, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: EndpointPatch, by: AuditBy = SYSTEM): EndpointView {
   const row = findEndpoint(db, project, publicId);
   const values: Partial<EndpointRow> = {};
   if (patch.url !== undefined) values.url = cleanUrl(patch.url);
@@ -130,14 +141,27 @@ export function updateEndpoint({ db, changes }: ServiceDeps, project: ProjectRow
   if (patch.secret !== undefined) values.secret = cleanSecret(patch.secret);
   if (patch.enabled !== undefined) values.enabled = patch.enabled;
   if (Object.keys(values).length === 0) return endpointView(row);
-  const updated = db.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, row.id)).returning().get()!;
+  const updated = db.transaction(() => {
+    const changed = db.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, row.id)).returning().get()!;
+    // What changed; a secret only as the fact that it did (CONTRACTS §11).
+    const details: Record<string, unknown> = {};
+    if (values.url !== undefined) details.url = { from: maskQuery(row.url), to: maskQuery(changed.url) };
+    if (values.events !== undefined) details.events = { from: row.events, to: changed.events };
+    if (values.secret !== undefined) details.secret_changed = values.secret === null ? "removed" : "set";
+    if (values.enabled !== undefined) details.enabled = changed.enabled;
+    recordAudit(db, clock, by, { action: "webhook_changed", target: auditEndpoint(changed), projectId: project.id, details });
+    return changed;
+  });
   // Enabling again resumes the deliveries that waited while it was off.
   if (patch.enabled) changes.wake();
   return endpointView(updated);
 }
 
 /** Deleting an endpoint deletes its delivery log too (foreign key cascade). */
-export function deleteEndpoint({ db }: ServiceDeps, project: ProjectRow, publicId: string): void {
-  const row = findEndpoint(db, project, publicId);
-  db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
+export function deleteEndpoint({ db, clock }: ServiceDeps, project: ProjectRow, publicId: string, by: AuditBy = SYSTEM): void {
+  db.transaction(() => {
+    const row = findEndpoint(db, project, publicId);
+    db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id)).run();
+    recordAudit(db, clock, by, { action: "webhook_deleted", target: auditEndpoint(row), projectId: project.id, details: { events: row.events } });
+  });
 }

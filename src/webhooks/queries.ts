@@ -45,6 +45,7 @@ export function prepareDeliveryQueries(db: Db) {
       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
       ON CONFLICT (outbox_event_id, endpoint_id) DO NOTHING`),
     markDispatched: c.prepare<unknown, [number, number]>(`UPDATE outbox_events SET dispatched_at = ? WHERE id = ?`),
+    deleteEvent: c.prepare<unknown, [number]>(`DELETE FROM outbox_events WHERE id = ?`),
     pendingAfter: c.prepare<PendingRow, [number]>(`SELECT id, endpoint_id AS endpointId, MAX(next_attempt_at, COALESCE(lease_until, 0)) AS dueAt
       FROM deliveries WHERE id > ? AND status = 'pending' ORDER BY id`),
     maxId: c.prepare<{ id: number }, []>(`SELECT COALESCE(MAX(id), 0) AS id FROM deliveries`),

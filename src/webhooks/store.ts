@@ -33,7 +33,8 @@ export class DeliveryStore {
   }
 
   /**
-   * Turns outbox events into one delivery per enabled endpoint subscribed to them (docs/product.md §5).
+   * Turns outbox events into one delivery per enabled endpoint subscribed to them (docs/product.md §5),
+   * and removes the events no such endpoint takes.
    * Idempotent: deliveries are unique per (event, endpoint), and the event is marked in the same
    * transaction, so a crash between the two repeats nothing. Returns how many events it took.
    */
@@ -49,11 +50,16 @@ export class DeliveryStore {
           endpoints = rows.map((r) => ({ id: r.id, events: JSON.parse(r.events) as string[] }));
           endpointsByProject.set(ev.projectId, endpoints);
         }
+        let subscribed = false;
         for (const ep of endpoints) {
           if (!ep.events.includes(ev.event)) continue;
+          subscribed = true;
           this.q.insertDelivery.run(newId("dlv"), ep.id, ev.projectId, ev.id, ev.event, ev.payload, now, now);
         }
-        this.q.markDispatched.run(now, ev.id);
+        // An event no endpoint takes is not kept (CONTRACTS §13): a push of 100,000 strings to a
+        // project without webhooks wrote 100,000 rows that nothing would ever read.
+        if (subscribed) this.q.markDispatched.run(now, ev.id);
+        else this.q.deleteEvent.run(ev.id);
       }
       return events.length;
     }).immediate();

@@ -115,6 +115,18 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     expect(textOf("server")).not.toMatch(nodeImport("crypto|zlib"));
   });
 
+  test("CONTRACTS §11: openid-client is loaded on the first single sign-on only: not by serve, a client command, or the dashboard API", () => {
+    const OIDC = ["node_modules/openid-client/", "node_modules/oauth4webapi/", "node_modules/jose/"];
+    for (const command of ["server", "status", "publish", "push", "pull"]) expect(loadedOf(modulesOf(command), OIDC)).toEqual([]);
+    expect(loadedOf(modulesOf(), OIDC)).toEqual([]);
+    // The dashboard API's own chunk (loaded on its first request) imports it with import() only.
+    const api = [...chunks].find(([, text]) => /^\/\/ src\/dashboard-api\/index\.ts/m.test(text))![0];
+    const apiModules = [...loads(api)].flatMap((c) => [...chunks.get(c)!.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)/gm)].map((m) => m[1]!));
+    expect(apiModules).toContain("src/accounts/sign-in/oidc.ts");
+    expect(loadedOf(apiModules, OIDC)).toEqual([]);
+    expect([...chunks.values()].some((text) => /^\/\/ node_modules\/openid-client\//m.test(text))).toBe(true);
+  });
+
   test("a worker thread loads its task's code, not the framework", () => {
     const modules = modulesOf("worker");
     expect(modules).toContain("src/dashboard-api/worker.ts");

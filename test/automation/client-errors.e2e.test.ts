@@ -66,7 +66,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
 
   test("an unknown language, or one the file cannot tell", async () => {
     writeFiles(repo, { "fr.json": '{"hello": "Bonjour"}', "strings.json": '{"hello": "Hallo"}', "locales/fr.json": '{"hello": "Bonjour"}' });
-    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it in the dashboard first");
+    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it in the dashboard first, or pass --add-languages");
     fails(await run(["push", "strings.json"]), 1, /^phrasebook: strings\.json: cannot tell its language: pass --language CODE/);
     // A translations file of phrasebook.yaml names its language: fr, which the project lacks.
     fails(await run(["push", "--translations"]), 1, /^phrasebook: locales\/fr\.json: fr \(its name matches locales\/\{language\}\.json\) is not a language of the project/);
@@ -89,7 +89,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
     fails(await run(["pull", "--dry-run"]), 1, "pull does not take --dry-run (see phrasebook pull --help)");
     fails(await run(["publish", "--name", "x"]), 1, "publish needs --tag, e.g. --tag v1.4.0");
     fails(await run(["status", "--min-progress", "120"]), 1, '--min-progress must be a percentage from 0 to 100 (got "120")');
-    fails(await run(["push", "--format", "xml", "locales/en.json"]), 1, '--format must be json, yaml or arb (got "xml")');
+    fails(await run(["push", "--format", "txt", "locales/en.json"]), 1, '--format must be json, yaml, arb, xliff, po, android, strings, stringsdict or xcstrings (got "txt")');
     const leaky = gitRepo({ "phrasebook.yaml": `token: ${d.token}\nfiles:\n  - source: en.json\n` });
     try {
       fails(await run(["push"], d.env, leaky), 1, /^phrasebook: phrasebook\.yaml: holds a token: remove it/);
@@ -107,7 +107,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
       for (const flag of r.stdout.match(/--[a-z-]+/g)!) expect(r.stdout, flag).toMatch(new RegExp(`\\n  ${flag}\\b`));
     }
     const general = await run(["--help"], {});
-    for (const command of ["push", "pull", "publish", "status"]) expect(general.stdout).toContain(`phrasebook ${command}`);
+    for (const command of ["push", "pull", "publish", "status", "rollback", "promote", "diff"]) expect(general.stdout).toContain(`phrasebook ${command}`);
   });
 });
 
@@ -123,7 +123,7 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     }
   });
 
-  test("401 for a deleted token, 403 for a missing scope, 409 for a tag taken", async () => {
+  test("401 for a deleted token, 403 for a missing scope; a tag already published is reported, exit 0 (safe to re-run)", async () => {
     const made = (await d.admin.post(`/projects/${d.pid}/tokens`, { name: "gone", scopes: ["write"] })).body;
     await d.admin.delete(`/projects/${d.pid}/tokens/${made.id}`);
     fails(await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: made.token }), 2, "push: 401 invalid token (is PHRASEBOOK_TOKEN a live token of this server?)");
@@ -133,7 +133,9 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     fails(await run(["pull"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `pull: 403 token lacks scope read${hint}`);
     expect((await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write })).code).toBe(0);
     expect((await run(["publish", "--name", "One", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish })).code).toBe(0);
-    fails(await run(["publish", "--name", "Two", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish }), 2, /^phrasebook: publish taken: 409 .*taken/);
+    const again = await run(["publish", "--name", "Two", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish });
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(again.stdout).toMatch(/^already published rel_\w+: "One", tag taken, /);
     fails(await run(["pull", "--release", "v404"]), 2, "pull: no published release has the tag v404");
   });
 });
@@ -175,7 +177,7 @@ describe("product §6: pull never leaves a half-written file", () => {
   test("a download that breaks off writes nothing: every file stays as it was, and no temporary file is left", async () => {
     // The CDN is reached through a proxy that ends the pt-BR file half-way, as a dropped upstream
     // would: a chunked answer that simply stops, which fetch takes for a whole one. The server's
-    // download_urls name the proxy (PHRASEBOOK_CDN_URL).
+    // download_urls name the proxy (PHRASEBOOK_CDN_URL), an origin the client is told to trust.
     const port = await freePort();
     const cut = await deployment(["de", "pt-BR"], { env: { PHRASEBOOK_CDN_URL: `http://127.0.0.1:${port}/cdn` } });
     const proxy = Bun.serve({
@@ -202,7 +204,8 @@ describe("product §6: pull never leaves a half-written file", () => {
       await cut.admin.key(cut.pid, "hello", { en: "Hello", de: "Hallo", "pt-BR": "Olá" });
       const draft = await cut.admin.post(`/projects/${cut.pid}/releases`, { name: "R", tag: "v1" });
       expect((await cut.admin.post(`/projects/${cut.pid}/releases/${draft.body.id}/publish`)).status).toBe(200);
-      const r = await run(["pull", "--out", "locales/{language}.json"], cut.env, target);
+      const clientEnv = { ...cut.env, PHRASEBOOK_CDN_URL: `http://127.0.0.1:${port}` };
+      const r = await run(["pull", "--out", "locales/{language}.json"], clientEnv, target);
       fails(r, 2, /^phrasebook: pull locales\/pt-BR\.json: the download of http:\/\/127\.0\.0\.1:\d+\/cdn\/p\/\w+\/r\/\w+\/pt-BR\.json is not a whole json file \(line \d+, column \d+: not valid JSON: /);
       // de downloaded fine, but nothing is written until every file is whole.
       expect(readFileSync(join(target, "locales/de.json"), "utf8")).toBe('{"old": "alt"}\n');
@@ -213,7 +216,7 @@ describe("product §6: pull never leaves a half-written file", () => {
       proxy.stop(true);
       const direct = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => fetch(`${cut.server.url}${new URL(request.url).pathname}`) });
       try {
-        const ok = await run(["pull", "--out", "locales/{language}.json"], cut.env, target);
+        const ok = await run(["pull", "--out", "locales/{language}.json"], clientEnv, target);
         expect(ok.code).toBe(0);
         expect(changedFiles(target)).toEqual([" M locales/de.json", " M locales/pt-BR.json", "?? locales/en.json"]);
         expect(JSON.parse(readFileSync(join(target, "locales/pt-BR.json"), "utf8"))).toEqual({ hello: "Olá" });

@@ -5,7 +5,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { parseFormat, PUSH_FORMATS } from "../../src/cli/client/formats.ts";
-import { fillPattern, hasPlaceholder, languageFromPath, patternGlob } from "../../src/cli/client/patterns.ts";
+import { filesMatching, fillPattern, hasPlaceholder, languageFromPath } from "../../src/cli/client/patterns.ts";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { formatOfPath } from "../../src/formats/registry.ts";
 
 describe("product §6: {language} and {locale} patterns", () => {
@@ -35,11 +38,46 @@ describe("product §6: {language} and {locale} patterns", () => {
     expect(languageFromPath("strings.json", "strings.json")).toBeUndefined();
   });
 
+  test("CONTRACTS §10: {android} is the resource folder, values for the base language; a folder names its language back", () => {
+    expect(["en", "de", "pt-BR", "sr-Latn", "es-419"].map((code) => fillPattern("res/{android}/strings.xml", code, "en"))).toEqual([
+      "res/values/strings.xml",
+      "res/values-de/strings.xml",
+      "res/values-pt-rBR/strings.xml",
+      "res/values-b+sr+Latn/strings.xml",
+      "res/values-b+es+419/strings.xml",
+    ]);
+    expect(hasPlaceholder("res/{android}/strings.xml")).toBe(true);
+    expect(["res/values-de/strings.xml", "res/values-pt-rBR/strings.xml", "res/values-b+sr+Latn/strings.xml", "res/values/strings.xml"].map((p) => languageFromPath("res/{android}/strings.xml", p))).toEqual(["de", "pt-BR", "sr-Latn", undefined]);
+  });
+
   test("placeholders, globs and formats", () => {
     expect([hasPlaceholder("a/{language}.json"), hasPlaceholder("a/{locale}.arb"), hasPlaceholder("a/{lang}.json")]).toEqual([true, true, false]);
-    expect(patternGlob("lib/l10n/app_{locale}.arb")).toBe("lib/l10n/app_*.arb");
     expect(["a.ARB", "a.json", "a.yml", "a.yaml", "a.txt"].map((path) => formatOfPath(path, PUSH_FORMATS))).toEqual(["arb", "json", "yaml", "yaml", undefined]);
     expect(parseFormat("YML", PUSH_FORMATS)).toBe("yaml");
-    expect(() => parseFormat("xml", PUSH_FORMATS)).toThrow('--format must be json, yaml or arb (got "xml")');
+    expect(parseFormat("xml", PUSH_FORMATS)).toBe("android");
+    expect(() => parseFormat("txt", PUSH_FORMATS)).toThrow('--format must be json, yaml, arb, xliff, po, android, strings, stringsdict or xcstrings (got "txt")');
+  });
+
+  test("the files a pattern names, placeholders in a file or a folder name, absolute or relative", () => {
+    const dir = mkdtempSync(join(tmpdir(), "phrasebook-patterns-"));
+    try {
+      for (const path of ["l10n/app_de.arb", "l10n/app_pt_BR.arb", "l10n/other.arb", "l10n/app_de.arb.bak", "locales/de/app.json", "locales/fr/app.json", "locales/fr/other.json"]) {
+        mkdirSync(join(dir, path, ".."), { recursive: true });
+        writeFileSync(join(dir, path), "{}");
+      }
+      mkdirSync(join(dir, "l10n/app_xx.arb"));
+      expect(filesMatching(`${dir}/l10n/app_{locale}.arb`)).toEqual([`${dir}/l10n/app_de.arb`, `${dir}/l10n/app_pt_BR.arb`]);
+      expect(filesMatching(`${dir}/locales/{language}/app.json`)).toEqual([`${dir}/locales/de/app.json`, `${dir}/locales/fr/app.json`]);
+      const cwd = process.cwd();
+      process.chdir(dir);
+      try {
+        expect(filesMatching("l10n/app_{locale}.arb")).toEqual(["l10n/app_de.arb", "l10n/app_pt_BR.arb"]);
+        expect(filesMatching("missing/{language}.json")).toEqual([]);
+      } finally {
+        process.chdir(cwd);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -83,8 +83,10 @@ describe("product §6: a Flutter repository's round trip", () => {
       "kept lib/l10n/app_en.arb: it is the source file, which push sends and pull never overwrites",
       "wrote lib/l10n/app_de.arb (de, v1)",
       "wrote lib/l10n/app_pt_BR.arb (pt-BR, v1)",
+      // gen-l10n needs a language-only file beside a regional one (product §9).
+      "wrote lib/l10n/app_pt.arb (pt, gen-l10n's fallback for pt-BR, v1)",
     ]);
-    expect(changedFiles(repo)).toEqual(["?? lib/l10n/app_de.arb", "?? lib/l10n/app_pt_BR.arb"]); // nothing else, no temporary file
+    expect(changedFiles(repo)).toEqual(["?? lib/l10n/app_de.arb", "?? lib/l10n/app_pt.arb", "?? lib/l10n/app_pt_BR.arb"]); // nothing else, no temporary file
     const de = JSON.parse(readFileSync(join(repo, "lib/l10n/app_de.arb"), "utf8"));
     expect(de).toEqual({
       "@@locale": "de",
@@ -179,8 +181,9 @@ describe("product §6: JSON (nested and flat) and YAML repositories", () => {
         expect(pulled.stdout).toContain(`wrote ${dir}/de.${ext} (de, v-${dir},`);
         expect(changedFiles(repo)).toEqual([`?? ${dir}/de.${ext}`]);
         const text = readFileSync(join(repo, dir, `de.${ext}`), "utf8");
-        // Files are flat, keys exactly as authored (product §3).
-        if (ext === "json") expect(JSON.parse(text)).toEqual({ "cart.empty": "Leer", "home.subtitle": "Willkommen {name}", "home.title": "Startseite" });
+        // Keys exactly as authored (product §3); JSON in the source's shape (product §9), YAML flat.
+        if (label === "nested JSON") expect(JSON.parse(text)).toEqual({ cart: { empty: "Leer" }, home: { subtitle: "Willkommen {name}", title: "Startseite" } });
+        else if (ext === "json") expect(JSON.parse(text)).toEqual({ "cart.empty": "Leer", "home.subtitle": "Willkommen {name}", "home.title": "Startseite" });
         else expect(text).toBe('cart.empty: Leer\nhome.subtitle: "Willkommen {name}"\nhome.title: Startseite\n');
         // The pulled file pushed back, and the unchanged source: nothing changes.
         expect((await run("push", "--translations")).stdout).toBe(`${dir}/en.${ext}: 0 created, 0 updated, 3 unchanged, 0 deleted\n${dir}/de.${ext}: 0 created, 0 updated, 3 unchanged, 0 deleted\n`);

@@ -97,8 +97,12 @@ describe("path tricks (product §1)", () => {
 
   test("interface §4.5: the path pattern accepts exactly slugs of 16 letters or digits, latest, a language code and json|yaml|arb", () => {
     const s = "AbCdEfGh12345678";
-    expect(parseCdnPath(`/p/${s}/r/${s}/pt-BR.yaml`)).toEqual({ projectSlug: s, releaseSlug: s, code: "pt-BR", ext: "yaml" });
-    expect(parseCdnPath(`/p/${s}/r/latest/zh-Hant-TW.arb`)).toEqual({ projectSlug: s, releaseSlug: "latest", code: "zh-Hant-TW", ext: "arb" });
+    expect(parseCdnPath(`/p/${s}/r/${s}/pt-BR.yaml`)).toEqual({ projectSlug: s, releaseSlug: s, channel: false, code: "pt-BR", ext: "yaml" });
+    expect(parseCdnPath(`/p/${s}/r/latest/zh-Hant-TW.arb`)).toEqual({ projectSlug: s, releaseSlug: "latest", channel: false, code: "zh-Hant-TW", ext: "arb" });
+    // docs/releases.md "Channels": /c/{channelSlug}/, which has no `latest`.
+    expect(parseCdnPath(`/p/${s}/c/${s}/de.json`)).toEqual({ projectSlug: s, releaseSlug: s, channel: true, code: "de", ext: "json" });
+    expect(parseCdnPath(`/p/${s}/c/latest/de.json`)).toBeNull();
+    expect(parseCdnPath(`/p/${s}/x/${s}/de.json`)).toBeNull();
     for (const bad of [`/p/${s}/r/${s}/en.xml`, `/p/${s}/r/${s}/e.json`, `/p/${s}/r/${s}/en-.json`, `/p/${s}/r/${s}/en.json.gz`, `/p/${s.slice(1)}/r/latest/en.json`, `/p/${s}/r/latest/../en.json`, `/p/${s}/r/latest/en.json\u0000`, `/p/${s}_/r/latest/en.json`, "", "/"]) {
       expect(parseCdnPath(bad), bad).toBeNull();
     }

@@ -52,6 +52,8 @@ const rows: Scenario[] = [
         unchanged: 1,
         deleted_keys: 0,
         problems: 0,
+        errors: 0,
+        problem_items: [],
         changes: [
           { key: "cart.empty", change: "updated" },
           { key: "new.key", change: "created" },
@@ -96,7 +98,7 @@ const rows: Scenario[] = [
     { contains: ['"updated_translations":0,"updated_keys":1,"unchanged":0', '"changes":[{"key":"checkout.title","change":"updated"}]'], events: ["key_updated"] },
   ),
   importing("product §6: the same values again change nothing, write no event and list no change", json({ "checkout.title": "Kasse" }), 200, {
-    contains: ['{"created_keys":0,"updated_translations":0,"updated_keys":0,"unchanged":1,"deleted_keys":0,"problems":0,"changes":[]}'],
+    contains: ['{"created_keys":0,"updated_translations":0,"updated_keys":0,"unchanged":1,"deleted_keys":0,"problems":0,"errors":0,"problem_items":[],"changes":[]}'],
     events: [],
   }),
 
@@ -112,6 +114,8 @@ const rows: Scenario[] = [
         unchanged: 0,
         deleted_keys: 1,
         problems: 0,
+        errors: 0,
+        problem_items: [],
         changes: [
           { key: "checkout.title", change: "updated" },
           { key: "brand.new", change: "created" },

@@ -33,7 +33,7 @@ const rows: Scenario[] = [
     body: { name: "  Mobile app ", base_language_code: "en" },
     status: 201,
     async after({ as }, body) {
-      expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED, message_syntax: "icu" });
+      expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED, message_syntax: "icu", publish_approved_only: false });
       const admin = as("admin");
       expect((await admin.get(`/projects/${body.id}/languages`)).body.items).toEqual([{ code: "en", name: "English", is_base_language: true, created_at: CREATED }]);
       // The creator is the project's admin (docs/dashboard-api.md "Project roles").
@@ -98,9 +98,9 @@ const rows: Scenario[] = [
       expect(body).toEqual({
         total_keys: 2,
         languages: [
-          { code: "de", name: "German", is_base_language: false, translated: 1, approved: 0, errors: 0, warnings: 0 },
-          { code: "en", name: "English", is_base_language: true, translated: 2, approved: 1, errors: 0, warnings: 0 },
-          { code: "pt-BR", name: "Brazilian Portuguese", is_base_language: false, translated: 0, approved: 0, errors: 0, warnings: 0 },
+          { code: "de", name: "German", is_base_language: false, total_keys: 2, translated: 1, approved: 0, errors: 0, warnings: 0 },
+          { code: "en", name: "English", is_base_language: true, total_keys: 2, translated: 2, approved: 1, errors: 0, warnings: 0 },
+          { code: "pt-BR", name: "Brazilian Portuguese", is_base_language: false, total_keys: 2, translated: 0, approved: 0, errors: 0, warnings: 0 },
         ],
       }),
   },

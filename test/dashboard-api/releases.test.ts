@@ -27,6 +27,24 @@ const rows: Scenario[] = [
   },
   { name: "an unknown project is 404", method: "GET", url: "/projects/prj_00000000000000000000/releases", status: 404 },
 
+  // The export (docs/formats.md "Export"): a published release's strings in any format, as an attachment.
+  {
+    name: "a member may export a published release as a PO file",
+    as: "member",
+    method: "GET",
+    url: "/projects/:pid/releases/:releaseId/export?format=po&language=de",
+    status: 200,
+    after: (_, body, reply) => {
+      expect(reply.headers.get("content-disposition")).toMatch(/^attachment; filename="Shop-v1-de\.po"$/);
+      expect(reply.headers.get("content-type")).toBe("text/x-gettext-translation; charset=utf-8");
+      expect(body).toContain('"Language: de\\n"');
+    },
+  },
+  { name: "an unknown format is 400 naming the field", method: "GET", url: "/projects/:pid/releases/:releaseId/export?format=docx&language=de", status: 400, contains: ['"format"'] },
+  { name: "a language the release lacks is 400 naming it", method: "GET", url: "/projects/:pid/releases/:releaseId/export?format=po&language=ja", status: 400, contains: ['"language"', "ja"] },
+  { name: "a draft has no files to export (409)", method: "GET", url: "/projects/:pid/releases/:draftId/export?format=po&language=de", status: 409, contains: ["draft"] },
+  { name: "an unknown release is 404", method: "GET", url: "/projects/:pid/releases/rel_00000000000000000000/export?format=po&language=de", status: 404 },
+
   {
     name: "creates a draft, which writes release_created",
     method: "POST",
@@ -196,9 +214,107 @@ const checkRows: Scenario[] = [
   { name: "a member may not publish, with or without allow_errors", as: "member", method: "POST", url: publishIntl, body: { allow_errors: true }, status: 403, contains: ["publisher role"], events: [] },
 ];
 
+/** docs/releases.md: republish, diff and schedules, on the standard world (Launch v1 published, Next v2 a draft). */
+const operationRows: Scenario[] = [
+  {
+    name: "releases §Roll back: republishing makes a new published release with the same files, a new slug, republished_from",
+    method: "POST",
+    url: "/projects/:pid/releases/:releaseId/republish",
+    body: { name: "Launch again", tag: "v1-again" },
+    status: 201,
+    events: ["release_created", "release_published"],
+    async after(ctx, body) {
+      const { t, ids } = ctx;
+      expect(body).toMatchObject({ name: "Launch again", tag: "v1-again", status: "published", republished_from: ids.releaseId, forced: false });
+      expect(body.slug).toMatch(SLUG);
+      expect(body.slug).not.toBe(ids.releaseSlug);
+      expect(body.languages.map((l: any) => l.code)).toEqual(["de", "en", "pt-BR"]);
+      for (const code of ["de", "en", "pt-BR"]) {
+        for (const ext of ["json", "yaml", "arb"]) {
+          const pinned = new Uint8Array(await (await t.fetch(`/cdn/p/${ids.cdnSlug}/r/${ids.releaseSlug}/${code}.${ext}`)).arrayBuffer());
+          const copy = new Uint8Array(await (await fileOf(ctx, body, code, ext)).arrayBuffer());
+          const latest = new Uint8Array(await (await t.fetch(`/cdn/p/${ids.cdnSlug}/r/latest/${code}.${ext}`)).arrayBuffer());
+          expect(copy).toEqual(pinned);
+          expect(latest).toEqual(pinned);
+        }
+      }
+      const [event] = t.query<{ payload: string }>("SELECT payload FROM outbox_events WHERE event = 'release_published' ORDER BY id DESC LIMIT 1");
+      expect(JSON.parse(event!.payload).data).toEqual({ release_id: body.id, name: "Launch again", tag: "v1-again", status: "published" });
+    },
+  },
+  { name: "a draft cannot be republished (409)", method: "POST", url: "/projects/:pid/releases/:draftId/republish", body: { name: "x", tag: "x" }, status: 409, contains: ["only a published release"], events: [] },
+  { name: "a taken tag is 409", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "v2" }, status: 409, contains: ['tagged "v2"'], events: [] },
+  { name: "a missing tag is 400 naming it", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x" }, status: 400, contains: ['"tag"'] },
+  { name: "an unknown release is 404", method: "POST", url: "/projects/:pid/releases/rel_00000000000000000000/republish", body: { name: "x", tag: "y" }, status: 404 },
+  { name: "a member may not republish", as: "member", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "y" }, status: 403, contains: ["admin role"], events: [] },
+
+  {
+    name: "releases §Diff: a draft against latest shows what publishing now would change",
+    async before({ as, ids }) {
+      const admin = as("admin");
+      expect((await admin.put(`/projects/${ids.pid}/keys/${ids.keyId}/translations/de`, { value: "Zur Kasse" })).status).toBe(200);
+      expect((await admin.put(`/projects/${ids.pid}/keys/${ids.plainKeyId}/translations/de`, { value: "Leer" })).status).toBe(200);
+      await admin.key(ids.pid!, "new.key", { en: "New" });
+    },
+    as: "member",
+    method: "GET",
+    url: "/projects/:pid/releases/:draftId/diff",
+    status: 200,
+    after: (_, body) =>
+      expect(body).toEqual({
+        added: ["new.key"],
+        removed: [],
+        changed: [
+          { key: "cart.empty", language_code: "de", before: null, after: "Leer" },
+          { key: "checkout.title", language_code: "de", before: "Kasse", after: "Zur Kasse" },
+        ],
+        languages_added: [],
+        languages_removed: [],
+        truncated: false,
+        counts: { added: 1, removed: 0, changed: 2 },
+      }),
+  },
+  {
+    name: "releases §Diff: against latest itself nothing changed",
+    method: "GET",
+    url: "/projects/:pid/releases/:releaseId/diff?against=latest",
+    status: 200,
+    contains: ['"counts":{"added":0,"removed":0,"changed":0}'],
+  },
+  { name: "against a draft is 409", method: "GET", url: "/projects/:pid/releases/:releaseId/diff?against=:draftId", status: 409, contains: ["draft"] },
+  { name: "against an unknown release is 404", method: "GET", url: "/projects/:pid/releases/:releaseId/diff?against=rel_00000000000000000000", status: 404 },
+  { name: "an overlong against is 400 naming it", method: "GET", url: `/projects/:pid/releases/:releaseId/diff?against=${"x".repeat(65)}`, status: 400, contains: ['"against"'] },
+  { name: "an unknown release is 404", method: "GET", url: "/projects/:pid/releases/rel_00000000000000000000/diff", status: 404 },
+
+  {
+    name: "releases §Scheduled publish: a draft shows scheduled_at",
+    method: "PUT",
+    url: "/projects/:pid/releases/:draftId/schedule",
+    body: { at: "2026-06-01T09:00:00+02:00" },
+    status: 200,
+    contains: ['"scheduled_at":"2026-06-01T07:00:00.000Z"', '"status":"draft"'],
+  },
+  { name: "a time in the past is 400 naming it", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2025-12-31T23:59:59Z" }, status: 400, contains: ['"at"', "future"] },
+  { name: "a time without a zone is 400 naming it", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01 09:00" }, status: 400, contains: ['"at"'] },
+  { name: "a published release cannot be scheduled (409)", method: "PUT", url: "/projects/:pid/releases/:releaseId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 409, contains: ["only a draft"] },
+  { name: "an unknown release is 404", method: "PUT", url: "/projects/:pid/releases/rel_00000000000000000000/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 404 },
+  { name: "a member may not schedule", as: "member", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 403, contains: ["admin role"] },
+  {
+    name: "cancelling a schedule clears it",
+    before: async ({ as, ids }) => expect((await as("admin").put(`/projects/${ids.pid}/releases/${ids.draftId}/schedule`, { at: "2026-06-01T09:00:00Z" })).status).toBe(200),
+    method: "DELETE",
+    url: "/projects/:pid/releases/:draftId/schedule",
+    status: 204,
+    after: async ({ as, ids }) => expect((await as("admin").get(`/projects/${ids.pid}/releases/${ids.draftId}`)).body.scheduled_at).toBeUndefined(),
+  },
+  { name: "an unknown release is 404", method: "DELETE", url: "/projects/:pid/releases/rel_00000000000000000000/schedule", status: 404 },
+  { name: "a member may not cancel a schedule", as: "member", method: "DELETE", url: "/projects/:pid/releases/:draftId/schedule", status: 403, contains: ["admin role"] },
+];
+
 scenarios("releases", standardWorld, rows);
+scenarios("release operations", standardWorld, operationRows);
 scenarios("message checks when publishing", messagesWorld, checkRows);
-coverage("releases", [...rows, ...checkRows]);
+coverage("releases", [...rows, ...checkRows, ...operationRows]);
 
 // Token rows are tests of their own: using a token records when it was last used, which the
 // tables count as a write.

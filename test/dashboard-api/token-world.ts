@@ -1,7 +1,7 @@
 /**
  * The standard world (world.ts) and API tokens with each scope (product §6), for the tables that
  * send requests as `token:read`, `token:write`, `token:publish` and `token:other` (a token of the
- * project "Other" with every scope).
+ * project "Other" with every scope), and the channel `staging` on the release "Launch".
  */
 import type { TestApp } from "../helpers/app.ts";
 import type { TokenWho, World } from "../helpers/scenario.ts";
@@ -30,5 +30,8 @@ export async function tokenWorld(t: TestApp): Promise<World> {
     await t.fetch("/dashboard/api/projects", { headers: { authorization: `Bearer ${made.body.token}` } });
     ids[`${name.replace(/ /g, "")}TokenId`] = made.body.id;
   }
+  // A channel for the channel routes (docs/releases.md "Channels").
+  const channel = await admin.put(`/projects/${world.ids.pid}/channels/staging`, { release_id: world.ids.releaseId });
+  if (channel.status !== 201) throw new Error(`channel: ${channel.status} ${JSON.stringify(channel.body)}`);
   return { ...world, ids, tokens };
 }

@@ -31,7 +31,7 @@ const rows: Scenario[] = [
     body: NEW_USER,
     status: 201,
     async after({ t }, body) {
-      expect(body).toEqual({ id: expect.stringMatching(/^usr_[0-9A-Za-z]{20}$/), email: NEW_USER.email, name: "New", role: "member", created_at: "2026-01-01T00:00:00.000Z" });
+      expect(body).toEqual({ id: expect.stringMatching(/^usr_[0-9A-Za-z]{20}$/), email: NEW_USER.email, name: "New", role: "member", created_at: "2026-01-01T00:00:00.000Z", break_glass: false });
       expect(t.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE public_id = ?", body.id)[0]!.password_hash).toStartWith("$argon2id$");
       expect((await t.client().login(NEW_USER.email, NEW_USER.password)).status).toBe(200);
     },

@@ -82,7 +82,7 @@ export async function standardWorld(t: TestApp): Promise<World> {
  * member, the webhook endpoint and its delivery, the language `de`. Overrides win.
  */
 export function pathWithIds(path: string, ids: Record<string, string>, overrides: Record<string, string> = {}): string {
-  const byParam: Record<string, string | undefined> = { userId: ids.memberId, rid: ids.draftId, wid: ids.webhookId, did: ids.deliveryId, code: "de", ...ids, ...overrides };
+  const byParam: Record<string, string | undefined> = { userId: ids.memberId, rid: ids.draftId, wid: ids.webhookId, did: ids.deliveryId, code: "de", name: "staging", ...ids, ...overrides };
   return path.replace(/:([A-Za-z]+)/g, (whole, name: string) => {
     const id = byParam[name];
     if (id === undefined) throw new Error(`no id for ${whole} in ${path}`);

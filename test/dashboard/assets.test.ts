@@ -28,9 +28,11 @@ async function shellAssets(): Promise<string[]> {
  * editor for real teams (product §8: the one-language mode, the plural and select forms with
  * placeholder chips, filters with counts, the language picker, history with restore) adds about
  * 28 KB of minified script, about 8 KB brotli. Built-in assets are served at brotli quality 11
- * (common/compress.ts), where the whole script is 33.0 KB: 35 KB leaves 2 KB of room.
+ * (common/compress.ts). The round trip's syntaxes and ARB metadata brought it to 34.2 KB; the
+ * release operations (docs/releases.md: the diff, channels, the schedule, rolling back) add about
+ * 1.6 KB, to 35.8 KB: 37 KB leaves 1.2 KB of room.
  */
-const SCRIPT_BUDGET_BROTLI_BYTES = 35 * 1024;
+const SCRIPT_BUDGET_BROTLI_BYTES = 37 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
 describe("dashboard: the dashboard's pages and assets", () => {
@@ -124,9 +126,9 @@ describe("dashboard: per-language progress for the grid (GET /dashboard/api/proj
     expect(reply.body).toEqual({
       total_keys: 3,
       languages: [
-        { code: "de", name: "German", is_base_language: false, translated: 1, approved: 1, errors: 0, warnings: 0 },
-        { code: "en", name: "English", is_base_language: true, translated: 2, approved: 0, errors: 0, warnings: 0 },
-        { code: "fr", name: "French", is_base_language: false, translated: 0, approved: 0, errors: 0, warnings: 0 },
+        { code: "de", name: "German", is_base_language: false, total_keys: 3, translated: 1, approved: 1, errors: 0, warnings: 0 },
+        { code: "en", name: "English", is_base_language: true, total_keys: 3, translated: 2, approved: 0, errors: 0, warnings: 0 },
+        { code: "fr", name: "French", is_base_language: false, total_keys: 3, translated: 0, approved: 0, errors: 0, warnings: 0 },
       ],
     });
   });

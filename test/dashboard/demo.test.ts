@@ -5,10 +5,10 @@
  * already holds data it only serves, and says so.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
-import { startServer, tempDir, type TestServer } from "../helpers/server.ts";
+import { freePort, serverCommand, startServer, tempDir, type TestServer } from "../helpers/server.ts";
 import { eventually } from "../helpers/wait.ts";
 
 // Each test starts the real process on a shared 2-core machine: room beyond the 5 s default.
@@ -58,6 +58,10 @@ describe("phrasebook demo", () => {
       expect(languages).toEqual(["de", "en", "pt-BR"]);
       const keys = (await api.get(`/projects/${project.id}/keys?page_size=500`)).body;
       expect(keys.page_info.total_count).toBeGreaterThanOrEqual(45);
+
+      // The token is the client's too (docs/automation.md): it reads, writes and publishes.
+      expect((await api.get(`/projects/${project.id}/tokens`)).body.items.map((t: { scopes: string[] }) => t.scopes)).toEqual([["read", "write", "publish"]]);
+      expect(/^\s+PHRASEBOOK_SERVER=(\S+) PHRASEBOOK_TOKEN=(\S+) phrasebook status$/m.exec(out)?.slice(1)).toEqual([server.url, token]);
       const values = keys.items.flatMap((k: { translations: Record<string, { value: string }> }) => Object.values(k.translations).map((t) => t.value));
       expect(values.some((v: string) => /\{count, plural,/.test(v))).toBe(true);
       expect(values.some((v: string) => /\{gender, select,/.test(v))).toBe(true);
@@ -105,6 +109,30 @@ describe("phrasebook demo", () => {
         await second.stop();
       }
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("with its port taken it seeds nothing and says so; a later run on a free port seeds the demo and prints the login", async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const taken = Bun.serve({ port, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
+    try {
+      const env = { PATH: process.env.PATH ?? "", HOME: "/tmp", PHRASEBOOK_HOST: "127.0.0.1", PHRASEBOOK_PORT: String(port), PHRASEBOOK_DATA_DIR: dataDir, ...NO_BOOTSTRAP };
+      const proc = Bun.spawn([...serverCommand(), "demo"], { env, cwd: dataDir, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect({ code, stderr }).toEqual({ code: 2, stderr: "phrasebook: the port is already in use (set PHRASEBOOK_PORT or --port)\n" });
+      expect(stdout).not.toContain("Password");
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      taken.stop(true);
+    }
+    const server = await startServer({ args: ["demo"], dataDir, env: NO_BOOTSTRAP });
+    try {
+      const out = await banner(server, "Try the public API");
+      await DashboardClient.loggedIn(server.url, "admin@example.com", field(out, "Password"));
+    } finally {
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

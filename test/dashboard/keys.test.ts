@@ -129,19 +129,36 @@ describe("dashboard: keys and translations", () => {
     expect(await page.getByLabel("Format").inputValue()).toBe("yaml");
     await page.getByLabel("File").setInputFiles({ name: "en.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ "a.one": "One", "a.two": "Two" })) });
     expect(await page.getByLabel("Format").inputValue()).toBe("json");
-    await page.getByRole("button", { name: "Import" }).click();
+    // CONTRACTS §10: the dry run's preview shows on the page before anything changes.
+    await page.getByRole("button", { name: "Preview import" }).click();
+    const preview = page.getByRole("region", { name: "Preview of the import" });
+    await preview.getByText("Preview for en, nothing changed yet: 2 new keys, 2 translations to set, 0 keys to delete, 0 unchanged.").waitFor();
+    expect(await preview.locator("li").allTextContents()).toEqual(["+ a.one", "+ a.two"]);
+    expect((await f.api.get(`/projects/${pid}/keys`)).body.items).toEqual([]);
+    await preview.getByRole("button", { name: "Import" }).click();
     await page.getByText("Imported into en: 2 new keys, 2 translations set.").waitFor();
+    expect((await f.api.get(`/projects/${pid}/keys`)).body.items.length).toBe(2);
 
     const arb = JSON.stringify({ "@@locale": "de", aOne: "Eins", "@aOne": { description: "first" } });
     await page.getByLabel("File").setInputFiles({ name: "app_de.arb", mimeType: "application/json", buffer: Buffer.from(arb) });
     expect(await page.getByLabel("Format").inputValue()).toBe("arb");
     expect(await page.getByLabel("Language").inputValue()).toBe("de");
 
-    // Bad content: the server's reason shows under the form.
+    // A file of several languages (XLIFF) picks "named in the file", and the preview says which it sets.
+    const xliff = `<?xml version="1.0"?><xliff version="1.2"><file source-language="en" target-language="de"><body><trans-unit id="a.one"><source>One</source><target>Eins</target></trans-unit></body></file></xliff>`;
+    await page.getByLabel("File").setInputFiles({ name: "de.xlf", mimeType: "application/xliff+xml", buffer: Buffer.from(xliff) });
+    expect(await page.getByLabel("Format").inputValue()).toBe("xliff");
+    expect(await page.getByLabel("Language").inputValue()).toBe("");
+    await page.getByRole("button", { name: "Preview import" }).click();
+    await preview.getByText("Preview for en, de, nothing changed yet: 0 new keys, 1 translation to set, 0 keys to delete, 0 unchanged.").waitFor();
+    expect(await preview.locator("li").allTextContents()).toEqual(["~ a.one"]);
+
+    // Bad content: the server's reason shows under the form, and there is no preview.
     await page.getByLabel("…or paste the content").fill("{ not json");
     await page.getByLabel("Format").selectOption("json");
-    await page.getByRole("button", { name: "Import" }).click();
-    expect(await page.getByRole("alert").textContent()).toMatch(/json/i);
+    await page.getByLabel("Language").selectOption("en");
+    await page.getByRole("button", { name: "Preview import" }).click();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/json/i);
   });
 
   test("at 390 px wide the grid turns into cards and nothing scrolls sideways", async () => {

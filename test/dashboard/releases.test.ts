@@ -60,6 +60,22 @@ describe("dashboard: releases", () => {
     expect(problems).toEqual([]);
   });
 
+  test("docs/formats.md Export: a published release downloads in any format of the registry, as an attachment", async () => {
+    const pid = await projectWithStrings("Native files");
+    const draft = (await f.api.post(`/projects/${pid}/releases`, { name: "One", tag: "v1" })).body;
+    await f.api.post(`/projects/${pid}/releases/${draft.id}/publish`);
+    const { page, problems } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/releases/${draft.id}`);
+    await page.getByRole("heading", { name: "Export" }).waitFor();
+    await page.getByLabel("Export language").selectOption("de");
+    await page.getByLabel("Export format").selectOption("android");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download" }).click()]);
+    expect(download.suggestedFilename()).toBe("Native-files-v1-de.xml");
+    const text = await (await import("node:fs")).promises.readFile((await download.path())!, "utf8");
+    expect(text).toContain('<string name="hello">Hallo</string>');
+    expect(problems).toEqual([]);
+  });
+
   test("the list shows drafts and published ones; rename and delete a draft", async () => {
     const pid = await projectWithStrings("List");
     const published = (await f.api.post(`/projects/${pid}/releases`, { name: "One", tag: "v1" })).body.id;

@@ -12,7 +12,7 @@ import { parseCdnPath } from "../../src/cdn/paths.ts";
 import { COMMAND_HELP } from "../../src/cli/help.ts";
 import { parseFormat, PULL_FORMATS, PUSH_FORMATS } from "../../src/cli/client/formats.ts";
 import { FORMAT_INFO } from "../../src/dashboard/shell.ts";
-import { BUNDLE_FORMATS, FORMAT_NAMES, FORMATS } from "../../src/formats/registry.ts";
+import { BUNDLE_FORMATS, FORMAT_NAMES, FORMATS, isMultiLanguage } from "../../src/formats/registry.ts";
 import { NAMED_SCHEMAS } from "../../src/public-api/model.ts";
 
 const SLUG = "AbCdEfGh12345678";
@@ -24,7 +24,7 @@ describe("derived from the format registry (docs/formats.md)", () => {
       for (const [i, ext] of f.extensions.entries()) {
         const parsed = parseCdnPath(`/p/${SLUG}/r/latest/pt-BR.${ext}`);
         // A bundle format's file is <code>.<name>; other extensions and other formats are no CDN file.
-        if (f.bundle && i === 0) expect(parsed, ext).toEqual({ projectSlug: SLUG, releaseSlug: "latest", code: "pt-BR", ext: f.name });
+        if (f.bundle && i === 0) expect(parsed, ext).toEqual({ projectSlug: SLUG, releaseSlug: "latest", channel: false, code: "pt-BR", ext: f.name });
         else expect(parsed, ext).toBeNull();
       }
     }
@@ -55,23 +55,23 @@ describe("derived from the format registry (docs/formats.md)", () => {
 
   test("product §6: push takes every format, pull the bundle formats, by name or by any extension, in any letter case", () => {
     expect(PUSH_FORMATS).toEqual(FORMAT_NAMES);
-    expect(PULL_FORMATS).toEqual(BUNDLE_FORMATS);
+    expect(PULL_FORMATS).toEqual(FORMAT_NAMES);
     for (const f of FORMATS) {
       for (const given of [f.name, f.name.toUpperCase(), ...f.extensions]) expect(parseFormat(given, PUSH_FORMATS), given).toBe(f.name);
     }
-    expect(() => parseFormat("xml", PUSH_FORMATS)).toThrow(`--format must be ${FORMAT_NAMES.slice(0, -1).join(", ")} or ${FORMAT_NAMES.at(-1)} (got "xml")`);
+    expect(() => parseFormat("txt", PUSH_FORMATS)).toThrow(`--format must be ${FORMAT_NAMES.slice(0, -1).join(", ")} or ${FORMAT_NAMES.at(-1)} (got "txt")`);
     expect(parseFormat(undefined, PULL_FORMATS)).toBeUndefined();
   });
 
   test("product §6: the client's help lists the formats and every extension it detects", () => {
     expect(COMMAND_HELP.push).toContain(`[--format ${FORMAT_NAMES.join("|")}]`);
     for (const f of FORMATS) for (const ext of f.extensions) expect(COMMAND_HELP.push).toContain(`.${ext}`);
-    expect(COMMAND_HELP.pull).toContain(`[--format ${BUNDLE_FORMATS.join("|")}]`);
+    expect(COMMAND_HELP.pull).toContain(`[--format ${FORMAT_NAMES.join("|")}]`);
   });
 
   test("docs/dashboard.md: the pages are given every format with its label, extensions, media type and whether releases ship it", () => {
     expect(FORMAT_INFO).toEqual(
-      FORMATS.map((f) => ({ name: f.name, label: f.label, extensions: [...f.extensions], media_type: f.contentType.split(";")[0]!, bundle: f.bundle })),
+      FORMATS.map((f) => ({ name: f.name, label: f.label, extensions: [...f.extensions], media_type: f.contentType.split(";")[0]!, bundle: f.bundle, multi_language: isMultiLanguage(f.name) })),
     );
   });
 });

@@ -38,13 +38,14 @@ describe("import parsers (product §4)", () => {
     ]);
   });
 
-  test("product §4 import: an ARB file gives its messages, their descriptions and its @@locale", async () => {
-    const parsed = await parseImport("arb", JSON.stringify({ "@@locale": "pt_BR", hello: "Olá {name}", "@hello": { description: "greeting", placeholders: { name: {} } }, bye: "Tchau" }));
+  test("product §4, §9 import: an ARB file gives its messages, their descriptions, their whole @ entries, its @@locale and its other @@ attributes", async () => {
+    const parsed = await parseImport("arb", JSON.stringify({ "@@locale": "pt_BR", "@@last_modified": "2026-01-01", "@@x-team": "web", hello: "Olá {name}", "@hello": { description: "greeting", placeholders: { name: {} } }, bye: "Tchau" }));
     expect(parsed.locale).toBe("pt_BR");
     expect(parsed.entries).toEqual([
-      { key: "hello", value: "Olá {name}", description: "greeting" },
-      { key: "bye", value: "Tchau" },
+      { key: "hello", value: "Olá {name}", description: "greeting", attributes: { description: "greeting", placeholders: { name: {} } } },
+      { key: "bye", value: "Tchau", attributes: {} },
     ]);
+    expect(parsed.attributes).toEqual({ "@@x-team": "web" });
   });
 
   test("product §4 import: malformed files are 400s that say what is wrong", async () => {

@@ -31,7 +31,7 @@ describe("product §1: the command line", () => {
   test("--help lists every command and every setting", async () => {
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);
-    for (const word of ["serve", "demo", "user create", "backup", "PHRASEBOOK_HOST", "PHRASEBOOK_PORT", "PHRASEBOOK_DATA_DIR", "PHRASEBOOK_PUBLIC_URL",
+    for (const word of ["serve", "demo", "user create", "backup", "restore", "PHRASEBOOK_REPLICA_URL", "PHRASEBOOK_LITESTREAM", "PHRASEBOOK_HOST", "PHRASEBOOK_PORT", "PHRASEBOOK_DATA_DIR", "PHRASEBOOK_PUBLIC_URL",
       "PHRASEBOOK_CDN_URL", "PHRASEBOOK_ADMIN_EMAIL", "PHRASEBOOK_RATE_LIMIT", "PHRASEBOOK_RATE_WINDOW", "PHRASEBOOK_API_CACHE_TTL",
       "PHRASEBOOK_CDN_CACHE_MB", "PHRASEBOOK_WEBHOOK_RETRY_DELAYS", "PHRASEBOOK_WEBHOOK_TIMEOUT", "PHRASEBOOK_WEBHOOK_ALLOW_CIDRS"]) {
       expect(r.stdout).toContain(word);
@@ -87,7 +87,7 @@ describe("product §1: the command line", () => {
       });
       expect(ok.stderr).toBe("");
       expect(ok.code).toBe(0);
-      expect(ok.stdout).toMatch(/^created admin ana@example.test \(usr_[0-9A-Za-z]{20}\)\n$/);
+      expect(ok.stdout).toMatch(/^created admin ana@example.test \(usr_[0-9A-Za-z]{20}\), a break-glass account\n$/);
       expect(ok.stdout).not.toContain("s3cret");
 
       const dup = await cli(["user", "create", "--email", "ana@example.test", "--name", "Ana"], {

@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RELEASE_MARKER, releaseMarkerText } from "../../src/bundles/files.ts";
 import { releasesRoot } from "../../src/bundles/layout.ts";
 import { CliError } from "../../src/common/errors.ts";
 import { openDatabase } from "../../src/storage/db.ts";
@@ -71,8 +72,10 @@ describe("storage", () => {
     writeFileSync(join(dir, "notes.txt"), "keep me");
     mkdirSync(join(dir, "other"));
     writeFileSync(join(dir, "other", "file.json"), "{}");
-    // What a publish killed before its commit leaves: a release folder no published release names.
+    // What a publish killed before its commit leaves: a release folder no published release names,
+    // carrying the marker the publish wrote (docs/publishing.md §5: only those are removed).
     mkdirSync(join(releasesRoot(dir), "rel_00000000000000000000"), { recursive: true });
+    writeFileSync(join(releasesRoot(dir), "rel_00000000000000000000", RELEASE_MARKER), releaseMarkerText("rel_00000000000000000000"));
     try {
       const t = await testApp({ dataDir: dir, env: { PHRASEBOOK_ADMIN_EMAIL: "", PHRASEBOOK_ADMIN_PASSWORD: "" } });
       try {

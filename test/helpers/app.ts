@@ -14,6 +14,7 @@ import { loadSettings } from "../../src/config/settings.ts";
 import type { AppDeps, HttpFetch } from "../../src/deps.ts";
 import { openApp } from "../../src/server.ts";
 import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.ts";
+import { startScheduledPublishing, type ScheduledPublishing } from "../../src/releases/schedule.ts";
 import { DashboardClient } from "./dashboard-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./server.ts";
 
@@ -61,6 +62,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Start the webhook sender and retention job, as the server does (off unless asked). */
   webhooks?: boolean;
+  /** Start scheduled publishing, as the server does (off unless asked; docs/releases.md). */
+  schedules?: boolean;
   /** The TCP peer every request comes from (per-address limits, logs). */
   peer?: string;
   /** The app's outgoing HTTP (AppDeps.fetch); default the real fetch. */
@@ -96,6 +99,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   });
   const { deps, app } = await openApp(settings, clock, options.fetch);
   let webhooks: RunningWebhooks | undefined = options.webhooks ? startWebhooks(deps) : undefined;
+  let schedules: ScheduledPublishing | undefined = options.schedules ? startScheduledPublishing(deps, dataDir) : undefined;
   const handle = async (request: Request, peer = options.peer ?? "127.0.0.1") => app.handle(request, () => peer);
   const transport = (request: Request, peer?: string) => handle(request, peer);
   const t: TestApp = {
@@ -110,6 +114,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     async close() {
       await webhooks?.stop();
       webhooks = undefined;
+      await schedules?.stop();
+      schedules = undefined;
       deps.observability.stop();
       // Prepared statements keep the connection open past close(), so the write-ahead log is folded
       // into the database file here: a copy of the data dir then holds everything.

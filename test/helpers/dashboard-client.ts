@@ -62,6 +62,15 @@ export class DashboardClient {
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
+  /** A GET whose answer is a file, not JSON (an export): its status, headers and text as sent. */
+  async download(path: string): Promise<{ status: number; text: string; headers: Headers }> {
+    const headers: Record<string, string> = {};
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { headers }));
+    return { status: res.status, text: await res.text(), headers: res.headers };
+  }
+
   get = <T = any>(path: string) => this.request<T>("GET", path);
   post = <T = any>(path: string, body?: unknown) => this.request<T>("POST", path, body ?? {});
   put = <T = any>(path: string, body?: unknown) => this.request<T>("PUT", path, body);

@@ -54,6 +54,7 @@ export interface Scenario {
   method: string;
   /** Path under /dashboard/api; `:name` parts are replaced by the world's ids. */
   url: string;
+  /** The JSON body; `:name` parts of its strings are replaced by the world's ids too. */
   body?: unknown;
   as?: Who;
   /** Extra request headers; `:name` parts of their values are replaced by the world's ids too. */
@@ -200,8 +201,11 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
           await s.before?.(ctx);
           const eventsBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM outbox_events")[0]!.n;
           const changesBefore = totalChanges(t);
+          const auditBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM audit_log")[0]!.n;
           const headers = Object.fromEntries(Object.entries(s.headers ?? {}).map(([name, value]) => [name, fillIds(value, world.ids)]));
-          const reply = await ctx.as(s.as ?? "admin", s.peer).request(s.method, fillIds(s.url, world.ids), s.body, headers);
+          // `:name` parts of the body's strings too (a release id in `{"release_id": ":releaseId"}`).
+          const body = s.body === undefined ? undefined : JSON.parse(fillIds(JSON.stringify(s.body), world.ids));
+          const reply = await ctx.as(s.as ?? "admin", s.peer).request(s.method, fillIds(s.url, world.ids), body, headers);
           // The body as sent, and an error's message unescaped, so a row can say `'"name"'` for the field named.
           const text = (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body)) + (typeof reply.body?.error === "string" ? "\n" + reply.body.error : "");
           expect({ status: reply.status, body: reply.body }).toMatchObject({ status: s.status });
@@ -213,7 +217,10 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
           }
           if (s.status >= 400) {
             expect(typeof reply.body?.error, "a refused request answers {\"error\"}").toBe("string");
-            expect(totalChanges(t), "a refused request writes nothing").toBe(changesBefore);
+            // ...but a refused sign-in's audit entry (CONTRACTS §11: failed sign-ins are logged).
+            const logged = t.query<{ action: string }>("SELECT action FROM audit_log WHERE id > ?", auditBefore).map((r) => r.action);
+            expect(logged.filter((a) => a !== "sign_in_failed"), "a refused request logs no action but a failed sign-in").toEqual([]);
+            expect(totalChanges(t) - logged.length, "a refused request writes nothing").toBe(changesBefore);
           }
           await s.after?.(ctx, reply.body, reply);
         } finally {

@@ -44,18 +44,25 @@ export function serverCommand(): string[] {
 }
 
 export interface StartOptions {
+  /** The port to listen on (chosen first when the URL must be known before the start: a provider's redirect URI); default a free one. */
+  port?: number;
   env?: Record<string, string>;
   dataDir?: string;
   args?: string[];
   /** Wait for this log message before returning (default "listening"). */
   readyMessage?: string;
   keepDataDir?: boolean;
+  /**
+   * Runs the server in a process group of its own, so `kill` ends it with every process it started
+   * at the same instant, as when the machine is lost (test/ops/recovery.test.ts).
+   */
+  ownProcessGroup?: boolean;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
@@ -67,7 +74,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     PHRASEBOOK_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ...options.env,
   };
-  const proc = Bun.spawn([...serverCommand(), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir });
+  const proc = Bun.spawn([...serverCommand(), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir, detached: options.ownProcessGroup === true });
   let out = "";
   const ready = options.readyMessage ?? "listening";
   const decoder = new TextDecoder();
@@ -113,7 +120,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     async kill(signal: NodeJS.Signals = "SIGKILL") {
       db?.close();
       db = undefined;
-      proc.kill(signal);
+      if (options.ownProcessGroup) process.kill(-proc.pid, signal);
+      else proc.kill(signal);
       await proc.exited;
     },
   };

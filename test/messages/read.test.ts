@@ -1,5 +1,5 @@
 /**
- * Reading messages (product §7, docs/messages.md "Reading"): what the checks and the ARB
+ * Reading messages (product §7, docs/messages.md "Syntaxes"): what the checks and the ARB
  * placeholders are built on. The shortcut for common shapes must give exactly the parser's answer
  * wherever it answers at all; generated messages, valid and broken, compare the two.
  */

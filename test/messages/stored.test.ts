@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { checkUncheckedValues, RECHECK_CHUNK_ROWS, startUncheckedValuesPass } from "../../src/authoring/checks.ts";
 import { openWorld } from "../helpers/scenario.ts";
 import { messagesWorld } from "../dashboard-api/messages-world.ts";
-import type { TestApp } from "../helpers/app.ts";
+import type { ManualClock, TestApp } from "../helpers/app.ts";
 
 interface StoredRow {
   key_id: number;
@@ -95,6 +95,60 @@ describe("import (product §6, §7)", () => {
       expect((await problemsOf("de")).map((p: any) => p.message)).toEqual(["`{name}` is not in the English text; use `{nom}`", "`{nom}` from the English text is missing"]);
       const after = stored(w.t);
       expect(await freshlyChecked(w.t)).toEqual(after);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe("a changed base value (docs/messages.md \"When\")", () => {
+  /** When each other translation of the key was last checked, by language id. */
+  const checkedAt = (t: TestApp, keyPublicId: string) =>
+    t.query<{ language_id: number; checked_at: number }>(
+      "SELECT language_id, checked_at FROM translations WHERE key_id = (SELECT id FROM translation_keys WHERE public_id = ?) ORDER BY language_id",
+      keyPublicId,
+    );
+
+  test("with the same placeholder names it rechecks nothing; with other names every translation, by a save and by an import", async () => {
+    const w = await openWorld(messagesWorld);
+    try {
+      const admin = w.as("admin");
+      const pid = w.ids.pid!;
+      const key = w.ids.greetingKeyId!;
+      const enId = w.t.query<{ id: number }>("SELECT id FROM languages WHERE code = 'en' AND project_id = (SELECT id FROM projects WHERE public_id = ?)", pid)[0]!.id;
+      const others = () => checkedAt(w.t, key).filter((r) => r.language_id !== enId);
+      const before = others();
+      expect(before.length).toBe(2); // de and ja
+
+      (w.t.clock as ManualClock).advance(60_000);
+      expect((await admin.put(`/projects/${pid}/keys/${key}/translations/en`, { value: "Hello again, {name}!" })).status).toBe(200);
+      expect(others()).toEqual(before);
+      (w.t.clock as ManualClock).advance(60_000);
+      const copyEdit = await admin.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: JSON.stringify({ greeting: "Hi {name}" }) });
+      expect(copyEdit.body.updated_translations).toBe(1);
+      expect(others()).toEqual(before);
+      expect(await freshlyChecked(w.t)).toEqual(stored(w.t));
+    } finally {
+      await w.close();
+    }
+  });
+
+  test("other placeholder names, or a base that stops or starts parsing, recheck the key's other translations", async () => {
+    const w = await openWorld(messagesWorld);
+    try {
+      const admin = w.as("admin");
+      const pid = w.ids.pid!;
+      const key = w.ids.greetingKeyId!;
+      const bases = ["Hello {user}", "Hello {user", "Hello {user}", "Hello {name} and {user}", "Hello {user} and {name}", "Hello"];
+      for (const [i, value] of bases.entries()) {
+        (w.t.clock as ManualClock).advance(60_000);
+        const saved = i % 2 ? await admin.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: JSON.stringify({ greeting: value }) })
+          : await admin.put(`/projects/${pid}/keys/${key}/translations/en`, { value });
+        expect(saved.status).toBe(200);
+        expect(checkedAt(w.t, key).map((r) => r.checked_at)).toEqual([w.t.clock.now(), w.t.clock.now(), w.t.clock.now()]);
+        const after = stored(w.t);
+        expect(await freshlyChecked(w.t)).toEqual(after);
+      }
     } finally {
       await w.close();
     }

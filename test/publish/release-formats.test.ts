@@ -89,7 +89,8 @@ describe("a release records the formats it shipped (docs/formats.md)", () => {
     const keys = ["bye", "welcome"].sort(compareCodePoints);
     for (const format of FORMATS) {
       const project = await f.dash.project(`Import ${format.name}`, "en", ["de"]);
-      const values = keys.map((k) => `${k} (${format.name})`);
+      // A .stringsdict holds plurals only (docs/formats.md "Apple"), in the forms of the language.
+      const values = keys.map((k) => (format.name === "stringsdict" ? `{count, plural, one {%d ${k}} other {%d ${k}s}}` : `${k} (${format.name})`));
       const content = format.write({ keys: keyTexts({ keys, contexts: new Map() }), languages: [languageTexts({ code: "de", values })], argumentsOf: (value) => readMessage(value, "icu").arguments });
       const r = await f.dash.post(`/projects/${project}/import`, { language_code: "de", format: format.name, content });
       expect(r.status, `${format.name}: ${JSON.stringify(r.body)}`).toBe(200);

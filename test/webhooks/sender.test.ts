@@ -170,6 +170,22 @@ describe("product §5: nothing lost, nothing doubled", () => {
     db.$client.run("DELETE FROM webhook_endpoints WHERE project_id = ?", [p.id]);
   });
 
+  test("CONTRACTS §13: an event no enabled endpoint subscribes to is not kept; one that has deliveries stays until the retention", () => {
+    const p = findProject(db, createProject(deps, { name: "Unsubscribed", base_language_code: "en" }).id);
+    createEndpoint(deps, p, { url: "https://a.example/", events: ["key_created"] });
+    createEndpoint(deps, p, { url: "https://c.example/", events: ["key_deleted"], enabled: false });
+    db.transaction(() => {
+      deps.changes.event(p, "key_created", { key: "taken", context: null });
+      deps.changes.event(p, "key_deleted", { key: "only a disabled endpoint" });
+      deps.changes.event(p, "key_updated", { key: "nobody", context: null });
+    });
+    expect(db.$client.query("SELECT count(*) AS n FROM outbox_events WHERE project_id = ?").get(p.id)).toEqual({ n: 3 });
+    new DeliveryStore(db).dispatchOutbox(Date.now(), 100);
+    expect(db.$client.query("SELECT event, dispatched_at IS NOT NULL AS dispatched FROM outbox_events WHERE project_id = ?").all(p.id)).toEqual([{ event: "key_created", dispatched: 1 }]);
+    expect(db.$client.query("SELECT event FROM deliveries WHERE project_id = ?").all(p.id)).toEqual([{ event: "key_created" }]);
+    db.$client.run("DELETE FROM webhook_endpoints WHERE project_id = ?", [p.id]);
+  });
+
   test("interface §6.4: graceful shutdown waits briefly, then leaves the attempt scheduled for the next start", async () => {
     let answer = false;
     const slow = await startReceiver({ handler: async () => { while (!answer) await Bun.sleep(20); return new Response("late"); } });

@@ -1,3 +1,4 @@
+import { HttpError } from "../../common/errors.ts";
 import type { UserRow } from "../../storage/schema.ts";
 
 /**
@@ -9,6 +10,20 @@ import type { UserRow } from "../../storage/schema.ts";
 export interface VerifiedSignIn {
   user: UserRow;
   epoch: number;
+  /** How long the session lasts, when the method says (single sign-on: PHRASEBOOK_OIDC_SESSION_HOURS). */
+  ttlMs?: number;
+  /** More for the `sign_in` audit entry (a role kept because the user is the last admin). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * A refusal that knows which email tried (single sign-on learns it from the provider's answer),
+ * for the `sign_in_failed` audit entry; over HTTP it is the HttpError it extends.
+ */
+export class SignInRefusal extends HttpError {
+  constructor(status: number, message: string, readonly email: string | null) {
+    super(status, message);
+  }
 }
 
 /**
@@ -27,4 +42,6 @@ export interface SignInMethod<Input> {
    * 503 when the method is limited.
    */
   verify(input: Input): Promise<VerifiedSignIn>;
+  /** The email an input tried, for the audit log of a failed sign-in (never the password). */
+  attemptedEmail?(input: Input): string | null;
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Clock } from "../../common/clock.ts";
-import { unauthorized } from "../../common/errors.ts";
+import { forbidden, unauthorized } from "../../common/errors.ts";
 import type { Db } from "../../storage/db.ts";
 import { users } from "../../storage/schema.ts";
 import { LoginThrottle } from "../login-throttle.ts";
@@ -17,6 +17,8 @@ export interface PasswordAttempt {
 
 /** The one answer to every failed password sign-in (docs/dashboard-api.md "Authentication"). */
 export const WRONG_EMAIL_OR_PASSWORD = "wrong email or password";
+/** The 403 of a right password where password sign-in is off (docs/deploy.md "Break-glass accounts"). */
+export const PASSWORD_LOGIN_OFF = "password sign-in is turned off on this server; sign in with single sign-on";
 
 /**
  * Signing in with an email and a password (docs/product.md §4 "Session"). The attempt is counted
@@ -24,7 +26,8 @@ export const WRONG_EMAIL_OR_PASSWORD = "wrong email or password";
  * together. The user's row, with its hash and credential epoch, is read once, before the slow
  * check; the session is made only if that epoch is still the user's after it.
  */
-export function passwordSignIn(deps: { db: Db; clock: Clock }): SignInMethod<PasswordAttempt> {
+export function passwordSignIn(deps: { db: Db; clock: Clock; settings?: { passwordLogin: boolean } }): SignInMethod<PasswordAttempt> {
+  const offForMost = deps.settings?.passwordLogin === false;
   const throttle = new LoginThrottle(deps.clock);
   return {
     name: "password",
@@ -51,7 +54,18 @@ export function passwordSignIn(deps: { db: Db; clock: Clock }): SignInMethod<Pas
       }
       if (!user || hash === undefined || !ok) throw unauthorized(WRONG_EMAIL_OR_PASSWORD);
       throttle.succeed(address, email, attemptedAt);
+      // With password sign-in off, only break-glass accounts pass (CONTRACTS §11). Decided after
+      // the password, so a wrong one is the same 401 for every account and the answer does not
+      // tell which accounts are break-glass ones.
+      if (offForMost && !user.breakGlass) throw forbidden(PASSWORD_LOGIN_OFF);
       return { user, epoch: user.credentialEpoch };
+    },
+    attemptedEmail: ({ email }) => {
+      try {
+        return normaliseEmail(email);
+      } catch {
+        return null; // not an address: nothing worth keeping
+      }
     },
   };
 }

@@ -1,21 +1,23 @@
+import { writeSync } from "node:fs";
 import { CliError } from "../../common/errors.ts";
+import { DOWNLOAD_MAX_BYTES, IMPORT_TIMEOUT_MS, JSON_ANSWER_MAX_BYTES, REDIRECTS_MAX, REQUEST_TIMEOUT_MS, STALL_TIMEOUT_MS } from "./limits.ts";
 
 /**
  * The client's side of HTTP (docs/product.md §6): the dashboard API with the token as a bearer,
  * the public API, and CDN files. Every failure is one line and exit 2: the server could not be
  * reached, or it refused (with its status and its `error`), or what answered is no Phrasebook.
+ * Every answer is bounded in size and time (./limits.ts), and downloads go only to the server's
+ * origin or the configured CDN's (docs/automation.md "What the client trusts").
  */
 export interface Connection {
   /** The public origin, without a trailing slash (`https://i18n.example.com`). */
   server: string;
   token: string;
+  /** The CDN's origin when it has a host of its own (`--cdn-url`, docs/automation.md). */
+  cdn?: string;
 }
 
-/** How long a request may take; an import of a large file takes longest. */
-const TIMEOUT_MS = 60_000;
-export const IMPORT_TIMEOUT_MS = 10 * 60_000;
-/** A downloaded file larger than this is refused (a release file is at most a few MB). */
-const DOWNLOAD_MAX_BYTES = 64 * 1024 * 1024;
+export { IMPORT_TIMEOUT_MS };
 
 export interface RequestOptions {
   /** The request body, already JSON; streamed when `onUpload` is given. */
@@ -49,8 +51,62 @@ function streamOf(bytes: Uint8Array, onUpload: (sent: number, total: number) => 
   });
 }
 
+const mb = (bytes: number) => `${bytes / 1024 / 1024} MB`;
+/** A URL as it may appear in an error line: short, and never more than a line. */
+const shownUrl = (url: string) => JSON.stringify(url.slice(0, 200));
+
+/**
+ * Reads an answer's body chunk by chunk, handing each to `sink`, and stops with one line when it
+ * passes `max` bytes or sends nothing for STALL_TIMEOUT_MS (docs/automation.md "What the client
+ * trusts"): a server cannot make the client hold or wait for more than the bound.
+ */
+async function readBounded(what: string, url: string, res: Response, max: number, sink: (chunk: Uint8Array) => void): Promise<number> {
+  const declared = res.headers.get("content-length");
+  if (declared !== null && Number(declared) > max) {
+    await res.body?.cancel().catch(() => {});
+    throw new CliError(`${what}: the answer from ${shownUrl(url)} is larger than ${mb(max)} (${declared} bytes)`, 2);
+  }
+  if (!res.body) return 0;
+  const reader = res.body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CliError(`${what}: the answer from ${shownUrl(url)} stalled (nothing for ${STALL_TIMEOUT_MS / 1000} s)`, 2)), STALL_TIMEOUT_MS);
+      });
+      let step: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        step = await Promise.race([reader.read(), stalled]);
+      } catch (err) {
+        if (err instanceof CliError) throw err;
+        throw new CliError(`${what}: the answer from ${shownUrl(url)} broke off (${describeNetworkError(err)})`, 2);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (step.done) break;
+      total += step.value.byteLength;
+      if (total > max) throw new CliError(`${what}: the answer from ${shownUrl(url)} is larger than ${mb(max)}`, 2);
+      sink(step.value);
+    }
+  } catch (err) {
+    await reader.cancel().catch(() => {});
+    throw err;
+  }
+  // A connection that ends early may still look like a whole answer to fetch: the length decides.
+  if (declared !== null && res.headers.get("content-encoding") === null && Number(declared) !== total) {
+    throw new CliError(`${what}: the download of ${shownUrl(url)} broke off (${total} of ${declared} bytes)`, 2);
+  }
+  return total;
+}
+
 export class PhrasebookClient {
-  constructor(readonly connection: Connection) {}
+  /** The origins the client fetches from: the server's, and the CDN's when it has its own. */
+  private readonly origins: Set<string>;
+
+  constructor(readonly connection: Connection) {
+    this.origins = new Set([new URL(connection.server).origin, ...(connection.cdn ? [new URL(connection.cdn).origin] : [])]);
+  }
 
   /** `what` starts each error line: "push lib/l10n/app_en.arb", "GET /projects". */
   async dashboard<T>(what: string, method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -59,6 +115,30 @@ export class PhrasebookClient {
 
   async publicApi<T>(what: string, path: string): Promise<T> {
     return this.json<T>(what, `${this.connection.server}/v1${path}`, "GET", {});
+  }
+
+  /**
+   * A URL the server named, if the client may fetch it: http(s) on the server's origin or the
+   * configured CDN's (docs/automation.md "What the client trusts"); never `file:`, never another
+   * host, whatever a server answers.
+   */
+  allowedUrl(what: string, raw: unknown): URL {
+    let url: URL | undefined;
+    try {
+      url = new URL(String(raw));
+    } catch {
+      // judged below
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password) {
+      throw new CliError(`${what}: the server named ${shownUrl(String(raw))} to download, which is no http(s) URL; nothing was written`, 2);
+    }
+    if (!this.origins.has(url.origin)) {
+      throw new CliError(
+        `${what}: the server named ${shownUrl(url.href)} to download, which is not on ${[...this.origins].join(" or ")}; for a CDN on a host of its own, give its origin as --cdn-url (or PHRASEBOOK_CDN_URL, or cdn_url: in phrasebook.yaml)`,
+        2,
+      );
+    }
+    return url;
   }
 
   private async send(what: string, url: string, method: string, headers: Record<string, string>, options: RequestOptions): Promise<Response> {
@@ -70,7 +150,10 @@ export class PhrasebookClient {
       body = options.onUpload ? streamOf(bytes, options.onUpload) : bytes;
     }
     try {
-      return await fetch(url, { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS) });
+      const init: RequestInit & { duplex?: "half" } = { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS) };
+      // Node's fetch needs to be told that a streamed body is sent before the answer comes.
+      if (body instanceof ReadableStream) init.duplex = "half";
+      return await fetch(url, init);
     } catch (err) {
       throw new CliError(`${what}: cannot reach ${new URL(url).origin} (${describeNetworkError(err)})`, 2);
     }
@@ -79,15 +162,17 @@ export class PhrasebookClient {
   private async json<T>(what: string, url: string, method: string, options: RequestOptions): Promise<T> {
     const res = await this.send(what, url, method, { authorization: `Bearer ${this.connection.token}`, accept: "application/json" }, options);
     if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => {});
       const location = res.headers.get("location") ?? "";
       throw new CliError(`${what}: ${res.status} the server redirects to ${location.slice(0, 200)}; use that address as --server`, 2);
     }
     const type = res.headers.get("content-type") ?? "";
-    const text = await res.text().catch(() => "");
+    const chunks: Uint8Array[] = [];
+    await readBounded(what, url, res, JSON_ANSWER_MAX_BYTES, (c) => chunks.push(c));
     let parsed: unknown;
     if (type.includes("json")) {
       try {
-        parsed = JSON.parse(text);
+        parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {
         // judged below
       }
@@ -97,27 +182,45 @@ export class PhrasebookClient {
     }
     if (!res.ok) {
       const error = typeof (parsed as { error?: unknown }).error === "string" ? (parsed as { error: string }).error : "error";
-      throw new CliError(`${what}: ${res.status} ${error}${hint(res.status, error)}`, 2);
+      throw new HttpRefusal(`${what}: ${res.status} ${error.slice(0, 500)}${hint(res.status, error)}`, res.status, parsed as Record<string, unknown>);
     }
     return parsed as T;
   }
 
-  /** A CDN file (no token: download URLs need none, docs/interface.md §4.5). */
-  async download(what: string, url: string): Promise<Uint8Array> {
-    const res = await this.send(what, url, "GET", {}, {});
-    if (!res.ok) throw new CliError(`${what}: ${res.status} from ${url}`, 2);
-    const declared = Number(res.headers.get("content-length") ?? "0");
-    if (declared > DOWNLOAD_MAX_BYTES) throw new CliError(`${what}: ${url} is larger than ${DOWNLOAD_MAX_BYTES / 1024 / 1024} MB`, 2);
-    const bytes = new Uint8Array(await res.arrayBuffer().catch((err) => {
-      throw new CliError(`${what}: the download of ${url} broke off (${describeNetworkError(err)})`, 2);
-    }));
-    if (bytes.byteLength > DOWNLOAD_MAX_BYTES) throw new CliError(`${what}: ${url} is larger than ${DOWNLOAD_MAX_BYTES / 1024 / 1024} MB`, 2);
-    // A connection that ends early may still look like a whole answer to fetch: the length decides.
-    const length = res.headers.get("content-length");
-    if (length !== null && res.headers.get("content-encoding") === null && Number(length) !== bytes.byteLength) {
-      throw new CliError(`${what}: the download of ${url} broke off (${bytes.byteLength} of ${length} bytes)`, 2);
+  /**
+   * A CDN file (no token: download URLs need none, docs/interface.md §4.5), streamed into the file
+   * descriptor `fd` as it comes (never held whole), following at most REDIRECTS_MAX redirects,
+   * each to an allowed origin. Returns the bytes written.
+   */
+  async download(what: string, rawUrl: unknown, fd: number): Promise<number> {
+    let url = this.allowedUrl(what, rawUrl);
+    for (let redirects = 0; ; redirects++) {
+      const res = await this.send(what, url.href, "GET", {}, {});
+      if (res.status >= 300 && res.status < 400 && res.headers.get("location") !== null) {
+        await res.body?.cancel().catch(() => {});
+        if (redirects >= REDIRECTS_MAX) throw new CliError(`${what}: ${shownUrl(url.href)} redirects more than ${REDIRECTS_MAX} times`, 2);
+        url = this.allowedUrl(what, new URL(res.headers.get("location")!, url).href);
+        continue;
+      }
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        throw new CliError(`${what}: ${res.status} from ${shownUrl(url.href)}`, 2);
+      }
+      return readBounded(what, url.href, res, DOWNLOAD_MAX_BYTES, (chunk) => {
+        for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
+      });
     }
-    return bytes;
+  }
+}
+
+/** A refusal of the server (exit 2) with the body it came with: a blocked publish lists its problems. */
+export class HttpRefusal extends CliError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(message, 2);
   }
 }
 

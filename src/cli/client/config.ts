@@ -16,12 +16,30 @@ export interface FileSet {
   /** Paths as the user reads them: relative to the current directory when the config is elsewhere. */
   source?: string;
   translations?: string;
+  /** How pull writes JSON: nested objects or flat keys (default: the shape of the source file). */
+  structure?: "nested" | "flat";
 }
 
 export interface ClientConfig {
   path: string;
   server?: string;
+  /** The CDN's origin when it is on a host of its own (docs/automation.md "What the client trusts"). */
+  cdnUrl?: string;
   files: FileSet[];
+}
+
+/** An http(s) origin as the user gave it, or one line saying what is wrong with it. */
+function originOf(raw: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new CliError(`the ${what} "${raw.slice(0, 100)}" is not a URL; give its public address, e.g. https://i18n.example.com`, 1);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    throw new CliError(`the ${what} must be an http(s) address without query, fragment or credentials (got "${raw.slice(0, 100)}")`, 1);
+  }
+  return url;
 }
 
 function fail(path: string, why: string, line?: number): never {
@@ -59,15 +77,19 @@ export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undef
   const record = data as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key === "token") fail(path, "holds a token: remove it, and give the token as PHRASEBOOK_TOKEN (a secret of the CI), never in a file of the repository");
-    if (key !== "server" && key !== "files") fail(path, `unknown setting "${key}" (the settings are server and files)`);
+    if (key !== "server" && key !== "files" && key !== "cdn_url") fail(path, `unknown setting "${key}" (the settings are server, cdn_url and files)`);
   }
   if (record.server !== undefined && typeof record.server !== "string") fail(path, "server: must be a URL such as https://i18n.example.com");
+  if (record.cdn_url !== undefined && typeof record.cdn_url !== "string") fail(path, "cdn_url: must be a URL such as https://cdn.example.com");
   if (!Array.isArray(record.files) || record.files.length === 0) fail(path, "files: must list at least one entry with source: and translations:");
   const files = record.files.map((entry: unknown, i: number): FileSet => {
     const where = `files[${i}]`;
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) fail(path, `${where} must be a mapping with source: and translations:`);
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) if (key !== "source" && key !== "translations") fail(path, `${where}: unknown setting "${key}" (the settings are source and translations)`);
+    for (const key of Object.keys(e)) {
+      if (key !== "source" && key !== "translations" && key !== "structure") fail(path, `${where}: unknown setting "${key}" (the settings are source, translations and structure)`);
+    }
+    if (e.structure !== undefined && e.structure !== "nested" && e.structure !== "flat") fail(path, `${where}.structure must be nested or flat`);
     if (e.source !== undefined && (typeof e.source !== "string" || !e.source)) fail(path, `${where}.source must be a file path`);
     if (e.translations !== undefined && (typeof e.translations !== "string" || !e.translations)) fail(path, `${where}.translations must be a file pattern`);
     if (e.source === undefined && e.translations === undefined) fail(path, `${where} needs source: or translations:`);
@@ -77,29 +99,24 @@ export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undef
     return {
       source: typeof e.source === "string" ? fromConfig(paths, path, e.source) : undefined,
       translations: typeof e.translations === "string" ? fromConfig(paths, path, e.translations) : undefined,
+      structure: e.structure as FileSet["structure"],
     };
   });
-  return { path, server: record.server as string | undefined, files };
+  return { path, server: record.server as string | undefined, cdnUrl: record.cdn_url as string | undefined, files };
 }
 
 /** The server and token: flag, then environment, then (server only) the config. Never printed. */
 export function connectionFrom(args: ParsedArgs, config: ClientConfig | undefined, env: Record<string, string | undefined> = process.env): Connection {
   const rawServer = args.flags["--server"] ?? (env.PHRASEBOOK_SERVER || undefined) ?? config?.server;
   if (!rawServer) throw new CliError("no server: set PHRASEBOOK_SERVER (or pass --server, or add server: to phrasebook.yaml) to the Phrasebook server's address, e.g. https://i18n.example.com", 1);
-  let url: URL;
-  try {
-    url = new URL(rawServer.trim());
-  } catch {
-    throw new CliError(`the server "${rawServer.slice(0, 100)}" is not a URL; give its public address, e.g. https://i18n.example.com`, 1);
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
-    throw new CliError(`the server must be an http(s) address without query, fragment or credentials (got "${rawServer.slice(0, 100)}")`, 1);
-  }
+  const url = originOf(rawServer, "server");
+  const rawCdn = args.flags["--cdn-url"] ?? (env.PHRASEBOOK_CDN_URL || undefined) ?? config?.cdnUrl;
+  const cdn = rawCdn ? originOf(rawCdn, "CDN URL").origin : undefined;
   const server = (url.origin + url.pathname).replace(/\/+$/, "");
   const rawToken = args.flags["--token"] ?? env.PHRASEBOOK_TOKEN;
   if (!rawToken) throw new CliError("no token: set PHRASEBOOK_TOKEN (or pass --token) to an API token of the project, made in the dashboard (API tokens)", 1);
   const token = rawToken.trim();
   // The value is never shown: a mistyped secret should not end up in a CI log.
   if (!TOKEN_SHAPE.test(token)) throw new CliError(`the token is not a Phrasebook API token (those are ${TOKEN_PREFIX} and ${TOKEN_RANDOM_LENGTH} letters and digits)`, 1);
-  return { server, token };
+  return { server, token, cdn };
 }

@@ -1,13 +1,20 @@
 import { CliError } from "../../common/errors.ts";
-import { BUNDLE_FORMATS, FORMAT_NAMES, formatNamed, type BundleFormat, type FormatName } from "../../formats/registry.ts";
+import { FORMAT_NAMES, formatNamed, type FormatName } from "../../formats/registry.ts";
 
 /**
  * The client's formats, from the registry (docs/formats.md): `push` sends a file of any format
- * (every format can be read); `pull` downloads the files a release shipped, so it writes the
- * bundle formats (docs/automation.md).
+ * (every format can be read); `pull` downloads the bundle formats a release shipped and builds
+ * the others from them (pull-native.ts), so it writes every format (docs/automation.md).
  */
 export const PUSH_FORMATS: readonly FormatName[] = FORMAT_NAMES;
-export const PULL_FORMATS: readonly BundleFormat[] = BUNDLE_FORMATS;
+export const PULL_FORMATS: readonly FormatName[] = FORMAT_NAMES;
+
+/** `--xliff-version`: what `pull --format xliff` writes, 1.2 unless 2.0 is asked for (docs/formats.md "XLIFF"). */
+export function parseXliffVersion(raw: string | undefined): "1.2" | "2.0" {
+  if (raw === undefined || raw === "1.2") return "1.2";
+  if (raw === "2.0" || raw === "2") return "2.0";
+  throw new CliError(`--xliff-version must be 1.2 or 2.0 (got "${raw}")`, 1);
+}
 
 /** "json, yaml or arb" */
 export function orList(items: readonly string[]): string {

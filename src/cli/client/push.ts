@@ -1,15 +1,16 @@
-import { isAbsolute, normalize } from "node:path";
+import { normalize } from "node:path";
 import type { ImportResult } from "../../authoring/import.ts";
 import type { LanguageView } from "../../authoring/languages.ts";
 import { CliError } from "../../common/errors.ts";
 import { ContentError } from "../../formats/read.ts";
-import { formatOfPath, readOneLanguage, type FormatName } from "../../formats/registry.ts";
+import { formatOfPath, isMultiLanguage, readFile, readOneLanguage, type FormatName } from "../../formats/registry.ts";
 import type { ParsedArgs } from "../args.ts";
 import { IMPORT_TIMEOUT_MS, PhrasebookClient } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { readTextFile } from "./files.ts";
 import { parseFormat, PUSH_FORMATS, writtenExtensions } from "./formats.ts";
-import { languageFromPath, patternGlob } from "./patterns.ts";
+import { filesMatching, languageFromPath, safeLanguageCode } from "./patterns.ts";
+import { problemLines } from "./problems.ts";
 import { print } from "../output.ts";
 import { megabytes, Progress, progressWanted } from "./progress.ts";
 import { tokenProject } from "./project.ts";
@@ -20,11 +21,14 @@ const PROGRESS_FROM_BYTES = 1024 * 1024;
 interface PlannedFile {
   path: string;
   format: FormatName;
-  language: string;
+  /** Absent for a file of several languages (XLIFF, .xcstrings), which names its own. */
+  language?: string;
   content: string;
   bytes: number;
   /** Whether --delete-missing applies: the base language only. */
   deleteMissing: boolean;
+  /** A language the project lacks, added first (--add-languages). */
+  newLanguage: boolean;
 }
 
 /** A file's language as asked for: --language, the ARB @@locale, or a configured pattern. */
@@ -40,11 +44,8 @@ const same = (a: string, b: string) => normalize(a) === normalize(b);
 
 /** Files a pattern names that exist, with the language each names. */
 function existingTranslations(pattern: string): { path: string; code: string }[] {
-  const glob = patternGlob(pattern);
-  const absolute = isAbsolute(glob);
   const found: { path: string; code: string }[] = [];
-  for (const match of new Bun.Glob(absolute ? glob.slice(1) : glob).scanSync({ cwd: absolute ? "/" : ".", onlyFiles: true })) {
-    const path = absolute ? `/${match}` : match;
+  for (const path of filesMatching(pattern)) {
     const code = languageFromPath(pattern, path);
     if (code) found.push({ path, code });
   }
@@ -52,7 +53,11 @@ function existingTranslations(pattern: string): { path: string; code: string }[]
 }
 
 /** The files of phrasebook.yaml: each source as the base language, and with --translations the rest. */
-function configuredFiles(config: ClientConfig, base: string, withTranslations: boolean): Wanted[] {
+function configuredFiles(config: ClientConfig, base: string, withTranslations: boolean, languages: LanguageView[], addLanguages: boolean): Wanted[] {
+  const codes = new Set(languages.map((l) => l.code.toLowerCase()));
+  // A language-only file beside a regional language of the project is the fallback pull writes
+  // for gen-l10n (docs/automation.md "Round trip"), not a language of its own to push.
+  const isFallback = (code: string) => !addLanguages && !code.includes("-") && !codes.has(code.toLowerCase()) && [...codes].some((c) => c.startsWith(`${code.toLowerCase()}-`));
   const wanted: Wanted[] = [];
   for (const set of config.files) {
     if (set.source) wanted.push({ path: set.source, language: base, from: `it is the source of ${config.path}` });
@@ -62,6 +67,7 @@ function configuredFiles(config: ClientConfig, base: string, withTranslations: b
     if (!set.translations) continue;
     for (const { path, code } of existingTranslations(set.translations)) {
       if (config.files.some((s) => s.source && same(s.source, path))) continue; // pushed as the source already
+      if (isFallback(code)) continue;
       wanted.push({ path, language: code, from: `its name matches ${set.translations}` });
     }
   }
@@ -87,11 +93,22 @@ function localError(path: string, err: unknown): never {
 }
 
 /** Reads and checks one file on this machine, so a broken file is reported with its line before anything is sent. */
-async function plan(wanted: Wanted, formatFlag: FormatName | undefined, languages: LanguageView[], base: string, deleteMissing: boolean): Promise<PlannedFile> {
+async function plan(wanted: Wanted, formatFlag: FormatName | undefined, languages: LanguageView[], base: string, deleteMissing: boolean, addLanguages: boolean): Promise<PlannedFile> {
   const { path } = wanted;
   const format = formatFlag ?? formatOfPath(path, PUSH_FORMATS);
   if (!format) throw new CliError(`${path}: cannot tell the format: name the file ${writtenExtensions(PUSH_FORMATS)}, or pass --format`, 1);
   const content = readTextFile(path);
+  if (isMultiLanguage(format)) {
+    // A file of several languages names them; the server checks each is the project's (docs/formats.md "Languages").
+    try {
+      await readFile(format, content);
+    } catch (err) {
+      localError(path, err);
+    }
+    const only = wanted.language && wanted.from === "--language" ? languages.find((l) => l.code.toLowerCase() === wanted.language!.toLowerCase()) : undefined;
+    if (wanted.language && wanted.from === "--language" && !only) throw new CliError(`${path}: ${wanted.language} (--language) is not a language of the project`, 1);
+    return { path, format, ...(only ? { language: only.code } : {}), content, bytes: Buffer.byteLength(content), deleteMissing, newLanguage: false };
+  }
   let locale: string | undefined;
   try {
     locale = (await readOneLanguage(format, content)).locale;
@@ -99,21 +116,26 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
     localError(path, err);
   }
   const asked = wanted.language ?? locale?.replace(/_/g, "-");
-  const from = wanted.language ? wanted.from : "its @@locale";
+  const from = wanted.language ? wanted.from : format === "arb" ? "its @@locale" : "the language it names";
   if (!asked) {
     throw new CliError(`${path}: cannot tell its language: pass --language CODE, give the ARB file an @@locale, or name it by a translations pattern of phrasebook.yaml`, 1);
   }
-  const language = languages.find((l) => l.code.toLowerCase() === asked.toLowerCase());
+  let language = languages.find((l) => l.code.toLowerCase() === asked.toLowerCase());
+  if (!language && addLanguages) {
+    // Created by the caller before the first file is sent (--add-languages, docs/automation.md).
+    language = { code: safeLanguageCode(asked, 1), is_base_language: false, missing: true } as unknown as LanguageView;
+    languages.push(language);
+  }
   if (!language) {
-    throw new CliError(`${path}: ${asked} (${from}) is not a language of the project (it has ${languages.map((l) => l.code).join(", ")}); add it in the dashboard first`, 1);
+    throw new CliError(`${path}: ${asked} (${from}) is not a language of the project (it has ${languages.map((l) => l.code).join(", ")}); add it in the dashboard first, or pass --add-languages`, 1);
   }
   if (locale !== undefined && locale.replace(/_/g, "-").toLowerCase() !== language.code.toLowerCase()) {
-    throw new CliError(`${path}: its @@locale is ${locale}, not ${language.code} (${from})`, 1);
+    throw new CliError(`${path}: ${format === "arb" ? "its @@locale" : "the language it names"} is ${locale}, not ${language.code} (${from})`, 1);
   }
   if (deleteMissing && language.code !== base) {
     throw new CliError(`${path}: --delete-missing deletes the keys a base-language file lacks, and this file is ${language.code}, not the base language ${base}`, 1);
   }
-  return { path, format, language: language.code, content, bytes: Buffer.byteLength(content), deleteMissing };
+  return { path, format, language: language.code, content, bytes: Buffer.byteLength(content), deleteMissing, newLanguage: Boolean((language as { missing?: boolean }).missing) };
 }
 
 function summary(path: string, r: ImportResult, dryRun: boolean): string {
@@ -135,6 +157,8 @@ export async function runPush(args: ParsedArgs): Promise<number> {
   const dryRun = args.switches.has("--dry-run");
   const deleteMissing = args.switches.has("--delete-missing");
   const withTranslations = args.switches.has("--translations");
+  const failOnErrors = args.switches.has("--fail-on-errors");
+  const addLanguages = args.switches.has("--add-languages");
   if (named.length === 0 && !config) throw new CliError("no FILE given and no phrasebook.yaml here (see phrasebook push --help)", 1);
   if (named.length === 0 && languageFlags.length > 0) throw new CliError("--language is for files named on the command line; phrasebook.yaml says each file's language", 1);
   if (named.length > 0 && withTranslations) throw new CliError("--translations pushes the files of phrasebook.yaml; give no FILE with it", 1);
@@ -144,20 +168,31 @@ export async function runPush(args: ParsedArgs): Promise<number> {
   const base = project.base_language_code;
   const languages = (await client.dashboard<{ items: LanguageView[] }>("push", "GET", `/projects/${project.id}/languages`)).items;
 
-  const wanted = named.length > 0 ? named.map((path) => namedFile(path, languageFlags[0], config, base)) : configuredFiles(config!, base, withTranslations);
+  const wanted = named.length > 0 ? named.map((path) => namedFile(path, languageFlags[0], config, base)) : configuredFiles(config!, base, withTranslations, languages, addLanguages);
   // Every file is read and checked before the first is sent: a broken one stops the push whole.
   const files: PlannedFile[] = [];
-  for (const w of wanted) files.push(await plan(w, formatFlag, languages, base, deleteMissing && (named.length > 0 || w.language === base)));
+  for (const w of wanted) files.push(await plan(w, formatFlag, languages, base, deleteMissing && (named.length > 0 || w.language === base), addLanguages));
   if (files.filter((f) => f.deleteMissing).length > 1) {
     throw new CliError(`--delete-missing with ${files.filter((f) => f.deleteMissing).length} files of the base language would delete each file's keys with the next: push one file`, 1);
   }
 
+  for (const code of new Set(files.filter((f) => f.newLanguage).map((f) => f.language))) {
+    if (dryRun) {
+      await print(`+ language ${code} (dry run: not added, so its files are not sent)\n`);
+      continue;
+    }
+    await client.dashboard(`push --add-languages ${code}`, "POST", `/projects/${project.id}/languages`, { json: JSON.stringify({ code }) });
+    await print(`added language ${code}\n`);
+  }
+
+  let errors = 0;
   for (const file of files) {
+    if (dryRun && file.newLanguage) continue;
     const progress = new Progress(file.path, progressWanted() && file.bytes > PROGRESS_FROM_BYTES);
     let ticker: ReturnType<typeof setInterval> | undefined;
     const result = await client
       .dashboard<ImportResult>(`push ${file.path}`, "POST", `/projects/${project.id}/import`, {
-        json: JSON.stringify({ language_code: file.language, format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing }),
+        json: JSON.stringify({ ...(file.language ? { language_code: file.language } : {}), format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing }),
         timeoutMs: IMPORT_TIMEOUT_MS,
         onUpload: (sent, total) => {
           if (sent < total) return progress.update(`uploading ${Math.floor((sent / total) * 100)}% of ${megabytes(total)}`);
@@ -170,11 +205,22 @@ export async function runPush(args: ParsedArgs): Promise<number> {
         progress.done();
       });
     const lines = [summary(file.path, result, dryRun)];
+    if (result.languages) lines[0] += ` (${result.languages.join(", ")})`;
+    for (const d of result.source_differs ?? []) lines.push(`! ${d.key} [${d.language_code}]: not written: the file's source text differs from the base string`);
     if (dryRun) {
       for (const { key, change } of result.changes) lines.push(`${MARK[change]} ${key}`);
       if (result.changes_truncated) lines.push(`  ... and more: the server lists the first ${result.changes.length} changes`);
     }
+    if (Array.isArray(result.problem_items) && result.problem_items.length > 0) lines.push(...problemLines(result.problem_items, result.problems));
+    // When the errors look like another message syntax the server says which (docs/automation.md "The syntax setting").
+    const hint = (result as { syntax_hint?: { message?: unknown } }).syntax_hint?.message;
+    if (typeof hint === "string") lines.push(`  hint: ${hint.slice(0, 500)}`);
     await print(lines.join("\n") + "\n");
+    errors += typeof result.errors === "number" ? result.errors : 0;
+    if (failOnErrors && typeof result.errors !== "number") throw new CliError("push --fail-on-errors: the server does not report message errors of an import", 2);
+  }
+  if (failOnErrors && errors > 0) {
+    throw new CliError(`push --fail-on-errors: ${errors} message error${errors === 1 ? "" : "s"} in the pushed files${dryRun ? " (dry run: nothing was changed)" : ""}`, 3);
   }
   return 0;
 }

@@ -20,12 +20,15 @@ function logoutButton(): HTMLElement {
       type: "button",
       class: "link",
       onclick: async () => {
+        let endSession: string | null = null;
         try {
-          await post("/logout");
+          endSession = (await post<{ end_session_url: string | null }>("/logout")).end_session_url;
         } finally {
           session.user = null;
           session.csrf = "";
-          navigate("/login");
+          // A session from single sign-on ends at the provider too, which returns to the login page.
+          if (endSession) location.assign(endSession);
+          else navigate("/login");
         }
       },
     },
@@ -33,7 +36,7 @@ function logoutButton(): HTMLElement {
   );
 }
 
-export function topbar(active: "projects" | "users" | null): HTMLElement {
+export function topbar(active: "projects" | "users" | "audit" | null): HTMLElement {
   const user = session.user;
   const item = (to: string, label: string, name: string) =>
     h("a", { href: href(to), "aria-current": active === name ? "page" : null }, label);
@@ -41,7 +44,7 @@ export function topbar(active: "projects" | "users" | null): HTMLElement {
     "header",
     { class: "topbar" },
     h("a", { class: "brand", href: href("/") }, h("img", { src: config.logo, alt: "", width: 24, height: 24 }), h("span", null, "Phrasebook")),
-    user ? h("nav", { class: "mainnav", "aria-label": "Main" }, item("/", "Projects", "projects"), item("/users", "Users", "users")) : null,
+    user ? h("nav", { class: "mainnav", "aria-label": "Main" }, item("/", "Projects", "projects"), item("/users", "Users", "users"), isAdmin() ? item("/audit", "Audit log", "audit") : null) : null,
     user
       ? h("div", { class: "me" }, h("span", { class: "who", title: user.email }, user.name, h("small", null, user.role)), logoutButton())
       : null,
@@ -56,10 +59,11 @@ export const PROJECT_TABS = [
   ["integrations", "Integrations"],
   ["settings", "Settings"],
   ["members", "Members"],
+  ["audit", "Audit log"],
 ] as const;
 
 /** The role a tab needs (docs/dashboard.md "Roles"); a tab the user cannot use is not shown. */
-const TAB_ROLE: Partial<Record<(typeof PROJECT_TABS)[number][0], string>> = { tokens: "developer", integrations: "developer", settings: "admin", members: "admin" };
+const TAB_ROLE: Partial<Record<(typeof PROJECT_TABS)[number][0], string>> = { tokens: "developer", integrations: "developer", settings: "admin", members: "admin", audit: "admin" };
 export type ProjectTab = (typeof PROJECT_TABS)[number][0];
 
 /** The project's header and tabs around a page's content. */
@@ -70,6 +74,7 @@ export async function projectPage(pid: string, tab: ProjectTab, title: string, b
   const tabs = h(
     "nav",
     { class: "tabs", "aria-label": "Project" },
+    // A tab the role cannot use is not shown (docs/dashboard.md "Roles"); the audit log is for admins.
     PROJECT_TABS.filter(([name]) => !TAB_ROLE[name] || can(TAB_ROLE[name])).map(([name, label]) =>
       h("a", { href: href(`/projects/${encodeURIComponent(pid)}/${name}`), "aria-current": name === tab ? "page" : null }, label),
     ),

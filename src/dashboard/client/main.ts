@@ -1,6 +1,7 @@
 import { ApiError, get, session, whenUnauthorized, type User } from "./api.ts";
 import { fill, h, type Child } from "./dom.ts";
 import { setTitle, topbar } from "./layout.ts";
+import { auditPage, projectAuditPage } from "./pages/audit.ts";
 import { loginPage, setupPage } from "./pages/auth.ts";
 import { importPage } from "./pages/import.ts";
 import { keysPage } from "./pages/keys.ts";
@@ -24,6 +25,7 @@ const routes: Route[] = [
   { pattern: "/setup", page: setupPage, public: true },
   { pattern: "", page: projectsPage },
   { pattern: "/users", page: usersPage },
+  { pattern: "/audit", page: auditPage },
   { pattern: "/projects/:pid", page: (c) => navigate(`/projects/${encodeURIComponent(c.params.pid!)}/keys`, { replace: true }) },
   { pattern: "/projects/:pid/keys", page: keysPage },
   { pattern: "/projects/:pid/translate", page: translatePage },
@@ -37,6 +39,7 @@ const routes: Route[] = [
   { pattern: "/projects/:pid/deliveries/:did", page: deliveryPage },
   { pattern: "/projects/:pid/settings", page: settingsPage },
   { pattern: "/projects/:pid/members", page: membersPage },
+  { pattern: "/projects/:pid/audit", page: projectAuditPage },
 ];
 
 function notFoundPage(): Child {
@@ -52,7 +55,7 @@ async function render(route: Route | null, ctx: Ctx): Promise<void> {
     navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
     return;
   }
-  const area = route?.pattern === "/users" ? "users" : route?.public ? null : "projects";
+  const area = route?.pattern === "/users" ? "users" : route?.pattern === "/audit" ? "audit" : route?.public ? null : "projects";
   const main = h("main", { class: "page", id: "main" });
   const shell = route?.public ? null : [topbar(area), main];
   let content: Child | void;

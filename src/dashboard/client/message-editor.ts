@@ -77,6 +77,8 @@ function categoryHint(rules: PluralRulesOf | undefined, selector: string): strin
 
 export function messageEditor(options: MessageEditorOptions): MessageEditor {
   const { code, syntax, catalog } = options;
+  // `flutter` values are ICU too, read with apostrophes as text (docs/messages.md "Syntaxes").
+  const icuLike = syntax === "icu" || syntax === "flutter";
   let saved = options.value;
   let nodes: Node[] = [];
   let placeholders: Placeholder[] = [];
@@ -275,14 +277,14 @@ export function messageEditor(options: MessageEditorOptions): MessageEditor {
     rawArea.value = value;
     fieldsBox.hidden = raw;
     rawArea.hidden = !raw;
-    toggle.textContent = raw ? "Edit as fields" : syntax === "icu" ? "Edit ICU source" : "Edit source";
+    toggle.textContent = raw ? "Edit as fields" : icuLike ? "Edit ICU source" : "Edit source";
     showBar();
   };
 
   toggle.addEventListener("click", () => {
     if (raw) {
       const text = rawArea.value;
-      if (syntax === "icu" && text !== "" && readForms(text) === null) {
+      if (icuLike && text !== "" && readForms(text) === null) {
         note.textContent = "This text is not valid ICU; fix it here to edit it as fields.";
         return;
       }
@@ -301,7 +303,7 @@ export function messageEditor(options: MessageEditorOptions): MessageEditor {
     if (raw) return rawArea.value;
     const written = printForms(read(nodes), syntax);
     // Unchanged in meaning: keep the saved text as it was spelled (no new history entry for spacing).
-    return syntax === "icu" && written !== "" && saved !== "" && sameMessage(written, saved) ? saved : written;
+    return icuLike && written !== "" && saved !== "" && sameMessage(written, saved) ? saved : written;
   };
 
   const focus = () => (raw ? rawArea : fieldsBox.querySelector<HTMLElement>(".run"))?.focus();

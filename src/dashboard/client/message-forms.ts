@@ -166,7 +166,7 @@ function printChoice(choice: Choice): string {
 /** The parts as a value in the project's syntax; "" when every field is empty (nothing to save). */
 export function printForms(parts: Part[], syntax: MessageSyntax): string {
   if (isEmpty(parts)) return "";
-  if (syntax === "text") return parts.map((p) => (p.kind === "text" ? p.text : p.kind === "placeholder" ? p.source : "")).join("");
+  if (syntax === "text" || syntax === "i18next") return parts.map((p) => (p.kind === "text" ? p.text : p.kind === "placeholder" ? p.source : "")).join("");
   return printParts(parts, false, "");
 }
 
@@ -281,11 +281,13 @@ export interface EditorForm {
  * or, for an empty value whose base has a plural or select, the base's shape with empty fields.
  */
 export function editorForm(value: string, base: string | null, code: string, syntax: MessageSyntax, catalog: PluralCatalog): EditorForm {
-  if (syntax === "text") return { parts: readText(value), placeholders: base === null ? [] : (readText(base).filter((p) => p.kind === "placeholder") as Placeholder[]) };
+  if (syntax === "text" || syntax === "i18next") return { parts: readText(value), placeholders: base === null ? [] : (readText(base).filter((p) => p.kind === "placeholder") as Placeholder[]) };
   const baseParts = base === null ? null : readForms(base);
   const placeholders = baseParts ? placeholdersOf(baseParts) : [];
   if (value === "") return { parts: baseParts && hasChoice(baseParts) ? skeleton(baseParts, code, catalog) : [], placeholders };
-  const own = readForms(value);
+  // The fields speak ICU's quoting; a gen-l10n value with an apostrophe (text there, a quote in
+  // ICU) is edited as its source so it is saved as written (docs/messages.md "Syntaxes").
+  const own = syntax === "flutter" && (value.includes("'") || base?.includes("'")) ? null : readForms(value);
   if (!own) return { parts: null, placeholders };
   return { parts: complete(own, baseParts, code, catalog), placeholders };
 }

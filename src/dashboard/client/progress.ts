@@ -47,5 +47,5 @@ export function progressBar(p: LanguageProgress, total: number, missingHref?: (c
 export function progressStrip(progress: Progress, missingHref?: (code: string) => string): HTMLElement {
   const base = progress.languages.filter((l) => l.is_base_language);
   const rest = progress.languages.filter((l) => !l.is_base_language);
-  return h("div", { class: "progress-strip", "aria-label": "Progress per language" }, [...base, ...rest].map((l) => progressBar(l, progress.total_keys, missingHref)));
+  return h("div", { class: "progress-strip", "aria-label": "Progress per language" }, [...base, ...rest].map((l) => progressBar(l, l.total_keys, missingHref)));
 }

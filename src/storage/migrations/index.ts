@@ -5,7 +5,11 @@ import m2 from "./0002_scopes_checks_history.sql" with { type: "text" };
 import m3 from "./0003_release_formats.sql" with { type: "text" };
 import m4 from "./0004_password_optional.sql" with { type: "text" };
 import m5 from "./0005_credential_epoch.sql" with { type: "text" };
-import m6 from "./0006_project_members.sql" with { type: "text" };
+import m6 from "./0006_arb_metadata.sql" with { type: "text" };
+import m7 from "./0007_scale_counts.sql" with { type: "text" };
+import m8 from "./0008_release_operations.sql" with { type: "text" };
+import m9 from "./0009_sso_audit_log.sql" with { type: "text" };
+import m10 from "./0010_project_members.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -20,5 +24,9 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0003_release_formats", createdAt: 1795615940728, sql: m3 },
   { tag: "0004_password_optional", createdAt: 1795625563016, sql: m4 },
   { tag: "0005_credential_epoch", createdAt: 1795625563844, sql: m5 },
-  { tag: "0006_project_members", createdAt: 1795632486717, sql: m6 },
+  { tag: "0006_arb_metadata", createdAt: 1795628378246, sql: m6 },
+  { tag: "0007_scale_counts", createdAt: 1795632879227, sql: m7 },
+  { tag: "0008_release_operations", createdAt: 1795633392594, sql: m8 },
+  { tag: "0009_sso_audit_log", createdAt: 1795633718505, sql: m9 },
+  { tag: "0010_project_members", createdAt: 1795634278429, sql: m10 },
 ];

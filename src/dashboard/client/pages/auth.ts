@@ -1,6 +1,6 @@
 import { get, post, session, type User } from "../api.ts";
 import { config } from "../config.ts";
-import { h } from "../dom.ts";
+import { h, type Child } from "../dom.ts";
 import { setTitle } from "../layout.ts";
 import { BASE, navigate, type Ctx } from "../router.ts";
 import { field, form, input } from "../ui.ts";
@@ -35,23 +35,56 @@ function card(title: string, lead: string, body: HTMLElement): HTMLElement {
   );
 }
 
+/** What the server offers (GET /auth-methods, docs/dashboard-api.md "Single sign-on"). */
+interface AuthMethods {
+  password: boolean;
+  oidc: { name: string; start_url: string } | null;
+}
+
+/** A refusal of single sign-on comes back as one sentence in `?sso_error=`; shown as text, bounded. */
+const SSO_ERROR_MAX_LENGTH = 300;
+
 export async function loginPage(ctx: Ctx) {
   if (session.user) return navigate("/", { replace: true });
   const setup = await get<{ needed: boolean }>("/setup");
   if (setup.needed) return navigate("/setup", { replace: true });
+  const methods = await get<AuthMethods>("/auth-methods");
   setTitle("Log in");
+  const next = ctx.query.get("next");
   const email = input({ name: "email", type: "email", autocomplete: "username", required: true, autofocus: true });
-  const body = form(
+  const passwordForm = form(
     {
       submit: "Log in",
       label: "Log in",
-      onSubmit: async (data) => startSession(await post<SessionReply>("/login", { email: data.email, password: data.password }), ctx.query.get("next")),
+      onSubmit: async (data) => startSession(await post<SessionReply>("/login", { email: data.email, password: data.password }), next),
     },
     field("Email", email),
     field("Password", input({ name: "password", type: "password", autocomplete: "current-password", required: true })),
   );
-  queueMicrotask(() => email.focus());
-  return card("Log in to Phrasebook", "Translations for your apps, on your own server.", body);
+  const ssoError = ctx.query.get("sso_error");
+  const refusal = ssoError ? h("p", { class: "error", role: "alert" }, ssoError.slice(0, SSO_ERROR_MAX_LENGTH)) : null;
+  let sso: HTMLElement | null = null;
+  if (methods.oidc) {
+    // Back to the page asked for after the provider (only a dashboard path, as for a password login).
+    const target = next && next.startsWith(`${BASE}/`) && !next.startsWith("//") ? next : BASE;
+    sso = h("a", { class: "button-link sso", href: `${methods.oidc.start_url}?next=${encodeURIComponent(target)}` }, `Sign in with ${methods.oidc.name}`);
+  }
+  let body: Child;
+  if (methods.password) {
+    body = [refusal, sso, sso ? h("p", { class: "muted small or" }, "or with your email and password") : null, passwordForm];
+    queueMicrotask(() => email.focus());
+  } else {
+    // Password sign-in is off: only break-glass accounts use the form, kept out of the way (docs/dashboard.md "Login").
+    passwordForm.hidden = true;
+    const reveal = h("button", { type: "button", class: "link small" }, "Sign in with a break-glass account");
+    reveal.addEventListener("click", () => {
+      reveal.hidden = true;
+      passwordForm.hidden = false;
+      email.focus();
+    });
+    body = [refusal, sso, h("p", { class: "small" }, reveal), passwordForm];
+  }
+  return card("Log in to Phrasebook", "Translations for your apps, on your own server.", h("div", null, body));
 }
 
 export async function setupPage() {

@@ -6,60 +6,140 @@ import { link, type Ctx } from "../router.ts";
 import { field, form, section } from "../ui.ts";
 
 /**
- * Import an existing file into one language (docs/product.md §4, import), in any format of the
- * registry, which the server lists in the page's config (docs/formats.md).
+ * Import an existing file (docs/product.md §4, import; docs/dashboard.md "Import"), in any format
+ * of the registry, which the server lists in the page's config (docs/formats.md). The form first
+ * asks for a dry run and shows what would change on the page; only "Import" changes anything.
  */
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+/** Changes listed in the preview; the rest are counted. */
+const PREVIEW_LISTED = 50;
+
+/** The language option for a file that names its own languages (XLIFF, .xcstrings, PO's Language). */
+const FROM_FILE = "";
+
+interface ImportReply {
+  created_keys: number;
+  updated_translations: number;
+  updated_keys: number;
+  unchanged: number;
+  deleted_keys: number;
+  problems: number;
+  changes: { key: string; change: "created" | "updated" | "deleted" }[];
+  changes_truncated?: true;
+  languages?: string[];
+  source_differs?: { key: string; language_code: string }[];
+}
+
+/** A file's text: UTF-16 by its byte order mark (Apple's `.strings` often are), else UTF-8. */
+async function fileText(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  return new TextDecoder().decode(bytes);
+}
+
+const MARK = { created: "+", updated: "~", deleted: "−" } as const;
 
 export function importPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   return projectPage(pid, "keys", "Import", async () => {
     const languages = await projectLanguages(pid);
     const result = h("div", { "aria-live": "polite" });
-    const language = h("select", { name: "language_code", required: true }, languages.map((l) => h("option", { value: l.code }, `${l.code} · ${l.name}`)));
+    const language = h("select", { name: "language_code" }, [
+      ...languages.map((l) => h("option", { value: l.code }, `${l.code} · ${l.name}`)),
+      h("option", { value: FROM_FILE }, "Named in the file (XLIFF, String Catalog, PO)"),
+    ]);
     const format = h("select", { name: "format", required: true }, importFormats().map((f) => h("option", { value: f.name }, f.label)));
     const file = h("input", { type: "file", name: "file", accept: acceptAttribute() });
     const content = h("textarea", { name: "content", rows: 10, class: "mono", spellcheck: "false", placeholder: '{"checkout.pay_button": "Pay now"}' });
+    const deleteMissing = h("input", { type: "checkbox", name: "delete_missing", value: "true" });
 
     file.addEventListener("change", async () => {
       const chosen = file.files?.[0];
       if (!chosen) return;
       const detected = formatOfFile(chosen.name);
       if (detected) format.value = detected;
-      // A file that names its own language (ARB's @@locale) preselects it when the project has it.
-      const text = chosen.size <= IMPORT_MAX_BYTES ? await chosen.text() : "";
+      const text = chosen.size <= IMPORT_MAX_BYTES ? await fileText(chosen) : "";
       content.value = text;
-      const locale = /"@@locale"\s*:\s*"([^"]+)"/.exec(text)?.[1]?.replace(/_/g, "-").toLowerCase();
+      fill(result);
+      // A file of several languages names them; one that names its language (ARB's @@locale) preselects it.
+      if (importFormats().find((f) => f.name === detected)?.multi_language) {
+        language.value = FROM_FILE;
+        return;
+      }
+      const locale = (/"@@locale"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? /^"Language: ([^\\"]+)\\n"/m.exec(text)?.[1])?.replace(/_/g, "-").toLowerCase();
       const match = languages.find((l) => l.code.toLowerCase() === locale);
       if (match) language.value = match.code;
     });
 
+    const request = (data: Record<string, string>, dryRun: boolean) =>
+      post<ImportReply>(projectPath(pid, "import"), {
+        ...(data.language_code ? { language_code: data.language_code } : {}),
+        format: data.format,
+        content: data.content,
+        dry_run: dryRun,
+        delete_missing: data.delete_missing === "true",
+      });
+    const into = (data: Record<string, string>, reply: ImportReply) => (reply.languages ? reply.languages.join(", ") : data.language_code || "the file's language");
+
     const body = form(
       {
-        submit: "Import",
+        submit: "Preview import",
         label: "Import translations",
         onSubmit: async (data) => {
           if (!data.content.trim()) throw new Error("Choose a file or paste its content first.");
           if (data.content.length > IMPORT_MAX_BYTES) throw new Error("The file is larger than 10 MB; split it first.");
-          const reply = await post<{ created_keys: number; updated_translations: number }>(projectPath(pid, "import"), {
-            language_code: data.language_code,
-            format: data.format,
-            content: data.content,
+          const preview = await request(data, true);
+          const apply = h("button", { type: "button", class: "primary" }, "Import");
+          const error = h("p", { class: "error", role: "alert", hidden: true });
+          apply.addEventListener("click", async () => {
+            apply.disabled = true;
+            try {
+              const reply = await request(data, false);
+              fill(
+                result,
+                h(
+                  "div",
+                  { class: "success", role: "status" },
+                  h("p", null, `Imported into ${into(data, reply)}: ${plural(reply.created_keys, "new key")}, ${plural(reply.updated_translations, "translation")} set.`),
+                  link(`/projects/${encodeURIComponent(pid)}/keys`, "Back to the keys"),
+                ),
+              );
+            } catch (err) {
+              apply.disabled = false;
+              error.hidden = false;
+              error.textContent = err instanceof Error ? err.message : String(err);
+            }
           });
+          const listed = preview.changes.slice(0, PREVIEW_LISTED);
+          const more = preview.changes.length - listed.length + (preview.changes_truncated ? 1 : 0);
           fill(
             result,
             h(
               "div",
-              { class: "success", role: "status" },
-              h("p", null, `Imported into ${data.language_code}: ${plural(reply.created_keys, "new key")}, ${plural(reply.updated_translations, "translation")} set.`),
-              link(`/projects/${encodeURIComponent(pid)}/keys`, "Back to the keys"),
+              { class: "preview", role: "region", "aria-label": "Preview of the import" },
+              h(
+                "p",
+                null,
+                `Preview for ${into(data, preview)}, nothing changed yet: ${plural(preview.created_keys, "new key")}, ${plural(preview.updated_translations, "translation")} to set, ` +
+                  `${plural(preview.deleted_keys, "key")} to delete, ${preview.unchanged} unchanged` +
+                  (preview.problems > 0 ? `; ${plural(preview.problems, "value")} with message problems.` : "."),
+              ),
+              listed.length > 0 ? h("ul", { class: "mono changes" }, listed.map((c) => h("li", null, `${MARK[c.change]} ${c.key}`))) : null,
+              more > 0 ? h("p", null, `…and ${more}${preview.changes_truncated ? "+" : ""} more.`) : null,
+              (preview.source_differs ?? []).length > 0
+                ? h("p", { class: "warning" }, `Not imported, because the file's source text differs from the base string: ${preview.source_differs!.map((d) => `${d.key} [${d.language_code}]`).join(", ")}.`)
+                : null,
+              preview.changes.length > 0 ? h("div", { class: "actions" }, apply) : h("p", null, "Nothing to import."),
+              error,
             ),
           );
         },
       },
       h("div", { class: "row-fields" }, field("Language", language), field("Format", format)),
-      field("File", file, `${formatNames(importFormats(), "or")}. Keys that do not exist yet are created; existing translations are overwritten.`),
+      field("File", file, `${formatNames(importFormats(), "or")}. Keys that do not exist yet are created; existing translations are overwritten. You see what changes before anything does.`),
       field("…or paste the content", content),
+      h("label", { class: "check" }, deleteMissing, " Delete the keys that are not in it (an import of the base strings only)"),
     );
     return [section("Import translations", body, result)];
   });

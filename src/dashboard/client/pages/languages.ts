@@ -34,7 +34,7 @@ export function languagesPage(ctx: Ctx) {
         null,
         h("td", null, h("code", null, l.code)),
         h("td", null, l.name, l.is_base_language ? [" ", badge("base", "base")] : null),
-        h("td", { class: "num" }, `${translated}/${progress.total_keys}`),
+        h("td", { class: "num" }, `${translated}/${counts.get(l.code)?.total_keys ?? progress.total_keys}`),
         h("td", { class: "hide-narrow" }, time(l.created_at)),
         h(
           "td",

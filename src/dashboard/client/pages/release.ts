@@ -1,12 +1,13 @@
 import { ApiError, can, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
 import { fill, h, plural, time } from "../dom.ts";
-import { bundleFormats, formatNames } from "../formats.ts";
+import { bundleFormats, formatNames, importFormats } from "../formats.ts";
 import { projectPage, type Project } from "../layout.ts";
 import { loadProgress, type Progress } from "../progress.ts";
 import { problemTable, type ProblemItem } from "../problems.ts";
 import { downloadTable, latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { navigate, resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
+import { diffView, loadDiff, region, republishButton, republishedFrom, scheduleSection } from "../release-ops.ts";
 import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../../releases/limits.ts";
 
 /**
@@ -22,11 +23,12 @@ interface Refusal {
 }
 
 function whatShips(progress: Progress, project: Project): HTMLElement {
-  const total = progress.total_keys;
   const rows = progress.languages
     .slice()
     .sort((a, b) => Number(b.is_base_language) - Number(a.is_base_language) || a.code.localeCompare(b.code))
     .map((l) => {
+      // Per language: an i18next plural form a language does not use is not missing in it.
+      const total = l.total_keys;
       const missing = total - l.translated;
       return h(
         "li",
@@ -42,7 +44,7 @@ function whatShips(progress: Progress, project: Project): HTMLElement {
   return h(
     "div",
     null,
-    h("p", null, `Publishing snapshots ${plural(total, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * bundleFormats().length, "file")} (${formatNames(bundleFormats(), "and")} per language):`),
+    h("p", null, `Publishing snapshots ${plural(progress.total_keys, "key")} in ${plural(progress.languages.length, "language")} and writes ${plural(progress.languages.length * bundleFormats().length, "file")} (${formatNames(bundleFormats(), "and")} per language):`),
     h("ul", { class: "ships" }, rows),
     errors > 0 ? h("p", { class: "error" }, `Messages have ${plural(errors, "error")}: publishing is refused until they are fixed.`) : null,
     h("p", null, "The release then cannot change, and the project's latest URLs switch to it. Webhook subscribers get release_published."),
@@ -55,8 +57,13 @@ export function releasePage(ctx: Ctx) {
   return projectPage(pid, "releases", "Release", async (project) => {
     const path = projectPath(pid, "releases", rid);
     const [release, all] = await Promise.all([get<Release>(path), get<{ items: Release[] }>(projectPath(pid, "releases"))]);
-    const isLatest = latestOf(all.items)?.id === release.id;
+    const latest = latestOf(all.items);
+    const isLatest = latest?.id === release.id;
     const published = release.status === "published";
+    // docs/releases.md "Diff": a draft against what is live (what publishing now changes); a
+    // published release against latest, unless it is latest.
+    const diff = isLatest ? undefined : await loadDiff(pid, rid);
+    const againstLabel = latest ? `latest (${latest.tag})` : "nothing published yet";
 
     const refusalBox = h("div", { "aria-live": "polite" });
     const publishNow = async (allowErrors: boolean) => {
@@ -98,7 +105,8 @@ export function releasePage(ctx: Ctx) {
     };
     const publish = async () => {
       const progress = await loadProgress(pid);
-      const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: whatShips(progress, project), confirm: "Publish now" });
+      const changes = await loadDiff(pid, rid);
+      const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: [diffView(changes, againstLabel), whatShips(progress, project)], confirm: "Publish now" });
       if (!ok) return;
       await publishNow(false);
     };
@@ -148,6 +156,7 @@ export function releasePage(ctx: Ctx) {
         isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null,
       ),
       h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
+      republishedFrom(pid, release, all.items),
     );
 
     const actions = can("publisher")
@@ -155,6 +164,7 @@ export function releasePage(ctx: Ctx) {
           "div",
           { class: "actions" },
           published ? null : actionButton("Publish…", publish, { class: "primary" }),
+          published && !isLatest ? republishButton(pid, release) : null,
           published && isAdmin() ? actionButton("Rotate slug…", rotate) : null,
           actionButton("Delete…", remove, { class: "danger" }),
         )
@@ -186,12 +196,38 @@ export function releasePage(ctx: Ctx) {
             h("p", { class: "muted small" }, "Pinned to this release: they never change content and are cached for a year. Slug ", h("code", null, release.slug ?? ""), "."),
             release.languages?.length ? downloadTable(release.languages) : h("p", null, "This release shipped no language."),
           ),
+          release.languages?.length ? exportSection(pid, release) : null,
           isLatest && release.languages?.length
             ? section("Latest URLs", h("p", { class: "muted small" }, "This is the latest release, so these serve it too until the next publish."), latestTable(project.cdn_slug, release.languages))
             : null,
         ]
       : section("Draft", h("p", null, `A draft has no files yet. Publish it to compile every language to ${formatNames(bundleFormats(), "and")} and put them on the CDN.`));
 
-    return [h("div", { class: "card release-head" }, head, actions), refusalBox, files, rename];
+    // The diff comes before the publish button's consequences: what this would change (docs/releases.md).
+    const changes = diff ? region(published ? "Changes against latest" : "What publishing changes", diffView(diff, againstLabel)) : null;
+    return [h("div", { class: "card release-head" }, head, changes, actions), refusalBox, scheduleSection(pid, release), files, rename];
   });
+}
+
+/**
+ * The release's strings in any format of the registry, as a file to save (docs/formats.md
+ * "Export"): XLIFF, PO, Android and Apple files for a native app or another tool. A session
+ * cookie goes with a link, so the browser downloads it like any attachment.
+ */
+function exportSection(pid: string, release: Release) {
+  const language = h("select", { "aria-label": "Export language" }, [
+    ...release.languages!.map((l) => h("option", { value: l.code }, l.code)),
+    h("option", { value: "" }, "every language (XLIFF 1.2, String Catalog)"),
+  ]);
+  const format = h("select", { "aria-label": "Export format" }, importFormats().map((f) => h("option", { value: f.name }, f.label)));
+  const download = h("a", { class: "button", download: "" }, "Download");
+  const update = () => {
+    const params = new URLSearchParams({ format: format.value });
+    if (language.value) params.set("language", language.value);
+    download.setAttribute("href", `/dashboard/api${projectPath(pid, "releases", release.id, "export")}?${params}`);
+  };
+  language.addEventListener("change", update);
+  format.addEventListener("change", update);
+  update();
+  return section("Export", h("p", { class: "muted small" }, "This release's strings as a file of any format, for a native app or another tool."), h("div", { class: "row-fields" }, language, format, download));
 }

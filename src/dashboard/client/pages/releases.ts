@@ -5,6 +5,7 @@ import { projectPage, roleOnly } from "../layout.ts";
 import { latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { link, navigate, type Ctx } from "../router.ts";
 import { empty, field, form, input, section } from "../ui.ts";
+import { channelsSection } from "../release-ops.ts";
 import { RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../../releases/limits.ts";
 
 /** Drafts and published releases, create, and the project's `latest` URLs (docs/publishing.md §1). */
@@ -53,7 +54,14 @@ export function releasesPage(ctx: Ctx) {
                   null,
                   h("td", null, relLink(r), r === latest ? [" ", h("span", { class: "badge base" }, "latest")] : null),
                   h("td", null, h("code", null, r.tag)),
-                  h("td", null, statusBadge(r)),
+                  h(
+                    "td",
+                    null,
+                    statusBadge(r),
+                    r.republished_from ? [" ", h("span", { class: "badge", title: `Republished from ${r.republished_from}` }, "republished")] : null,
+                    r.scheduled_at ? [" ", h("span", { class: "badge", title: "Scheduled publish" }, "scheduled")] : null,
+                    r.schedule_error ? [" ", h("span", { class: "badge forced", title: r.schedule_error }, "schedule failed")] : null,
+                  ),
                   h("td", null, time(r.created_at)),
                   h("td", null, time(r.published_at, "not yet")),
                 ),
@@ -72,6 +80,6 @@ export function releasesPage(ctx: Ctx) {
           )
         : null;
 
-    return [create, section("Releases", list), latestSection];
+    return [create, section("Releases", list), latestSection, await channelsSection(pid, items)];
   });
 }

@@ -26,7 +26,12 @@ export function settingsPage(ctx: Ctx) {
           submit: "Save",
           label: "Project settings",
           onSubmit: async (data) => {
-            await patch(projectPath(pid), { name: data.name, base_language_code: data.base_language_code, message_syntax: data.message_syntax });
+            await patch(projectPath(pid), {
+              name: data.name,
+              base_language_code: data.base_language_code,
+              message_syntax: data.message_syntax,
+              publish_approved_only: data.publish_approved_only === "true",
+            });
             resolve();
           },
         },
@@ -38,9 +43,21 @@ export function settingsPage(ctx: Ctx) {
             "select",
             { name: "message_syntax" },
             h("option", { value: "icu", selected: project.message_syntax === "icu" }, "ICU MessageFormat: {name}, plural, select"),
-            h("option", { value: "text", selected: project.message_syntax === "text" }, "Plain text with {name} or {{name}} placeholders (i18next)"),
+            h("option", { value: "flutter", selected: project.message_syntax === "flutter" }, "Flutter gen-l10n: ICU where an apostrophe is text ('{name}')"),
+            h("option", { value: "i18next", selected: project.message_syntax === "i18next" }, "i18next JSON v4: {{name}}, $t(key), plural keys"),
+            h("option", { value: "text", selected: project.message_syntax === "text" }, "Plain text with {name} or {{name}} placeholders"),
           ),
           "How your apps read messages. ICU messages are checked for syntax, placeholders and plural cases, and errors block publishing; plain text only has its placeholders compared with the base language's, as warnings. Changing it checks every value again.",
+        ),
+        field(
+          "What releases ship",
+          h(
+            "select",
+            { name: "publish_approved_only" },
+            h("option", { value: "false", selected: !project.publish_approved_only }, "Every translation as it is"),
+            h("option", { value: "true", selected: project.publish_approved_only }, "Approved translations only (the base language as it is)"),
+          ),
+          "With approved only, each language but the base ships every key's last approved value: a string edited after its approval ships the approved one until it is approved again, and one never approved is left out (apps fall back to the base language).",
         ),
       ),
     );

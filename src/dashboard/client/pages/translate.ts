@@ -6,6 +6,7 @@ import type { KeyItem } from "../key-grid.ts";
 import { projectLanguages, projectPage, type Language } from "../layout.ts";
 import { messageEditor, pieces } from "../message-editor.ts";
 import { readForms, readText, type Part } from "../message-forms.ts";
+import { placeholderNotes } from "../placeholder-notes.ts";
 import { MessageChecker, problemList, type MessageProblem } from "../problems.ts";
 import { link, navigate, type Ctx } from "../router.ts";
 import { badge, empty, message } from "../ui.ts";
@@ -309,6 +310,7 @@ export function translatePage(ctx: Ctx) {
                 ? h("p", { class: "muted" }, "No base text yet.")
                 : h("div", { class: "base-text", lang: base.code }, baseParts ? showParts(baseParts, base.code) : baseValue),
             item.context ? h("div", { class: "context-box" }, h("h3", null, "Context"), h("p", { class: "context" }, item.context)) : null,
+            placeholderNotes(item),
           ),
           h("div", { class: "target" }, h("h3", null, target.name, " ", h("code", { class: "muted small" }, target.code)), editor.element, found),
         ),

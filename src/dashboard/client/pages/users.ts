@@ -39,7 +39,7 @@ export async function usersPage() {
     h(
       "tr",
       null,
-      h("td", null, u.name, u.id === me?.id ? [" ", badge("you", "base")] : null),
+      h("td", null, u.name, u.id === me?.id ? [" ", badge("you", "base")] : null, u.break_glass ? [" ", badge("break-glass", "draft", { title: "Made with phrasebook user create: signs in with a password even where password sign-in is off" })] : null),
       h("td", null, u.email),
       h("td", null, isGlobalAdmin() && u.id !== me?.id ? roleSelect(u) : u.role),
       h("td", { class: "hide-narrow" }, time(u.created_at)),

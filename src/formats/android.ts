@@ -1,0 +1,169 @@
+import type { Entry, FileFormat, WriteInput } from "./format.ts";
+import { categoriesOf, DEFAULT_PLURAL_ARGUMENT, formFor, icuPlural, isCategory, splitPlural, type PluralForms } from "./plural-forms.ts";
+import { invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
+import { attr, childrenOf, commentText, decodeXml, escapeXmlAttribute, escapeXmlText, hasInlineMarkup, lineOf, markupText, parseXml, rawText, tagOf, xmlComment, type XmlNode } from "./xml.ts";
+
+/**
+ * Android `res/values*\/strings.xml` (docs/formats.md "Android"): an import and export format.
+ *
+ * Read: each `<string name>` is a message, each `<plurals name>` an ICU plural over `count` (its
+ * `<item quantity>`s the cases); a comment just before an element is the key's context;
+ * `translatable="false"` is kept as the entry's attribute (such strings are the base language's
+ * only). Android's escapes (`\'`, `\"`, `\n`, `\t`, `\@`, `\?`, `\uXXXX`, double quotes keeping
+ * spaces) are undone; inline markup (`<b>`, `<xliff:g>`) is kept as written. `<string-array>` has
+ * no place in a key/value project and is refused by name.
+ *
+ * Written: the same elements, every value escaped as aapt2 reads it, a context as a comment above.
+ */
+
+/** Undoes Android's escaping of a string resource (what aapt2 does when it compiles one). */
+function unescapeAndroid(raw: string, markup: boolean): string {
+  const text = markup ? raw : decodeXml(raw);
+  let out = "";
+  let quoted = false;
+  // The length of `out` without the unquoted white space at its end, which aapt2 drops.
+  let kept = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (markup && c === "<" && text.indexOf(">", i) > 0) {
+      // An inline element (`<b>`, `<xliff:g id="n">`): as written, its quotes are no Android quoting.
+      const end = text.indexOf(">", i);
+      out += text.slice(i, end + 1);
+      i = end;
+    } else if (c === "\\" && i + 1 < text.length) {
+      const n = text[++i]!;
+      if (n === "n") out += "\n";
+      else if (n === "t") out += "\t";
+      else if (n === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) {
+        out += String.fromCharCode(parseInt(text.slice(i + 1, i + 5), 16));
+        i += 4;
+      } else out += n; // \' \" \@ \? \\ and any other: the character itself
+    } else if (c === '"') {
+      quoted = !quoted;
+      continue;
+    } else if (!quoted && /\s/.test(c)) {
+      // Outside double quotes, a run of white space is one space, and none at the start or end (aapt2).
+      while (i + 1 < text.length && /\s/.test(text[i + 1]!)) i++;
+      if (out.length > 0) out += " ";
+      continue;
+    } else out += c;
+    kept = out.length;
+  }
+  return out.slice(0, kept);
+}
+
+/** A value as aapt2 reads it back exactly: the characters it would change escaped. */
+export function escapeAndroid(value: string): string {
+  const markup = hasInlineMarkup(value);
+  // With inline markup, the elements are written as they are and only the text between them is escaped.
+  const parts = markup ? value.split(/(<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>)/) : [value];
+  let out = "";
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    if (p % 2 === 1) {
+      out += markupText(part);
+      continue;
+    }
+    out += (markup ? markupText(part).replace(/</g, "&lt;").replace(/>/g, "&gt;") : escapeXmlText(part))
+      .replace(/\\/g, "\\\\")
+      .replace(/'/g, "\\'")
+      .replace(/"/g, '\\"')
+      .replace(/\n/g, "\\n")
+      .replace(/\t/g, "\\t");
+  }
+  // Leading `@` or `?` would make a reference to a resource or a theme attribute.
+  if (/^[@?]/.test(out)) out = `\\${out}`;
+  // Runs of spaces, and spaces at either end, survive only in double quotes.
+  if (/^ | $| {2}/.test(out)) out = `"${out}"`;
+  return out;
+}
+
+async function read(content: string) {
+  const root = (await parseXml(content, "Android XML", ["resources.string", "resources.plurals.item"])).find((n) => tagOf(n) === "resources");
+  if (!root) throw invalid("an Android strings file must have <resources> at the top", 1, 1);
+  const entries: Entry[] = [];
+  let comment: string | undefined;
+  const seen = new Set<string>();
+  for (const node of childrenOf(root)) {
+    const tag = tagOf(node);
+    if (tag === "#text") continue;
+    if (tag === "#comment") {
+      comment = commentText(node).trim() || undefined;
+      continue;
+    }
+    const name = attr(node, "name");
+    if (tag === "string" || tag === "plurals") {
+      if (!name) throw invalid(`a <${tag}> without a name`, lineOf(content, `<${tag}`));
+      if (seen.has(name)) throw invalid(`the name "${name}" appears twice`, lineOf(content, `name="${name}"`));
+      seen.add(name);
+      if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
+      const value = tag === "string" ? stringValue(node) : pluralValue(node, name, content);
+      const entry: Entry = { key: name, value };
+      if (comment) entry.description = comment;
+      if (attr(node, "translatable") === "false") entry.attributes = { translatable: false };
+      entries.push(entry);
+    } else if (tag === "string-array") {
+      throw invalid(`<string-array name="${name ?? ""}"> is not imported: give each item a <string> of its own`, lineOf(content, "<string-array"));
+    }
+    // Other resources (<dimen>, <color>, <bool>) are no translations: left alone.
+    comment = undefined;
+  }
+  return { languages: [{ entries }] };
+}
+
+function stringValue(node: XmlNode): string {
+  const raw = rawText(node);
+  return unescapeAndroid(raw, hasInlineMarkup(raw));
+}
+
+function pluralValue(node: XmlNode, name: string, content: string): string {
+  const forms: PluralForms = new Map();
+  for (const item of childrenOf(node)) {
+    const tag = tagOf(item);
+    if (tag === "#text" || tag === "#comment") continue;
+    const quantity = attr(item, "quantity") ?? "";
+    if (tag !== "item" || !isCategory(quantity)) {
+      throw invalid(`<plurals name="${name}"> holds <${tag}${quantity ? ` quantity="${quantity}"` : ""}>: only <item quantity="zero|one|two|few|many|other"> may be in it`, lineOf(content, `name="${name}"`));
+    }
+    if (forms.has(quantity)) throw invalid(`<plurals name="${name}"> has quantity="${quantity}" twice`, lineOf(content, `name="${name}"`));
+    const raw = rawText(item);
+    forms.set(quantity, unescapeAndroid(raw, hasInlineMarkup(raw)));
+  }
+  if (!forms.has("other")) throw invalid(`<plurals name="${name}"> has no quantity="other", which Android needs`, lineOf(content, `name="${name}"`));
+  return icuPlural(forms, DEFAULT_PLURAL_ARGUMENT);
+}
+
+function write({ keys, languages, work }: WriteInput): string {
+  const lang = languages[0]!;
+  const categories = categoriesOf(lang.code);
+  // The xliff prefix is declared for `<xliff:g>` in a value (aapt2 refuses an unbound prefix).
+  const lines = ['<?xml version="1.0" encoding="utf-8"?>', '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">'];
+  for (let i = 0; i < keys.keys.length; i++) {
+    const value = lang.values[i];
+    if (value === undefined) continue;
+    if (work) work.steps++;
+    const name = escapeXmlAttribute(keys.keys[i]!);
+    const context = keys.contextOf[i];
+    if (context) lines.push(`    ${xmlComment(context)}`);
+    const plural = splitPlural(value, "%d");
+    if (!plural) {
+      lines.push(`    <string name="${name}">${escapeAndroid(value)}</string>`);
+      continue;
+    }
+    lines.push(`    <plurals name="${name}">`);
+    for (const category of categories) lines.push(`        <item quantity="${category}">${escapeAndroid(formFor(plural.forms, category))}</item>`);
+    lines.push("    </plurals>");
+  }
+  lines.push("</resources>", "");
+  return lines.join("\n");
+}
+
+export const android = {
+  name: "android",
+  label: "Android strings.xml",
+  extensions: ["xml"],
+  contentType: "application/xml; charset=utf-8",
+  bundle: false,
+  read,
+  write,
+} as const satisfies FileFormat<"android">;

@@ -1,0 +1,154 @@
+import type { Entry, FileFormat, WriteInput } from "./format.ts";
+import { formFor, icuPlural, splitPlural, type PluralForms } from "./plural-forms.ts";
+import { pluralFormsFor, readPluralForms } from "./po-plurals.ts";
+import { ContentError, invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
+import { lineOf } from "./xml.ts";
+
+/**
+ * gettext PO (docs/formats.md "gettext PO"): an import and export format, read with
+ * `gettext-parser` (loaded when a PO file is read).
+ *
+ * Read: `msgctxt` is the key (a file without one, as most tools write, is keyed by its `msgid`),
+ * `msgstr` the value and `msgid` the source text (the base language's string, which the import
+ * compares with the stored one); `msgid_plural` with `msgstr[i]` becomes an ICU plural over
+ * `count`, each form put under the category the header's `Plural-Forms` gives it for the file's
+ * `Language` (po-plurals.ts). Extracted comments (`#.`), else translator comments (`# `), are the
+ * key's context. A fuzzy or empty `msgstr` is no translation.
+ *
+ * Written: a header with `Language`, UTF-8 and the language's `Plural-Forms`; per key its context
+ * as `#.`, `msgctxt` the key, `msgid` (and `msgid_plural`) the base string, `msgstr` the language's.
+ * Written by hand (a PO string is quoted like a C string): `write` is synchronous and must not load
+ * the parser.
+ */
+
+interface ParsedPo {
+  headers: Record<string, string>;
+  translations: Record<string, Record<string, { msgctxt?: string; msgid: string; msgid_plural?: string; msgstr: string[]; comments?: { translator?: string; extracted?: string; flag?: string } }>>;
+}
+
+function poError(err: unknown): ContentError {
+  const message = err instanceof Error ? err.message : String(err);
+  const at = /at line (\d+)/.exec(message)?.[1];
+  // gettext-parser counts the line break that ends a string's line as the next line's.
+  const line = at === undefined ? undefined : Number(at) - (message.includes("End-of-line within string") ? 1 : 0);
+  const reason = message.replace(/^Error parsing PO data: /, "").replace(/ at line \d+/, "");
+  return invalid(`not a valid PO file: ${reason}`, line, line === undefined ? undefined : 1);
+}
+
+async function read(content: string) {
+  const { po } = await import("gettext-parser");
+  let parsed: ParsedPo;
+  try {
+    parsed = po.parse(content, { validation: true }) as unknown as ParsedPo;
+  } catch (err) {
+    throw poError(err);
+  }
+  const language = parsed.headers.Language?.trim() || undefined;
+  const pluralHeader = parsed.headers["Plural-Forms"];
+  let categories: string[] | undefined;
+  const needPlurals = Object.values(parsed.translations).some((ctx) => Object.values(ctx).some((t) => t.msgid_plural !== undefined));
+  if (needPlurals) {
+    const at = lineOf(content, "Plural-Forms") ?? 1;
+    if (!language) throw invalid('the file has plural entries but its header names no "Language", so its Plural-Forms cannot be checked', at, 1);
+    if (!pluralHeader) throw invalid('the file has plural entries but its header has no "Plural-Forms"', at, 1);
+    const forms = readPluralForms(pluralHeader, language.replace(/_/g, "-"));
+    if (typeof forms === "string") throw invalid(`the Plural-Forms do not fit ${language}: ${forms}`, at, 1);
+    categories = forms.categories;
+  }
+
+  const entries: Entry[] = [];
+  const seen = new Set<string>();
+  for (const [ctx, messages] of Object.entries(parsed.translations)) {
+    for (const [msgid, t] of Object.entries(messages)) {
+      if (ctx === "" && msgid === "") continue; // the header
+      const key = ctx || msgid;
+      // Found only for an error: searching the file for every entry would cost its length each time.
+      const fail = (why: string) => {
+        const where = lineOf(content, ctx ? `msgctxt ${JSON.stringify(ctx)}` : `msgid ${JSON.stringify(msgid)}`);
+        return invalid(why, where, where ? 1 : undefined);
+      };
+      if (seen.has(key)) throw fail(`the key "${key}" appears twice (as a msgctxt and as a msgid without one)`);
+      seen.add(key);
+      if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
+      const fuzzy = /\bfuzzy\b/.test(t.comments?.flag ?? "");
+      let value: string;
+      let source: string;
+      if (t.msgid_plural !== undefined) {
+        if (t.msgstr.length !== categories!.length) {
+          throw fail(`"${key}" has ${t.msgstr.length} msgstr forms, but the Plural-Forms say ${categories!.length}`);
+        }
+        const forms: PluralForms = new Map();
+        categories!.forEach((category, i) => forms.set(category, t.msgstr[i] ?? ""));
+        if (!forms.has("other")) forms.set("other", forms.get(categories!.at(-1)!)!);
+        value = [...forms.values()].every((f) => f === "") || fuzzy ? "" : icuPlural(forms);
+        source = icuPlural(new Map([["one", msgid], ["other", t.msgid_plural]]));
+      } else {
+        value = fuzzy ? "" : (t.msgstr[0] ?? "");
+        source = msgid;
+      }
+      const entry: Entry = { key, value, source };
+      const comment = (t.comments?.extracted || t.comments?.translator || "").trim();
+      if (comment) entry.description = comment;
+      entries.push(entry);
+    }
+  }
+  return { languages: [language ? { locale: language, entries } : { entries }] };
+}
+
+/** A PO string: C escapes, and a value with line breaks split after each (as msgmerge writes it). */
+function quote(keyword: string, text: string): string {
+  const escaped = text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\t/g, "\\t").replace(/\r/g, "\\r");
+  const lines = escaped.split("\n");
+  if (lines.length === 1) return `${keyword} "${escaped}"`;
+  const parts = lines.map((l, i) => (i < lines.length - 1 ? `"${l}\\n"` : l ? `"${l}"` : "")).filter(Boolean);
+  return `${keyword} ""\n${parts.join("\n")}`;
+}
+
+const headerCache = new Map<string, ReturnType<typeof pluralFormsFor>>();
+
+function write({ keys, languages, source, work }: WriteInput): string {
+  const lang = languages[0]!;
+  const base = source ?? lang;
+  let plural = headerCache.get(lang.code);
+  if (!headerCache.has(lang.code)) headerCache.set(lang.code, (plural = pluralFormsFor(lang.code)));
+  const header = [
+    "Project-Id-Version: phrasebook",
+    "MIME-Version: 1.0",
+    "Content-Type: text/plain; charset=UTF-8",
+    "Content-Transfer-Encoding: 8bit",
+    `Language: ${lang.code.replace(/-/g, "_")}`,
+    ...(plural ? [`Plural-Forms: ${plural.header}`] : []),
+    "X-Generator: Phrasebook",
+  ];
+  const blocks = [`msgid ""\nmsgstr ""\n${header.map((h) => `"${h}\\n"`).join("\n")}\n`];
+  for (let i = 0; i < keys.keys.length; i++) {
+    const sourceText = base.values[i];
+    if (!sourceText) continue; // a PO entry needs its msgid, the base string
+    if (work) work.steps++;
+    const value = lang === base ? sourceText : (lang.values[i] ?? "");
+    const lines: string[] = [];
+    const context = keys.contextOf[i];
+    if (context) for (const l of context.split("\n")) lines.push(`#. ${l}`);
+    lines.push(quote("msgctxt", keys.keys[i]!));
+    const sourcePlural = plural ? splitPlural(sourceText, "%d") : null;
+    if (sourcePlural && plural) {
+      lines.push(quote("msgid", formFor(sourcePlural.forms, "one")), quote("msgid_plural", sourcePlural.forms.get("other")!));
+      const forms = value ? splitPlural(value, "%d") : null;
+      plural.forms.categories.forEach((category, n) => lines.push(quote(`msgstr[${n}]`, forms ? formFor(forms.forms, category) : value)));
+    } else {
+      lines.push(quote("msgid", sourceText), quote("msgstr", value));
+    }
+    blocks.push(lines.join("\n") + "\n");
+  }
+  return blocks.join("\n");
+}
+
+export const po = {
+  name: "po",
+  label: "gettext PO",
+  extensions: ["po", "pot"],
+  contentType: "text/x-gettext-translation; charset=utf-8",
+  bundle: false,
+  read,
+  write,
+} as const satisfies FileFormat<"po">;

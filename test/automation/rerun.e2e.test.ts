@@ -1,0 +1,104 @@
+/**
+ * A CI pipeline re-run must not fail for having run before (docs/automation.md "Re-running a
+ * pipeline"): `publish --tag` publishes the draft a blocked run left or prints the release already
+ * published; `push --fail-on-errors` gates a pull request even as a dry run; problems are named per
+ * key; `status` percentages are exact; `push --add-languages` adds what the files need.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { clientBinary, deployment, gitRepo, phrasebook, writeFiles, type Deployment } from "./client.ts";
+
+setDefaultTimeout(60_000);
+
+let d: Deployment;
+let repo: string;
+
+beforeAll(async () => {
+  clientBinary();
+  d = await deployment(["de"]);
+  repo = gitRepo({ "en.json": JSON.stringify({ hello: "Hello {name}", bye: "Bye" }) });
+});
+afterAll(async () => {
+  await d?.stop();
+  if (repo) rmSync(repo, { recursive: true, force: true });
+});
+
+const run = (args: string[]) => phrasebook(args, { cwd: repo, env: d.env });
+
+describe("push --fail-on-errors and problems per key", () => {
+  test("a broken message fails the dry run of a pull request with exit 3 and names the key; nothing is changed", async () => {
+    expect((await run(["push", "en.json", "--language", "en"])).code).toBe(0);
+    writeFiles(repo, { "de.json": JSON.stringify({ hello: "Hallo {nmae}", bye: "Tschüss" }) });
+    const r = await run(["push", "de.json", "--language", "de", "--dry-run", "--fail-on-errors"]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('  hello [de] placeholder_unknown: ');
+    expect(r.stderr).toBe("phrasebook: push --fail-on-errors: 1 message error in the pushed files (dry run: nothing was changed)\n");
+    expect((await d.admin.get(`/projects/${d.pid}/problems`)).body.items).toEqual([]);
+    // Without the flag the same push passes, and says what is wrong.
+    const plain = await run(["push", "de.json", "--language", "de"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^de\.json: 0 created, 2 updated, 0 unchanged, 0 deleted; 1 with message problems \(phrasebook status\)\n {2}hello \[de\] placeholder_unknown: .+\n {2}hello \[de\] placeholder_missing: .+\n$/);
+  });
+
+  test("status lists the problem by key", async () => {
+    const r = await run(["status"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\nproblems:\n {2}hello \[de\] placeholder_unknown: .+\n {2}hello \[de\] placeholder_missing: .+\n$/);
+  });
+});
+
+describe("publish --tag is safe to re-run", () => {
+  test("blocked: the problems are named and the draft stays; fixed: the same command publishes that draft; again: it prints the release, exit 0", async () => {
+    const blocked = await run(["publish", "--name", "Build 1", "--tag", "ci-1"]);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stdout).toMatch(/^ {2}hello \[de\] placeholder_unknown: .+\n$/);
+    expect(blocked.stderr).toMatch(/^phrasebook: publish ci-1: 409 1 error in a message blocks publishing.*; the draft rel_\w+ stays, and publish --tag ci-1 publishes it once fixed\n$/);
+    const again = await run(["publish", "--name", "Build 1", "--tag", "ci-1"]);
+    expect(again.code).toBe(2);
+    expect((await d.admin.get(`/projects/${d.pid}/releases`)).body.items.filter((r: { tag: string }) => r.tag === "ci-1")).toHaveLength(1);
+
+    writeFiles(repo, { "de.json": JSON.stringify({ hello: "Hallo {name}", bye: "Tschüss" }) });
+    expect((await run(["push", "de.json", "--language", "de", "--fail-on-errors"])).code).toBe(0);
+    const published = await run(["publish", "--name", "Build 1", "--tag", "ci-1"]);
+    expect(published).toMatchObject({ code: 0, stderr: "" });
+    expect(published.stdout).toMatch(/^published rel_\w+: "Build 1", tag ci-1, 2 language\(s\)\n/);
+    const releases = (await d.admin.get(`/projects/${d.pid}/releases`)).body.items.filter((r: { tag: string }) => r.tag === "ci-1");
+    expect(releases.map((r: { status: string }) => r.status)).toEqual(["published"]);
+
+    const rerun = await run(["publish", "--name", "Build 1", "--tag", "ci-1"]);
+    expect(rerun).toMatchObject({ code: 0, stderr: "" });
+    expect(rerun.stdout).toStartWith(`already published ${releases[0].id}: "Build 1", tag ci-1, 2 language(s)\nlatest URLs`);
+  });
+});
+
+describe("status percentages and --add-languages", () => {
+  test("23 of 40 is 57.5%: shown so, and it passes --min-progress 57.5 (not 57.6)", async () => {
+    const en: Record<string, string> = {};
+    const de: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      en[`k${i}`] = `Key ${i}`;
+      if (i < 23) de[`k${i}`] = `Schlüssel ${i}`;
+    }
+    writeFiles(repo, { "en.json": JSON.stringify(en), "de.json": JSON.stringify(de) });
+    expect((await run(["push", "en.json", "--language", "en", "--delete-missing"])).code).toBe(0);
+    expect((await run(["push", "de.json", "--language", "de"])).code).toBe(0);
+    const pass = await run(["status", "--min-progress", "57.5"]);
+    expect(pass.code).toBe(0);
+    expect(pass.stdout).toContain("de  23 translated (57.5%)");
+    const fail = await run(["status", "--min-progress", "57.6"]);
+    expect(fail.code).toBe(3);
+    expect(fail.stderr).toBe("phrasebook: below 57.6% translated: de (57.5%)\n");
+  });
+
+  test("push --add-languages creates the file's language first; without it the push says how", async () => {
+    writeFiles(repo, { "fr.json": JSON.stringify({ k0: "Clé 0" }) });
+    const refused = await run(["push", "fr.json", "--language", "fr"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("add it in the dashboard first, or pass --add-languages");
+    const dry = await run(["push", "fr.json", "--language", "fr", "--add-languages", "--dry-run"]);
+    expect(dry).toMatchObject({ code: 0, stdout: "+ language fr (dry run: not added, so its files are not sent)\n" });
+    const added = await run(["push", "fr.json", "--language", "fr", "--add-languages"]);
+    expect(added).toMatchObject({ code: 0, stdout: "added language fr\nfr.json: 0 created, 1 updated, 0 unchanged, 0 deleted\n" });
+    expect((await d.admin.get(`/projects/${d.pid}/languages`)).body.items.map((l: { code: string }) => l.code)).toContain("fr");
+  });
+});

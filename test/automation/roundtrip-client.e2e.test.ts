@@ -1,0 +1,115 @@
+/**
+ * Round trip through the client (docs/product.md §9, docs/automation.md "Round trip"): the sample
+ * gen-l10n template and i18next project of test/fixtures/roundtrip/ pushed with the executable,
+ * published and pulled back: ARB messages named as the template named them (snake_case kept), a
+ * language-only fallback file for a regional language without its sibling, nested JSON for a nested
+ * source. The `@` entries a CDN ARB carries are the server's (docs/formats.md "ARB metadata");
+ * test/automation/shape.test.ts checks that pull writes them under the template's names.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers/server.ts";
+import { clientBinary, deployment, gitRepo, phrasebook, type Deployment } from "./client.ts";
+
+setDefaultTimeout(60_000);
+
+const FIXTURES = join(ROOT, "test/fixtures/roundtrip");
+const messagesOf = (arb: Record<string, unknown>) => Object.fromEntries(Object.entries(arb).filter(([k]) => !k.startsWith("@")));
+const read = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+describe("gen-l10n template", () => {
+  let d: Deployment;
+  let repo: string;
+  beforeAll(async () => {
+    clientBinary();
+    d = await deployment(["de", "pt-BR"]);
+    repo = gitRepo({ "phrasebook.yaml": "files:\n  - source: lib/l10n/app_en.arb\n    translations: lib/l10n/app_{locale}.arb\n" });
+    cpSync(join(FIXTURES, "flutter"), join(repo, "lib/l10n"), { recursive: true });
+    // Brazilian Portuguese, without a language-only pt: the German strings will do.
+    const ptBR = read(join(FIXTURES, "flutter/app_de.arb"));
+    writeFileSync(join(repo, "lib/l10n/app_pt_BR.arb"), JSON.stringify({ ...ptBR, "@@locale": "pt_BR" }, null, 2));
+  });
+  afterAll(async () => {
+    await d?.stop();
+    if (repo) rmSync(repo, { recursive: true, force: true });
+  });
+
+  test("pulled files name each message as the template did; pt-BR gets its app_pt.arb fallback, said in the output", async () => {
+    const run = (args: string[]) => phrasebook(args, { cwd: repo, env: d.env });
+    const pushed = await run(["push", "--translations"]);
+    expect(pushed).toMatchObject({ code: 0, stderr: "" });
+    expect((await run(["publish", "--name", "R", "--tag", "v1"])).code).toBe(0);
+
+    const pulled = await run(["pull", "--out", "out/app_{locale}.arb"]);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout.split("\n").filter(Boolean).map((l) => l.replace(/, \d+ KB\)$/, ")"))).toEqual([
+      "wrote out/app_de.arb (de, v1)",
+      "wrote out/app_en.arb (en, v1)",
+      "wrote out/app_pt_BR.arb (pt-BR, v1)",
+      "wrote out/app_pt.arb (pt, gen-l10n's fallback for pt-BR, v1)",
+    ]);
+    const template = read(join(repo, "lib/l10n/app_en.arb"));
+    const en = read(join(repo, "out/app_en.arb"));
+    // Every name as authored (snake_case too), every value and `@` entry as pushed: the template
+    // comes back JSON-equal apart from `@@last_modified` (docs/product.md §9).
+    const withoutStamp = (arb: Record<string, unknown>) => Object.fromEntries(Object.entries(arb).filter(([k]) => k !== "@@last_modified"));
+    expect(withoutStamp(en)).toEqual(withoutStamp(template));
+    expect(messagesOf(en)).toEqual(messagesOf(template));
+    expect(Object.keys(messagesOf(read(join(repo, "out/app_de.arb")))).sort()).toEqual(Object.keys(messagesOf(read(join(repo, "lib/l10n/app_de.arb")))).sort());
+    const pt = read(join(repo, "out/app_pt.arb"));
+    expect(pt["@@locale"]).toBe("pt");
+    expect(messagesOf(pt)).toEqual(messagesOf(read(join(repo, "out/app_pt_BR.arb"))));
+
+    const none = await run(["pull", "--out", "none/app_{locale}.arb", "--no-fallback-files"]);
+    expect(none.code).toBe(0);
+    expect(existsSync(join(repo, "none/app_pt.arb"))).toBe(false);
+    expect(existsSync(join(repo, "none/app_pt_BR.arb"))).toBe(true);
+  });
+});
+
+describe("i18next project", () => {
+  let d: Deployment;
+  let repo: string;
+  beforeAll(async () => {
+    d = await deployment(["fr", "pl", "ar"]);
+    repo = gitRepo({ "phrasebook.yaml": "files:\n  - source: locales/en.json\n    translations: locales/{language}.json\n" });
+    cpSync(join(FIXTURES, "i18next"), join(repo, "locales"), { recursive: true });
+    const r = await d.admin.patch(`/projects/${d.pid}`, { message_syntax: "i18next" });
+    expect(r.status).toBe(200);
+  });
+  afterAll(async () => {
+    await d?.stop();
+    if (repo) rmSync(repo, { recursive: true, force: true });
+  });
+
+  test("a nested source is pulled nested, equal to what was pushed; structure: flat writes flat; a key that is a prefix of another pulls flat and says why", async () => {
+    const run = (args: string[]) => phrasebook(args, { cwd: repo, env: d.env });
+    expect((await run(["push"])).code).toBe(0);
+    for (const language of ["fr", "pl", "ar"]) {
+      expect((await run(["push", `locales/${language}.json`, "--language", language, "--fail-on-errors"])).code).toBe(0);
+    }
+    // Each language needs its own plural forms only (English has no `_many`, Arabic all six), so
+    // every language of the sample is complete (docs/messages.md "i18next plural forms").
+    const status = await run(["status", "--min-progress", "100"]);
+    expect(status).toMatchObject({ code: 0, stderr: "" });
+    for (const code of ["en", "fr", "pl", "ar"]) expect(status.stdout).toMatch(new RegExp(`^${code} +\\d+ translated \\(100%\\)`, "m"));
+    expect((await run(["publish", "--name", "R", "--tag", "v1"])).code).toBe(0);
+    const pulled = await run(["pull", "--language", "en", "--language", "fr"]);
+    expect(pulled).toMatchObject({ code: 0, stderr: "" });
+    expect(pulled.stdout).toContain("kept locales/en.json: it is the source file");
+    expect(read(join(repo, "locales/fr.json"))).toEqual(read(join(FIXTURES, "i18next/fr.json")));
+
+    writeFileSync(join(repo, "flat.yaml"), "files:\n  - source: locales/en.json\n    translations: flat/{language}.json\n    structure: flat\n");
+    expect((await phrasebook(["pull", "--config", "flat.yaml", "--language", "fr"], { cwd: repo, env: d.env })).code).toBe(0);
+    const flat = read(join(repo, "flat/fr.json"));
+    expect(Object.values(flat).every((v) => typeof v === "string")).toBe(true);
+    expect(Object.keys(flat)).toContain("common.appName");
+
+    await d.admin.key(d.pid, "common", { en: "Common", fr: "Commun" });
+    expect((await run(["publish", "--name", "R2", "--tag", "v2"])).code).toBe(0);
+    const prefix = await run(["pull", "--language", "fr"]);
+    expect(prefix.code).toBe(0);
+    expect(prefix.stdout).toContain('flat locales/fr.json: not nested as the source is, because the key "common" is also the prefix of "common.appName"');
+  });
+});
