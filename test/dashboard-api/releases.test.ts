@@ -246,7 +246,7 @@ const operationRows: Scenario[] = [
   { name: "a taken tag is 409", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "v2" }, status: 409, contains: ['tagged "v2"'], events: [] },
   { name: "a missing tag is 400 naming it", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x" }, status: 400, contains: ['"tag"'] },
   { name: "an unknown release is 404", method: "POST", url: "/projects/:pid/releases/rel_00000000000000000000/republish", body: { name: "x", tag: "y" }, status: 404 },
-  { name: "a member may not republish", as: "member", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "y" }, status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not republish", as: "member", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "y" }, status: 403, contains: ["publisher role"], events: [] },
 
   {
     name: "releases §Diff: a draft against latest shows what publishing now would change",
@@ -298,7 +298,7 @@ const operationRows: Scenario[] = [
   { name: "a time without a zone is 400 naming it", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01 09:00" }, status: 400, contains: ['"at"'] },
   { name: "a published release cannot be scheduled (409)", method: "PUT", url: "/projects/:pid/releases/:releaseId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 409, contains: ["only a draft"] },
   { name: "an unknown release is 404", method: "PUT", url: "/projects/:pid/releases/rel_00000000000000000000/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 404 },
-  { name: "a member may not schedule", as: "member", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 403, contains: ["admin role"] },
+  { name: "a member may not schedule", as: "member", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 403, contains: ["publisher role"] },
   {
     name: "cancelling a schedule clears it",
     before: async ({ as, ids }) => expect((await as("admin").put(`/projects/${ids.pid}/releases/${ids.draftId}/schedule`, { at: "2026-06-01T09:00:00Z" })).status).toBe(200),
@@ -308,7 +308,7 @@ const operationRows: Scenario[] = [
     after: async ({ as, ids }) => expect((await as("admin").get(`/projects/${ids.pid}/releases/${ids.draftId}`)).body.scheduled_at).toBeUndefined(),
   },
   { name: "an unknown release is 404", method: "DELETE", url: "/projects/:pid/releases/rel_00000000000000000000/schedule", status: 404 },
-  { name: "a member may not cancel a schedule", as: "member", method: "DELETE", url: "/projects/:pid/releases/:draftId/schedule", status: 403, contains: ["admin role"] },
+  { name: "a member may not cancel a schedule", as: "member", method: "DELETE", url: "/projects/:pid/releases/:draftId/schedule", status: 403, contains: ["publisher role"] },
 ];
 
 scenarios("releases", standardWorld, rows);
