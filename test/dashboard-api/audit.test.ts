@@ -73,10 +73,18 @@ const rows: Scenario[] = [
     status: 200,
     after(_ctx, body) {
       const actions = new Set(body.items.map((e: any) => e.action));
-      expect(actions).toEqual(new Set(["release_published", "token_created", "webhook_created"]));
+      // member_changed: the world gives its member developer in each project (project roles).
+      expect(actions).toEqual(new Set(["release_published", "token_created", "webhook_created", "member_changed"]));
     },
   },
-  { name: "another project's log is empty", as: "admin", method: "GET", url: "/projects/:otherPid/audit", status: 200, contains: ['"items":[]'] },
+  {
+    name: "another project's log holds only its own (the member's role there)",
+    as: "admin",
+    method: "GET",
+    url: "/projects/:otherPid/audit",
+    status: 200,
+    after: (_ctx, body) => expect(body.items.map((e: any) => e.action)).toEqual(["member_changed"]),
+  },
   { name: "filtered by action", as: "admin", method: "GET", url: "/projects/:pid/audit?action=token_created", status: 200, contains: ['"action":"token_created"'], notContains: ['"webhook_created"'] },
   { name: "an unknown action is 400", as: "admin", method: "GET", url: "/projects/:pid/audit?action=x", status: 400, contains: ['invalid query parameter "action"'] },
   { name: "an unknown project is 404", as: "admin", method: "GET", url: "/projects/prj_00000000000000000000/audit", status: 404, contains: ["project not found"] },
