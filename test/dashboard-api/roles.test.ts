@@ -72,12 +72,10 @@ const RIGHTS: [route: string, needs: Needs, url: string, body: unknown, ok: numb
   ["DELETE /projects/:pid/members/:userId", "admin", "/projects/:pid/members/:memberId", undefined, 204],
   ["GET /projects/:pid/audit", "admin", "/projects/:pid/audit", undefined, 200],
   ["GET /projects/:pid/releases/:rid/export", "viewer", "/projects/:pid/releases/:releaseId/export?format=json&language=de", undefined, 200],
-  // Republish and schedule succeed in their own tables; here they answer 500 for every caller (their
-  // audit entry is recorded on drizzle's transaction object, which has no $client), left to their owner.
-  ["POST /projects/:pid/releases/:rid/republish", "publisher", "/projects/:pid/releases/:releaseId/republish", { name: "Again", tag: "v1.1" }, null],
+  ["POST /projects/:pid/releases/:rid/republish", "publisher", "/projects/:pid/releases/:releaseId/republish", { name: "Again", tag: "v1.1" }, 201],
   ["GET /projects/:pid/releases/:rid/diff", "viewer", "/projects/:pid/releases/:releaseId/diff", undefined, 200],
-  ["PUT /projects/:pid/releases/:rid/schedule", "publisher", "/projects/:pid/releases/:draftId/schedule", { at: "2030-01-01T00:00:00Z" }, null],
-  ["DELETE /projects/:pid/releases/:rid/schedule", "publisher", "/projects/:pid/releases/:draftId/schedule", undefined, null],
+  ["PUT /projects/:pid/releases/:rid/schedule", "publisher", "/projects/:pid/releases/:draftId/schedule", { at: "2030-01-01T00:00:00Z" }, 200],
+  ["DELETE /projects/:pid/releases/:rid/schedule", "publisher", "/projects/:pid/releases/:draftId/schedule", undefined, 204],
   ["GET /projects/:pid/channels", "viewer", "/projects/:pid/channels", undefined, 200],
   ["GET /projects/:pid/channels/:name", "viewer", "/projects/:pid/channels/staging", undefined, null],
   ["PUT /projects/:pid/channels/:name", "publisher", "/projects/:pid/channels/staging", { release_id: "rel_00000000000000000000" }, null],
