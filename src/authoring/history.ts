@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Actor } from "../changes/actor.ts";
 import { iso } from "../common/clock.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
@@ -33,11 +33,22 @@ export function recordHistory(db: Db, entry: HistoryEntry, actor: Actor): void {
  * every save adds an entry of up to two whole values: one answer of an often-saved key once held
  * tens of megabytes, read by anyone who may read the project.
  */
-export function keyHistory(db: Db, project: ProjectRow, keyPublicId: string, query: HistoryListQuery = {}): { items: HistoryView[]; page_info: PageInfo } {
+export function keyHistory(
+  db: Db,
+  project: ProjectRow,
+  keyPublicId: string,
+  query: HistoryListQuery = {},
+  /** The languages to list, in lower case (a language-limited role's); null: all. */
+  visible: ReadonlySet<string> | null = null,
+): { items: HistoryView[]; page_info: PageInfo } {
   const key = findKey(db, project, keyPublicId);
   const page = parsePositiveInt(query.page, "page", 1);
   const pageSize = Math.min(parsePositiveInt(query.page_size, "page_size", HISTORY_PAGE_SIZE_DEFAULT), HISTORY_PAGE_SIZE_MAX);
-  const where = and(eq(translationHistory.keyId, key.id), eq(languages.projectId, project.id));
+  const where = and(
+    eq(translationHistory.keyId, key.id),
+    eq(languages.projectId, project.id),
+    visible === null ? undefined : inArray(sql`lower(${languages.code})`, [...visible]),
+  );
   const total = db
     .select({ n: sql<number>`count(*)` })
     .from(translationHistory)

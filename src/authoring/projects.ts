@@ -6,7 +6,7 @@ import { newId, newSlug } from "../common/ids.ts";
 import { atLeastCharacters } from "../common/model.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
-import { languages, projects, type ProjectRow } from "../storage/schema.ts";
+import { languages, projectMembers, projects, type ProjectRow } from "../storage/schema.ts";
 import { markProjectUnchecked, recheckProject } from "./checks.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
 import type { NewProject, ProjectPatch } from "./model.ts";
@@ -49,6 +49,19 @@ export function findProject(db: Db, publicId: string | null): ProjectRow {
   return row;
 }
 
+/**
+ * The projects `pick` keeps, each with what it adds (a user's role in it; docs/dashboard-api.md
+ * "Project roles"), in the order of listProjects.
+ */
+export function pickProjects<E extends object>(db: Db, pick: (row: ProjectRow) => E | null): (ProjectView & E)[] {
+  const out: (ProjectView & E)[] = [];
+  for (const row of db.select().from(projects).orderBy(asc(projects.name), asc(projects.id)).all()) {
+    const extra = pick(row);
+    if (extra !== null) out.push({ ...projectView(row), ...extra });
+  }
+  return out;
+}
+
 /** Every project, or only the one with row id `onlyId` (a token's, docs/product.md §6). */
 export function listProjects(db: Db, onlyId?: number): ProjectView[] {
   const query = db.select().from(projects);
@@ -57,9 +70,10 @@ export function listProjects(db: Db, onlyId?: number): ProjectView[] {
 
 /**
  * Creates a project with its base language (docs/product.md §4) and a random CDN slug
- * (docs/interface.md §2.7).
+ * (docs/interface.md §2.7). The creator (a user's row id; none for a caller that is no user) is
+ * the project's `admin` (docs/dashboard-api.md "Project roles").
  */
-export function createProject({ db, clock }: ServiceDeps, input: NewProject): ProjectView {
+export function createProject({ db, clock }: ServiceDeps, input: NewProject, creatorId: number | null = null): ProjectView {
   const name = cleanName(input.name);
   const code = normaliseLanguageCode(input.base_language_code, "base_language_code");
   const now = clock.now();
@@ -70,6 +84,7 @@ export function createProject({ db, clock }: ServiceDeps, input: NewProject): Pr
       .returning()
       .get();
     tx.insert(languages).values({ projectId: row.id, code, name: defaultLanguageName(code), createdAt: now }).run();
+    if (creatorId !== null) tx.insert(projectMembers).values({ projectId: row.id, userId: creatorId, role: "admin", languages: null, updatedAt: now }).run();
     return projectView(row);
   });
 }

@@ -36,6 +36,8 @@ export interface Settings {
   logRequests: boolean;
   metrics: boolean;
   trustedProxies: string[];
+  /** The project role of a non-admin user without one of their own (docs/dashboard-api.md "Project roles"). */
+  defaultProjectRole: "none" | "viewer" | "translator" | "reviewer" | "developer" | "publisher" | "admin";
   /** Continuous replication (docs/deploy.md "Continuous replication"): a folder or s3://bucket/path; unset = off. */
   replicaUrl: string | undefined;
   replicaS3Endpoint: string | undefined;
@@ -306,6 +308,16 @@ export const SETTINGS: Spec<keyof Settings>[] = [
       // Without single sign-on, only break-glass accounts could sign in: surely not what was meant.
       if (!on && !so.oidcIssuer) fail("PHRASEBOOK_PASSWORD_LOGIN", "can be false only with PHRASEBOOK_OIDC_ISSUER set", r);
       return on;
+    },
+  },
+  {
+    key: "defaultProjectRole", env: "PHRASEBOOK_DEFAULT_PROJECT_ROLE", flag: "--default-project-role",
+    help: "project role of users without one of their own (none, viewer, ..., admin)",
+    parse: (r) => {
+      const v = (r?.trim() || "none").toLowerCase();
+      const roles = ["none", "viewer", "translator", "reviewer", "developer", "publisher", "admin"] as const;
+      if (!(roles as readonly string[]).includes(v)) fail("PHRASEBOOK_DEFAULT_PROJECT_ROLE", `must be one of ${roles.join(", ")}`, r);
+      return v as Settings["defaultProjectRole"];
     },
   },
 ];

@@ -5,7 +5,8 @@ import { findProject } from "../authoring/projects.ts";
 import type { Actor } from "../changes/actor.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import type { TokenScope } from "../storage/schema.ts";
+import { grantCoversLanguage, grantOf, roleCovers, type Grant } from "../members/members.ts";
+import type { ProjectRole, ProjectRow, TokenScope } from "../storage/schema.ts";
 import { isBearer, TokenAuth, type Caller as TokenInfo } from "../tokens/token-auth.ts";
 import { pathOf } from "../common/http.ts";
 import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite, type Limit } from "./guards.ts";
@@ -37,41 +38,93 @@ export interface TokenCaller {
 export type Caller = SessionCaller | TokenCaller;
 
 /**
- * What a route needs (docs/dashboard-api.md "Access"). Members may read and edit content; the
- * rest needs an admin. Tokens reach what their scopes map to (TOKEN_SCOPES_FOR).
+ * The right a route needs (docs/dashboard-api.md "Project roles"): every route declares one, and
+ * this module alone decides it. Under `/projects/:pid` it is judged from the caller's role in that
+ * project (members/members.ts grantOf: a global admin is every project's admin); elsewhere
+ * `read`, `read-private` and `own` are for anyone signed in and the rest for global admins.
+ * Tokens reach what their scopes map to (TOKEN_SCOPES_FOR), in their own project only.
  */
 export type Access =
   /** GETs of projects and their content (keys, languages, releases, progress); who am I; signing out */
   | "read"
-  /** GETs of users, tokens, webhooks and deliveries */
+  /** GETs of users (any signed-in user), tokens, webhooks and deliveries (developer: a member's old rights) */
   | "read-private"
   /** a signed-in user's own settings in a project (the editor's languages): never a token's */
   | "own"
-  /** keys, translations, import */
-  | "edit"
+  /** a translation's value, in the language of the path's `:code` */
+  | "translate"
+  /** approving a translation, in the language of the path's `:code` */
+  | "approve"
+  /** creating, renaming and deleting keys */
+  | "keys"
+  /** importing a file */
+  | "import"
   /** adding a language */
   | "add-language"
-  /** creating, renaming and publishing releases */
+  /** creating, changing and publishing releases */
   | "release"
-  /** project settings and slugs, deleting languages and releases, users, tokens, webhooks */
+  /** deleting a release: a publisher's, never a token's (a publish token creates and publishes only, docs/product.md §6) */
+  | "delete-release"
+  /** project settings and slugs, deleting languages, publishing with errors */
+  | "settings"
+  /** creating and deleting API tokens */
+  | "tokens"
+  /** changing webhook endpoints, test events, redeliveries */
+  | "webhooks"
+  /** the project's members and their roles */
+  | "members"
+  /** the project's audit log */
+  | "audit"
+  /** global: creating projects, users */
   | "admin";
 
-const MEMBER_MAY = new Set<Access>(["read", "read-private", "own", "edit"]);
+/** The lowest project role that holds each right; `admin` is no project's to give. */
+export const ROLE_FOR: Record<Exclude<Access, "admin">, ProjectRole> = {
+  read: "viewer",
+  own: "viewer",
+  translate: "translator",
+  approve: "reviewer",
+  "read-private": "developer",
+  keys: "developer",
+  import: "developer",
+  "add-language": "publisher",
+  release: "publisher",
+  "delete-release": "publisher",
+  settings: "admin",
+  tokens: "admin",
+  webhooks: "admin",
+  members: "admin",
+  audit: "admin",
+};
+
+/** Rights about one language: the path's `:code`, which a translator's or reviewer's languages must include. */
+const LANGUAGE_RIGHTS = new Set<Access>(["translate", "approve"]);
+/** Rights anyone signed in has outside a project. */
+const ANYONE_MAY = new Set<Access>(["read", "read-private", "own"]);
 
 /**
  * The scopes that let a token through each access (docs/product.md §6), any one of them enough;
  * the first is the one a refusal names. `read` content is for write and publish tokens (a client
  * that writes or publishes must see what it changes); a `read` token is for the public API only.
- * No scope reaches `read-private` or `admin`: a refusal names `admin`, which no token can have
- * (docs/dashboard-api.md "Tokens").
+ * No scope reaches `read-private`, the admin's rights or members: a refusal names `admin`, which
+ * no token can have (docs/dashboard-api.md "Tokens").
  */
 export const TOKEN_SCOPES_FOR: Record<Access, readonly TokenScope[]> = {
   read: ["write", "publish"],
   "read-private": [],
   own: [],
-  edit: ["write"],
+  translate: ["write"],
+  approve: ["write"],
+  keys: ["write"],
+  import: ["write"],
   "add-language": ["write"],
   release: ["publish"],
+  "delete-release": [],
+  settings: [],
+  tokens: [],
+  webhooks: [],
+  members: [],
+  audit: [],
   admin: [],
 };
 
@@ -80,24 +133,57 @@ export function missingScope(access: Access): string {
   return TOKEN_SCOPES_FOR[access][0] ?? "admin";
 }
 
+/** A route outside any project: its right, for whoever calls. */
 export function authorize(caller: Caller | undefined, access: Access): void {
   if (!caller) throw unauthorized("not logged in");
   if (caller.kind === "token") {
     if (TOKEN_SCOPES_FOR[access].some((scope) => caller.token.scopes.includes(scope))) return;
     throw forbidden(`token lacks scope ${missingScope(access)}`);
   }
-  if (caller.session.user.role === "admin" || MEMBER_MAY.has(access)) return;
+  if (caller.session.user.role === "admin" || ANYONE_MAY.has(access)) return;
   throw forbidden("this needs the admin role");
+}
+
+/**
+ * A route under `/projects/:pid`: the right `access` in `project` for `grant` (the caller's role
+ * there; null for a token, judged by its scopes). `code` is the language a translate or approve
+ * is about. 403 naming the role that would do.
+ */
+export function authorizeIn(caller: Caller, grant: Grant | null, access: Access, code: string | null): void {
+  if (caller.kind === "token" || grant === null) return authorize(caller, access);
+  if (access === "admin") {
+    if (caller.session.user.role === "admin") return;
+    throw forbidden("this needs the admin role");
+  }
+  const needed = ROLE_FOR[access];
+  if (!roleCovers(grant.role, needed)) throw forbidden(`this needs the ${needed} role in this project; yours is ${grant.role}`);
+  if (LANGUAGE_RIGHTS.has(access) && code !== null && !grantCoversLanguage(grant, code)) {
+    throw forbidden(`your ${grant.role} role in this project covers ${grant.languages!.join(", ") || "no language"}, not ${code.slice(0, 40)}`);
+  }
+}
+
+/** Whether `grant` (null: a token) holds `access` in its project, for a reply that shows more to some (allow_errors, webhook URLs). */
+export function grantHolds(grant: Grant | null, access: Exclude<Access, "admin">): boolean {
+  return grant !== null && roleCovers(grant.role, ROLE_FOR[access]);
+}
+
+/**
+ * The languages a reply shows `grant`: all (null), or a translator's or reviewer's own and the
+ * base language they translate from (docs/dashboard-api.md "Project roles").
+ */
+export function visibleLanguages(grant: Grant | null, project: ProjectRow): Set<string> | null {
+  if (grant === null || grant.languages === null) return null;
+  return new Set([project.baseLanguageCode, ...grant.languages].map((c) => c.toLowerCase()));
+}
+
+/** `items` whose language (by `codeOf`) `visible` includes; all when it is null. */
+export function onlyVisible<T>(visible: Set<string> | null, items: T[], codeOf: (item: T) => string): T[] {
+  return visible === null ? items : items.filter((item) => visible.has(codeOf(item).toLowerCase()));
 }
 
 /** `GET /me` for a token: its id, name and scopes, never its value. */
 export function tokenIdentity(caller: TokenCaller) {
   return { token: { id: caller.token.publicId, name: caller.token.name, scopes: [...caller.token.scopes] } };
-}
-
-/** Whether the caller is a signed-in admin (never a token: no scope is an admin's). */
-export function isAdminCaller(caller: Caller): boolean {
-  return caller.kind === "session" && caller.session.user.role === "admin";
 }
 
 /**
@@ -143,21 +229,28 @@ export function authenticate(deps: Pick<AppDeps, "db" | "clock" | "settings">, t
 /** `/projects/<id>/import` under the dashboard API: the project id, from the path alone. */
 const IMPORT_PATH = /\/projects\/([^/]+)\/import$/;
 
-/**
- * Whether `caller` may use the project route `pid` with `access`, as the route's own hooks would
- * judge it (authorize, then the project: 404 when there is none or it is another's token's).
- */
-function admitToProject(deps: Pick<AppDeps, "db">, caller: Caller, access: Access, pid: string | null) {
-  authorize(caller, access);
-  return projectFor(deps, caller, pid);
+/** Where a project route runs: the project, and the caller's grant there (null for a token). */
+export interface Place {
+  project: ProjectRow;
+  grant: Grant | null;
 }
 
-/** The project `pid` as `caller` may see it: 404 when there is none, or when it is another's token's. */
-function projectFor(deps: Pick<AppDeps, "db">, caller: Caller | undefined, pid: string | null) {
+/**
+ * The project `pid` as `caller` may see it: 404 when there is none, when it is another's token's,
+ * or when a user holds no role in it (a project they have no part in is as unknown to them as a
+ * missing one, docs/dashboard-api.md "Project roles").
+ */
+function placeFor(deps: Pick<AppDeps, "db" | "settings">, caller: Caller | undefined, pid: string | null): Place {
+  if (!caller) throw unauthorized("not logged in");
   const project = findProject(deps.db, pid);
   // A token belongs to one project (docs/interface.md §5 rule 3): any other is as unknown to it as a missing one.
-  if (caller?.kind === "token" && caller.token.projectId !== project.id) throw notFound("project not found");
-  return project;
+  if (caller.kind === "token") {
+    if (caller.token.projectId !== project.id) throw notFound("project not found");
+    return { project, grant: null };
+  }
+  const grant = grantOf(deps.db, { id: caller.userId, role: caller.session.user.role }, project.id, deps.settings.defaultProjectRole);
+  if (!grant) throw notFound("project not found");
+  return { project, grant };
 }
 
 /**
@@ -183,11 +276,20 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
   // authenticated, and for the import route allowed to import into the project the path names
   // (docs/dashboard-api.md "Conventions"), so a read token or another project's token makes the
   // server read none of a 16 MB body.
+  // The project and the caller's grant there, found once per request (the access check and the
+  // route's `project` both need them).
+  const places = new WeakMap<Request, Place>();
+  const placeOf = (request: Request, caller: Caller | undefined, pid: string | null): Place => {
+    let place = places.get(request);
+    if (!place) places.set(request, (place = placeFor(deps, caller, pid)));
+    return place;
+  };
   const admit = (request: Request, limit: Limit) => {
     const caller = callerOf(request);
     if (!limit.import) return;
     const pid = IMPORT_PATH.exec(pathOf(request.url))?.[1] ?? null;
-    admitToProject(deps, caller, "edit", pid === null ? null : decodeURIComponent(pid));
+    const place = placeOf(request, caller, pid === null ? null : decodeURIComponent(pid));
+    authorizeIn(caller, place.grant, "import", null);
   };
   return new Elysia({ name: "dashboard-context" })
     .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))
@@ -198,14 +300,20 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
       return { caller, by };
     })
     .macro({
+      // The one place a route's right is decided: inside a project from the caller's grant there.
       access: (access: Access) => ({
-        beforeHandle({ caller }) {
-          authorize(caller, access);
+        beforeHandle({ caller, params, request }) {
+          const { pid, code } = (params ?? {}) as Record<string, string | undefined>;
+          if (pid === undefined) return authorize(caller, access);
+          if (!caller) throw unauthorized("not logged in");
+          const place = placeOf(request, caller, pid);
+          authorizeIn(caller, place.grant, access, code ?? null);
         },
       }),
       inProject: {
-        resolve({ params, caller }) {
-          return { project: projectFor(deps, caller as Caller | undefined, (params as Record<string, string | null>).pid ?? null) };
+        resolve({ params, caller, request }) {
+          const { project, grant } = placeOf(request, caller as Caller | undefined, (params as Record<string, string | null>).pid ?? null);
+          return { project, grant };
         },
       },
     });

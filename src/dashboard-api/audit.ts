@@ -13,5 +13,5 @@ export function auditRoutes({ db }: AppDeps, context: DashboardContext) {
   return new Elysia()
     .use(context)
     .get("/audit", ({ query }) => listAudit(db, query), { access: "admin", query: AuditQuery })
-    .get("/projects/:pid/audit", ({ query, project }) => listAudit(db, query, project.id), { access: "admin", inProject: true, query: AuditQuery });
+    .get("/projects/:pid/audit", ({ query, project }) => listAudit(db, query, project.id), { access: "audit", inProject: true, query: AuditQuery });
 }

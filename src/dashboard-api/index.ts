@@ -8,6 +8,7 @@ import { editorRoutes } from "./editor.ts";
 import { DASHBOARD_API_PREFIX } from "./guards.ts";
 import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
+import { memberRoutes } from "./members.ts";
 import { projectRoutes } from "./projects.ts";
 import { releaseRoutes } from "./releases.ts";
 import { sessionRoutes, signInRoutes } from "./session.ts";
@@ -37,5 +38,6 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(channelRoutes(deps, context))
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context))
-    .use(auditRoutes(deps, context));
+    .use(auditRoutes(deps, context))
+    .use(memberRoutes(deps, context));
 }

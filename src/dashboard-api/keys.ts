@@ -5,33 +5,48 @@ import { HistoryListQuery, KeyListQuery, KeyPatch, NewKey, ProblemListQuery, Tra
 import { listProblems } from "../authoring/problems.ts";
 import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import type { AppDeps } from "../deps.ts";
-import type { DashboardContext } from "./access.ts";
+import { onlyVisible, visibleLanguages, type DashboardContext } from "./access.ts";
+
+/** A key with only the translations a language-limited role sees (docs/dashboard-api.md "Project roles"). */
+function keyShown<K extends { translations: Record<string, unknown> }>(visible: Set<string> | null, key: K): K {
+  if (visible === null) return key;
+  return { ...key, translations: Object.fromEntries(Object.entries(key.translations).filter(([code]) => visible.has(code.toLowerCase()))) };
+}
+
+function keysShown<L extends { items: { translations: Record<string, unknown> }[] }>(visible: Set<string> | null, list: L): L {
+  return visible === null ? list : { ...list, items: list.items.map((key) => keyShown(visible, key)) };
+}
+
+/** A page of findings without those of languages the role does not see (the page's totals still count them). */
+function problemsShown<L extends { items: { language_code: string }[] }>(visible: Set<string> | null, list: L): L {
+  return visible === null ? list : { ...list, items: onlyVisible(visible, list.items, (p) => p.language_code) };
+}
 
 /** Keys and translations: members may edit these (docs/product.md §4). Import: import.ts. */
 export function keyRoutes(deps: AppDeps, context: DashboardContext) {
   const { db } = deps;
   return new Elysia()
     .use(context)
-    .get("/projects/:pid/keys", ({ project, query }) => listKeys(db, project, query), {
+    .get("/projects/:pid/keys", ({ project, grant, query }) => keysShown(visibleLanguages(grant, project), listKeys(db, project, query)), {
       access: "read",
       inProject: true,
       // docs/product.md §8: the editor's filters.
       query: KeyListQuery,
     })
     // Every message-check finding of the project (docs/product.md §7).
-    .get("/projects/:pid/problems", ({ project, query }) => listProblems(db, project, query), {
+    .get("/projects/:pid/problems", ({ project, grant, query }) => problemsShown(visibleLanguages(grant, project), listProblems(db, project, query)), {
       access: "read",
       inProject: true,
       query: ProblemListQuery,
     })
     .post("/projects/:pid/keys", ({ project, body, status }) => status(201, createKey(deps, project, body)), {
-      access: "edit",
+      access: "keys",
       inProject: true,
       body: NewKey,
     })
-    .get("/projects/:pid/keys/:keyId", ({ project, params }) => getKey(db, project, params.keyId), { access: "read", inProject: true })
+    .get("/projects/:pid/keys/:keyId", ({ project, grant, params }) => keyShown(visibleLanguages(grant, project), getKey(db, project, params.keyId)), { access: "read", inProject: true })
     .patch("/projects/:pid/keys/:keyId", ({ project, params, body }) => updateKey(deps, project, params.keyId, body), {
-      access: "edit",
+      access: "keys",
       inProject: true,
       body: KeyPatch,
     })
@@ -41,20 +56,21 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
         deleteKey(deps, project, params.keyId);
         return status(204);
       },
-      { access: "edit", inProject: true },
+      { access: "keys", inProject: true },
     )
     .put(
       "/projects/:pid/keys/:keyId/translations/:code",
       ({ project, params, body, caller }) => setTranslation(deps, project, params.keyId, params.code, body.value, caller.actor),
-      { access: "edit", inProject: true, body: TranslationValue },
+      { access: "translate", inProject: true, body: TranslationValue },
     )
     .post(
       "/projects/:pid/keys/:keyId/translations/:code/approve",
       ({ project, params, caller }) => approveTranslation(deps, project, params.keyId, params.code, caller.actor),
-      { access: "edit", inProject: true },
+      { access: "approve", inProject: true },
     )
-    // The changes of the key's translations, newest first, a page at a time (docs/product.md §8).
-    .get("/projects/:pid/keys/:keyId/history", ({ project, params, query }) => keyHistory(db, project, params.keyId, query), {
+    // The changes of the key's translations, newest first, a page at a time, in the languages the
+    // caller's role shows (docs/product.md §8, docs/dashboard-api.md "Project roles").
+    .get("/projects/:pid/keys/:keyId/history", ({ project, grant, params, query }) => keyHistory(db, project, params.keyId, query, visibleLanguages(grant, project)), {
       access: "read",
       inProject: true,
       query: HistoryListQuery,

@@ -10,7 +10,7 @@ import { createRelease, findRelease, listReleases, releaseDetail, updateRelease 
 import { republishRelease } from "../releases/republish.ts";
 import { cancelSchedule, scheduleRelease } from "../releases/schedule.ts";
 import { releaseReadOffThread } from "./worker.ts";
-import { isAdminCaller, type Access, type DashboardContext } from "./access.ts";
+import { grantHolds, type Access, type DashboardContext } from "./access.ts";
 
 /**
  * Who may run each release operation (docs/releases.md, docs/dashboard-api.md "Access"), in one
@@ -65,10 +65,10 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     })
     .post(
       "/projects/:pid/releases/:rid/publish",
-      async ({ project, params, body, caller, by }) => {
-        // Letting errors through is an admin's call; a publish-scope token cannot (docs/product.md §7).
+      async ({ project, grant, params, body, by }) => {
+        // Letting errors through is a project admin's call; a publish-scope token cannot (docs/product.md §7).
         const allowErrors = body?.allow_errors === true;
-        if (allowErrors && !isAdminCaller(caller)) throw forbidden("only an admin may publish with errors (allow_errors)");
+        if (allowErrors && !grantHolds(grant, "settings")) throw forbidden("only an admin may publish with errors (allow_errors)");
         return releaseDetail(db, cdnUrl, project, await publishRelease(deps, dataDir, project, params.rid, { allowErrors, by }));
       },
       { access: "release", inProject: true, body: PublishOptions },
@@ -98,7 +98,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
       { access: RELEASE_OPERATIONS_ACCESS.schedule, inProject: true },
     )
     .post("/projects/:pid/releases/:rid/rotate-slug", ({ project, params, by }) => rotateReleaseSlug(deps, project, params.rid, by), {
-      access: "admin",
+      access: "settings",
       inProject: true,
     })
     .delete(
@@ -107,6 +107,6 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
         await deleteRelease(deps, dataDir, project, params.rid, by);
         return status(204);
       },
-      { access: "admin", inProject: true },
+      { access: "delete-release", inProject: true },
     );
 }

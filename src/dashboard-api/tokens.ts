@@ -10,7 +10,7 @@ export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
     .use(context)
     .get("/projects/:pid/tokens", ({ project }) => ({ items: listTokens(deps.db, project) }), { access: "read-private", inProject: true })
     .post("/projects/:pid/tokens", ({ project, body, status, by }) => status(201, createToken(deps, project, body, by)), {
-      access: "admin",
+      access: "tokens",
       inProject: true,
       body: NewToken,
     })
@@ -20,6 +20,6 @@ export function tokenRoutes(deps: AppDeps, context: DashboardContext) {
         deleteToken(deps, project, params.tokenId, by);
         return status(204);
       },
-      { access: "admin", inProject: true },
+      { access: "tokens", inProject: true },
     );
 }

@@ -83,7 +83,7 @@ export function moveChannel({ db, clock, changes }: ServiceDeps, cdnUrl: string,
   const { row, created } = db.transaction(
     (tx) => {
       const existing = tx.select().from(channels).where(and(eq(channels.projectId, project.id), eq(channels.name, name))).get();
-      recordAudit(tx as unknown as Db, clock, by, {
+      recordAudit(db, clock, by, {
         action: "channel_moved",
         target: { kind: "channel", id: name, name },
         projectId: project.id,
@@ -109,7 +109,7 @@ export function deleteChannel({ db, clock, changes }: ServiceDeps, project: Proj
   const c = findChannel(db, project, name);
   db.transaction((tx) => {
     tx.delete(channels).where(eq(channels.id, c.id)).run();
-    recordAudit(tx as unknown as Db, clock, by, { action: "channel_moved", target: { kind: "channel", id: name, name }, projectId: project.id, details: { release_id: null, deleted: true } });
+    recordAudit(db, clock, by, { action: "channel_moved", target: { kind: "channel", id: name, name }, projectId: project.id, details: { release_id: null, deleted: true } });
   });
   changes.notify(project.id);
 }
@@ -120,7 +120,7 @@ export function rotateChannelSlug({ db, clock, changes }: ServiceDeps, project: 
   const slug = newSlug();
   db.transaction((tx) => {
     tx.update(channels).set({ slug }).where(eq(channels.id, c.id)).run();
-    recordAudit(tx as unknown as Db, clock, by, { action: "slug_rotated", target: { kind: "channel", id: name, name }, projectId: project.id, details: { of: "channel" } });
+    recordAudit(db, clock, by, { action: "slug_rotated", target: { kind: "channel", id: name, name }, projectId: project.id, details: { of: "channel" } });
   });
   changes.notify(project.id);
   return { slug };

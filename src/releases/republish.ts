@@ -79,7 +79,7 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releas
           // straight away would announce it (docs/interface.md §6).
           changes.event(project, "release_created", { release_id: publicId, name, tag, status: "draft" });
           changes.event(project, "release_published", { release_id: publicId, name, tag, status: "published" });
-          recordAudit(tx as unknown as Db, clock, by, {
+          recordAudit(db, clock, by, {
             action: "release_republished",
             target: { kind: "release", id: publicId, name },
             projectId: project.id,

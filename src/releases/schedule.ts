@@ -27,7 +27,7 @@ export function scheduleRelease({ db, clock, changes }: ServiceDeps, project: Pr
   if (release.status !== "draft") throw conflict("only a draft can be scheduled; this release is published");
   const row = db.transaction((tx) => {
     const updated = tx.update(releases).set({ scheduledAt: at, scheduleError: null }).where(eq(releases.id, release.id)).returning().get()!;
-    recordAudit(tx as unknown as Db, clock, by, { action: "release_scheduled", target: { kind: "release", id: release.publicId, name: release.name }, projectId: project.id, details: { at: new Date(at).toISOString() } });
+    recordAudit(db, clock, by, { action: "release_scheduled", target: { kind: "release", id: release.publicId, name: release.name }, projectId: project.id, details: { at: new Date(at).toISOString() } });
     return updated;
   });
   changes.notify(project.id); // the job arms for the new time
@@ -40,7 +40,7 @@ export function cancelSchedule({ db, clock, changes }: ServiceDeps, project: Pro
   db.transaction((tx) => {
     tx.update(releases).set({ scheduledAt: null, scheduleError: null }).where(eq(releases.id, release.id)).run();
     // A cancelled schedule is a schedule change too: `at` null (docs/dashboard-api.md "Audit log").
-    recordAudit(tx as unknown as Db, clock, by, { action: "release_scheduled", target: { kind: "release", id: release.publicId, name: release.name }, projectId: project.id, details: { at: null } });
+    recordAudit(db, clock, by, { action: "release_scheduled", target: { kind: "release", id: release.publicId, name: release.name }, projectId: project.id, details: { at: null } });
   });
   changes.notify(project.id);
 }

@@ -162,6 +162,27 @@ export const translationHistory = sqliteTable(
   (t) => [index("translation_history_key_idx").on(t.keyId, t.id)],
 );
 
+export const PROJECT_ROLES = ["viewer", "translator", "reviewer", "developer", "publisher", "admin"] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
+/**
+ * A user's role in a project (docs/dashboard-api.md "Project roles"). `languages` limits a
+ * `translator` or `reviewer` to those codes (null: every language); other roles have none. A user
+ * with no row holds PHRASEBOOK_DEFAULT_PROJECT_ROLE there; a global admin needs none. When this
+ * table is created, every `member` user gets `developer` on every project (storage/migrate.ts).
+ */
+export const projectMembers = sqliteTable(
+  "project_members",
+  {
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: PROJECT_ROLES }).notNull(),
+    languages: text("languages", { mode: "json" }).$type<string[]>(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("project_members_user_idx").on(t.userId)],
+);
+
 /** The languages a user last chose to see in a project's editor (docs/dashboard.md). */
 export const editorPreferences = sqliteTable(
   "editor_preferences",
@@ -376,4 +397,5 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type TranslationRow = typeof translations.$inferSelect;
 export type HistoryRow = typeof translationHistory.$inferSelect;
+export type MemberRow = typeof projectMembers.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;

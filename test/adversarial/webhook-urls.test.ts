@@ -10,9 +10,11 @@ test("dashboard-api.md Routes beyond product.md §4: a member sees webhook URLs 
   const t = await testApp();
   try {
     const admin = await t.login();
-    await admin.post("/users", { email: "member@example.test", name: "Mem", password: "member-password", role: "member" });
+    const made0 = await admin.post("/users", { email: "member@example.test", name: "Mem", password: "member-password", role: "member" });
     const member = await t.login("member@example.test", "member-password");
     const pid = await admin.project("Hooks", "en");
+    // A member of before is a developer (docs/dashboard-api.md "Project roles"): reads webhooks, changes none.
+    expect((await admin.put(`/projects/${pid}/members/${made0.body.id}`, { role: "developer" })).status).toBe(200);
     const secretUrl = "https://hooks.example.test/in?token=s3cr3t-receiver-token&channel=ops";
     const made = await admin.post(`/projects/${pid}/webhooks`, { url: secretUrl, events: ["key_created"] });
     expect(made.status).toBe(201);

@@ -12,7 +12,7 @@ scenarios("dashboard API access", standardWorld, [
   { name: "a member may read keys", as: "member", method: "GET", url: "/projects/:pid/keys", status: 200, contains: ["checkout.title"] },
   { name: "a member may create a key, which writes key_created", as: "member", method: "POST", url: "/projects/:pid/keys", body: { key: "new.key" }, status: 201, events: ["key_created"] },
   { name: "a member may translate", as: "member", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/de", body: { value: "Zur Kasse" }, status: 200, events: ["translation_updated"] },
-  { name: "a member may not create a release", as: "member", method: "POST", url: "/projects/:pid/releases", body: { name: "R", tag: "r" }, status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not create a release", as: "member", method: "POST", url: "/projects/:pid/releases", body: { name: "R", tag: "r" }, status: 403, contains: ["publisher role"], events: [] },
   { name: "a member may not publish", as: "member", method: "POST", url: "/projects/:pid/releases/:draftId/publish", status: 403, events: [] },
   { name: "a member may not add a language", as: "member", method: "POST", url: "/projects/:pid/languages", body: { code: "fr" }, status: 403 },
   { name: "a member may not delete a language", as: "member", method: "DELETE", url: "/projects/:pid/languages/de", status: 403 },

@@ -73,10 +73,18 @@ const rows: Scenario[] = [
     status: 200,
     after(_ctx, body) {
       const actions = new Set(body.items.map((e: any) => e.action));
-      expect(actions).toEqual(new Set(["release_published", "token_created", "webhook_created"]));
+      // member_changed: the world gives its member developer in each project (project roles).
+      expect(actions).toEqual(new Set(["release_published", "token_created", "webhook_created", "member_changed"]));
     },
   },
-  { name: "another project's log is empty", as: "admin", method: "GET", url: "/projects/:otherPid/audit", status: 200, contains: ['"items":[]'] },
+  {
+    name: "another project's log holds only its own (the member's role there)",
+    as: "admin",
+    method: "GET",
+    url: "/projects/:otherPid/audit",
+    status: 200,
+    after: (_ctx, body) => expect(body.items.map((e: any) => e.action)).toEqual(["member_changed"]),
+  },
   { name: "filtered by action", as: "admin", method: "GET", url: "/projects/:pid/audit?action=token_created", status: 200, contains: ['"action":"token_created"'], notContains: ['"webhook_created"'] },
   { name: "an unknown action is 400", as: "admin", method: "GET", url: "/projects/:pid/audit?action=x", status: 400, contains: ['invalid query parameter "action"'] },
   { name: "an unknown project is 404", as: "admin", method: "GET", url: "/projects/prj_00000000000000000000/audit", status: 404, contains: ["project not found"] },
@@ -124,6 +132,10 @@ const actions: Scenario[] = [
   writes("release_deleted", "DELETE", "/projects/:pid/releases/:releaseId", undefined, 204, { kind: "release", id: ":releaseId", name: "Launch (v1)" }, { status: "published" }),
   writes("slug_rotated", "POST", "/projects/:pid/releases/:releaseId/rotate-slug", undefined, 200, { kind: "release", id: ":releaseId" }, { of: "release" }),
   writes("slug_rotated", "POST", "/projects/:pid/rotate-slug", undefined, 200, { kind: "project", id: ":pid", name: "Shop" }, { of: "project" }),
+  writes("release_republished", "POST", "/projects/:pid/releases/:releaseId/republish", { name: "Launch again", tag: "v1-again" }, 201, { kind: "release", name: "Launch again" }, { tag: "v1-again" }),
+  writes("release_scheduled", "PUT", "/projects/:pid/releases/:draftId/schedule", { at: "2099-01-01T09:00:00Z" }, 200, { kind: "release", id: ":draftId" }, { at: "2099-01-01T09:00:00.000Z" }),
+  writes("release_scheduled", "DELETE", "/projects/:pid/releases/:draftId/schedule", undefined, 204, { kind: "release", id: ":draftId" }, { at: null }),
+  writes("channel_moved", "PUT", "/projects/:pid/channels/beta", { release_id: ":releaseId" }, 201, { kind: "channel", id: "beta", name: "beta" }, { created: true }),
   writes("project_changed", "PATCH", "/projects/:pid", { name: "Shop 2", message_syntax: "text" }, 200, { kind: "project", id: ":pid", name: "Shop 2" }, { name: { from: "Shop", to: "Shop 2" }, message_syntax: { from: "icu", to: "text" } }),
   {
     name: "writes sign_out",

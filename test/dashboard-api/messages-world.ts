@@ -1,7 +1,7 @@
 /**
  * The prepared state of the message-check scenarios (product §7, §8), made once per test run:
  *
- * - users: the bootstrap admin and a member, both signed in;
+ * - users: the bootstrap admin and a member (`developer` in both projects), both signed in;
  * - "Intl" (en base, de, fr, ja) with the typical problems of product §7:
  *   `files.count` (en plural; de lacks `one`: a warning; fr one `}` short: an error; ja fine),
  *   `greeting` (en `{name}`; de fine; ja `{cnt}`: an error and a warning; fr missing),
@@ -40,6 +40,9 @@ export async function messagesWorld(t: TestApp): Promise<World> {
   const cleanPid = await admin.project("Clean", "en", ["de"]);
   await admin.key(cleanPid, "hello", { en: "Hello {name}", de: "Hallo {name}" });
   const cleanDraft = must("clean draft", await admin.post(`/projects/${cleanPid}/releases`, { name: "Ready", tag: "v1" })).body;
+  // A member's old rights: `developer` (docs/dashboard-api.md "Project roles").
+  const memberId = (await member.get("/me")).body.user.id;
+  for (const project of [pid, cleanPid]) must("member role", await admin.put(`/projects/${project}/members/${memberId}`, { role: "developer" }), 200);
 
   return {
     ids: {

@@ -36,7 +36,8 @@ const rows: Scenario[] = [
       expect(body).toEqual({ id: expect.stringMatching(ID), name: "Mobile app", base_language_code: "en", cdn_slug: expect.stringMatching(SLUG), created_at: CREATED, message_syntax: "icu", publish_approved_only: false });
       const admin = as("admin");
       expect((await admin.get(`/projects/${body.id}/languages`)).body.items).toEqual([{ code: "en", name: "English", is_base_language: true, created_at: CREATED }]);
-      expect((await admin.get(`/projects/${body.id}`)).body).toEqual(body);
+      // The creator is the project's admin (docs/dashboard-api.md "Project roles").
+      expect((await admin.get(`/projects/${body.id}`)).body).toEqual({ ...body, role: "admin", role_languages: null });
       expect((await admin.get("/projects")).body.items.map((p: any) => p.id)).toContain(body.id);
     },
   },
@@ -127,7 +128,7 @@ const rows: Scenario[] = [
   ...BAD_CODES.map((code): Scenario => ({ name: `the code ${JSON.stringify(code.slice(0, 12))} is 400 naming the field`, method: "POST", url: "/projects/:pid/languages", body: { code }, status: 400, contains: ['"code"'] })),
   { name: "a name over 100 characters is 400 naming it", method: "POST", url: "/projects/:pid/languages", body: { code: "fr", name: "x".repeat(101) }, status: 400, contains: ['"name"'] },
   { name: "an unknown project is 404", method: "POST", url: "/projects/prj_00000000000000000000/languages", body: { code: "fr" }, status: 404 },
-  { name: "a member may not add a language", as: "member", method: "POST", url: "/projects/:pid/languages", body: { code: "fr" }, status: 403, contains: ["admin role"] },
+  { name: "a member may not add a language", as: "member", method: "POST", url: "/projects/:pid/languages", body: { code: "fr" }, status: 403, contains: ["publisher role"] },
 
   {
     name: "removes a language and its translations",

@@ -60,7 +60,7 @@ const rows: Scenario[] = [
   { name: "a missing tag is 400 naming it", method: "POST", url: "/projects/:pid/releases", body: { name: "x" }, status: 400, contains: ['"tag"'] },
   { name: "a tag with a control character is 400 naming it", method: "POST", url: "/projects/:pid/releases", body: { name: "x", tag: "v\u00073" }, status: 400, contains: ['"tag"'] },
   { name: "an unknown project is 404", method: "POST", url: "/projects/prj_00000000000000000000/releases", body: { name: "x", tag: "y" }, status: 404 },
-  { name: "a member may not create a release", as: "member", method: "POST", url: "/projects/:pid/releases", body: { name: "M", tag: "m" }, status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not create a release", as: "member", method: "POST", url: "/projects/:pid/releases", body: { name: "M", tag: "m" }, status: 403, contains: ["publisher role"], events: [] },
 
   {
     name: "a member may read a draft: no slug, no languages",
@@ -91,7 +91,7 @@ const rows: Scenario[] = [
   { name: "another release's tag is 409", method: "PATCH", url: "/projects/:pid/releases/:draftId", body: { tag: "v1" }, status: 409, events: [] },
   { name: "a blank name is 400 naming it", method: "PATCH", url: "/projects/:pid/releases/:draftId", body: { name: "  " }, status: 400, contains: ['"name"'] },
   { name: "an unknown release is 404", method: "PATCH", url: "/projects/:pid/releases/rel_00000000000000000000", body: { name: "x" }, status: 404 },
-  { name: "a member may not rename a release", as: "member", method: "PATCH", url: "/projects/:pid/releases/:draftId", body: { name: "x" }, status: 403, contains: ["admin role"] },
+  { name: "a member may not rename a release", as: "member", method: "PATCH", url: "/projects/:pid/releases/:draftId", body: { name: "x" }, status: 403, contains: ["publisher role"] },
 
   {
     name: "publishes a draft: files on the CDN, release_published written",
@@ -110,7 +110,7 @@ const rows: Scenario[] = [
   },
   { name: "publishing a published release is 409 and writes nothing", method: "POST", url: "/projects/:pid/releases/:releaseId/publish", status: 409, contains: ["already published"], events: [] },
   { name: "an unknown release is 404", method: "POST", url: "/projects/:pid/releases/rel_00000000000000000000/publish", status: 404 },
-  { name: "a member may not publish", as: "member", method: "POST", url: "/projects/:pid/releases/:draftId/publish", status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not publish", as: "member", method: "POST", url: "/projects/:pid/releases/:draftId/publish", status: 403, contains: ["publisher role"], events: [] },
 
   {
     name: "a new release slug: the old URLs are 404 at once, the new ones serve the same files",
@@ -146,7 +146,7 @@ const rows: Scenario[] = [
   },
   { name: "deletes a draft", method: "DELETE", url: "/projects/:pid/releases/:draftId", status: 204, events: ["release_deleted"] },
   { name: "an unknown release is 404", method: "DELETE", url: "/projects/:pid/releases/rel_00000000000000000000", status: 404, events: [] },
-  { name: "a member may not delete a release", as: "member", method: "DELETE", url: "/projects/:pid/releases/:releaseId", status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not delete a release", as: "member", method: "DELETE", url: "/projects/:pid/releases/:releaseId", status: 403, contains: ["publisher role"], events: [] },
 ];
 
 const publishIntl = "/projects/:pid/releases/:draftId/publish";
@@ -211,7 +211,7 @@ const checkRows: Scenario[] = [
   },
   { name: "product §7: allow_errors without errors publishes, not forced", method: "POST", url: "/projects/:cleanPid/releases/:cleanDraftId/publish", body: { allow_errors: true }, status: 200, contains: ['"forced":false'] },
   { name: "allow_errors that is no boolean is 400 naming it", method: "POST", url: publishIntl, body: { allow_errors: "yes" }, status: 400, contains: ['"allow_errors"'], events: [] },
-  { name: "a member may not publish, with or without allow_errors", as: "member", method: "POST", url: publishIntl, body: { allow_errors: true }, status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not publish, with or without allow_errors", as: "member", method: "POST", url: publishIntl, body: { allow_errors: true }, status: 403, contains: ["publisher role"], events: [] },
 ];
 
 /** docs/releases.md: republish, diff and schedules, on the standard world (Launch v1 published, Next v2 a draft). */
@@ -246,7 +246,7 @@ const operationRows: Scenario[] = [
   { name: "a taken tag is 409", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "v2" }, status: 409, contains: ['tagged "v2"'], events: [] },
   { name: "a missing tag is 400 naming it", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x" }, status: 400, contains: ['"tag"'] },
   { name: "an unknown release is 404", method: "POST", url: "/projects/:pid/releases/rel_00000000000000000000/republish", body: { name: "x", tag: "y" }, status: 404 },
-  { name: "a member may not republish", as: "member", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "y" }, status: 403, contains: ["admin role"], events: [] },
+  { name: "a member may not republish", as: "member", method: "POST", url: "/projects/:pid/releases/:releaseId/republish", body: { name: "x", tag: "y" }, status: 403, contains: ["publisher role"], events: [] },
 
   {
     name: "releases §Diff: a draft against latest shows what publishing now would change",
@@ -298,7 +298,7 @@ const operationRows: Scenario[] = [
   { name: "a time without a zone is 400 naming it", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01 09:00" }, status: 400, contains: ['"at"'] },
   { name: "a published release cannot be scheduled (409)", method: "PUT", url: "/projects/:pid/releases/:releaseId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 409, contains: ["only a draft"] },
   { name: "an unknown release is 404", method: "PUT", url: "/projects/:pid/releases/rel_00000000000000000000/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 404 },
-  { name: "a member may not schedule", as: "member", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 403, contains: ["admin role"] },
+  { name: "a member may not schedule", as: "member", method: "PUT", url: "/projects/:pid/releases/:draftId/schedule", body: { at: "2026-06-01T09:00:00Z" }, status: 403, contains: ["publisher role"] },
   {
     name: "cancelling a schedule clears it",
     before: async ({ as, ids }) => expect((await as("admin").put(`/projects/${ids.pid}/releases/${ids.draftId}/schedule`, { at: "2026-06-01T09:00:00Z" })).status).toBe(200),
@@ -308,7 +308,7 @@ const operationRows: Scenario[] = [
     after: async ({ as, ids }) => expect((await as("admin").get(`/projects/${ids.pid}/releases/${ids.draftId}`)).body.scheduled_at).toBeUndefined(),
   },
   { name: "an unknown release is 404", method: "DELETE", url: "/projects/:pid/releases/rel_00000000000000000000/schedule", status: 404 },
-  { name: "a member may not cancel a schedule", as: "member", method: "DELETE", url: "/projects/:pid/releases/:draftId/schedule", status: 403, contains: ["admin role"] },
+  { name: "a member may not cancel a schedule", as: "member", method: "DELETE", url: "/projects/:pid/releases/:draftId/schedule", status: 403, contains: ["publisher role"] },
 ];
 
 scenarios("releases", standardWorld, rows);

@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints";
+export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints" | "members";
 
 export const PREFIX = "/dashboard/api";
 
@@ -108,6 +108,12 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["GET /projects/:pid/webhooks/:wid/deliveries", "member"],
     ["GET /projects/:pid/deliveries/:did", "member"],
     ["POST /projects/:pid/deliveries/:did/redeliver", "admin"],
+  ],
+  // Project admins and global admins (docs/dashboard-api.md "Project roles"); every role: roles.test.ts.
+  members: [
+    ["GET /projects/:pid/members", "admin"],
+    ["PUT /projects/:pid/members/:userId", "admin"],
+    ["DELETE /projects/:pid/members/:userId", "admin"],
   ],
 };
 

@@ -34,6 +34,10 @@ const EXAMPLES: Record<string, Example> = {
   "GET /users": { rule: "no token", url: "/users", ok: 200 },
   "GET /audit": { rule: "no token", url: "/audit", ok: 200 },
   "GET /projects/:pid/audit": { rule: "no token", url: "/projects/:pid/audit", ok: 200 },
+  // CONTRACTS §11: no token reaches the members of a project.
+  "GET /projects/:pid/members": { rule: "no token", url: "/projects/:pid/members", ok: 200 },
+  "PUT /projects/:pid/members/:userId": { rule: "no token", url: "/projects/:pid/members/:memberId", body: { role: "viewer" }, ok: 200 },
+  "DELETE /projects/:pid/members/:userId": { rule: "no token", url: "/projects/:pid/members/:memberId", ok: 204 },
   "POST /users": { rule: "no token", url: "/users", body: { email: "new@example.test", name: "New", password: "password-1", role: "member" }, ok: 201 },
   "PATCH /users/:userId": { rule: "no token", url: "/users/:memberId", body: { name: "Renamed" }, ok: 200 },
   "DELETE /users/:userId": { rule: "no token", url: "/users/:memberId", ok: 204 },

@@ -1,7 +1,7 @@
 /**
  * The prepared state most dashboard API scenarios start from, made once per test run:
  *
- * - users: the bootstrap admin and a member, both signed in; a second admin, "author", who
+ * - users: the bootstrap admin and a member (`developer` in every project), both signed in; a second admin, "author", who
  *   published the release "Launch" and is signed in too (ids.authorCookie);
  * - "Shop" (en base, de, pt-BR): `checkout.title` (context "Page title"; en "Checkout" approved,
  *   de "Kasse") and `cart.empty` (en only); "Launch" v1 published, "Next" v2 a draft; the API
@@ -49,6 +49,9 @@ export async function standardWorld(t: TestApp): Promise<World> {
 
   const memberId = (await member.get("/me")).body.user.id;
   const adminId = (await admin.get("/me")).body.user.id;
+  // The member holds `developer` in every project: the rights a member had before project roles
+  // (docs/dashboard-api.md "Project roles"), which the tables of this world were written for.
+  for (const project of [pid, listPid, otherPid]) must("member role", await admin.put(`/projects/${project}/members/${memberId}`, { role: "developer" }), 200);
   return {
     ids: {
       pid,

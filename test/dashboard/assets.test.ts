@@ -30,9 +30,11 @@ async function shellAssets(): Promise<string[]> {
  * 28 KB of minified script, about 8 KB brotli. Built-in assets are served at brotli quality 11
  * (common/compress.ts). The round trip's syntaxes and ARB metadata brought it to 34.2 KB; the
  * release operations (docs/releases.md: the diff, channels, the schedule, rolling back) add about
- * 1.6 KB, to 35.8 KB: 37 KB leaves 1.2 KB of room.
+ * 1.6 KB, to 35.8 KB: 37 KB leaves 1.2 KB of room. Main with single sign-on and the audit log's
+ * pages measured 38,824 B; project roles (the members page, tabs and controls by role) add 922 B,
+ * to 39,746 B: 40 KB leaves 0.2 KB of room.
  */
-const SCRIPT_BUDGET_BROTLI_BYTES = 37 * 1024;
+const SCRIPT_BUDGET_BROTLI_BYTES = 40 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
 describe("dashboard: the dashboard's pages and assets", () => {

@@ -77,7 +77,8 @@ for (const viewport of [DESKTOP, PHONE]) {
       expect(await columnsOf(other.page, "greeting")).toEqual(["en", "es", "fr", "pl"]);
       // ... and another user keeps their own.
       const email = `cols-${viewport.width}@example.test`;
-      await f.api.post("/users", { email, name: `Cols ${viewport.width}`, password: "member password", role: "member" });
+      const made = await f.api.post("/users", { email, name: `Cols ${viewport.width}`, password: "member password", role: "member" });
+      await f.api.put(`/projects/${pid}/members/${made.body.id}`, { role: "developer" }); // a member's old rights
       const member = await f.page(viewport, email, "member password");
       await member.page.goto(`/dashboard/projects/${pid}/keys`);
       await gridCell(member.page, "de", "greeting").waitFor();

@@ -95,16 +95,19 @@ describe("dashboard: languages", () => {
   });
 });
 
-describe("dashboard: a member sees the content but none of the admin controls", () => {
-  test("no create, settings or language forms for a member; a note says why", async () => {
+describe("dashboard: a developer sees the content but none of the admin controls", () => {
+  test("no create, settings or language forms for a developer; a note says why", async () => {
     const pid = await f.api.project("Members", "en", ["de"]);
-    await f.api.post("/users", { email: "mia@example.test", name: "Mia", password: "member password", role: "member" });
+    const mia = await f.api.post("/users", { email: "mia@example.test", name: "Mia", password: "member password", role: "member" });
+    await f.api.put(`/projects/${pid}/members/${mia.body.id}`, { role: "developer" }); // a member's old rights (docs/dashboard-api.md "Project roles")
     const { page } = await f.page(undefined, "mia@example.test", "member password");
     await page.getByRole("link", { name: "Members" }).waitFor();
     expect(await page.getByRole("button", { name: "Create project" }).count()).toBe(0);
     await page.goto(`/dashboard/projects/${pid}/languages`);
-    await page.getByText("Only admins can add or remove languages.").waitFor();
+    await page.getByText("Only a publisher or an admin of the project can add languages.").waitFor();
     expect(await page.getByRole("button", { name: /Remove/ }).count()).toBe(0);
+    // No settings tab for a developer; the page itself still says who may.
+    expect(await page.getByRole("link", { name: "Settings", exact: true }).count()).toBe(0);
     await page.goto(`/dashboard/projects/${pid}/settings`);
     await page.getByText("Only admins can change project settings.").waitFor();
   });

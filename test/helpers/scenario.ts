@@ -21,14 +21,23 @@ import { copyDataDir, ORIGIN, TEST_DIR_ROOT, testApp, testDir, type TestApp, typ
  */
 export type TokenWho = "token:read" | "token:write" | "token:publish" | "token:other";
 
+/**
+ * Users holding one project role each in the roles world (test/dashboard-api/roles-world.ts,
+ * docs/dashboard-api.md "Project roles"); `outsider` holds none.
+ */
+export type RoleWho = "viewer" | "translator" | "reviewer" | "developer" | "publisher" | "project-admin" | "outsider";
+
 /** The people (and tokens) a scenario can send its request as. */
-export type Who = "admin" | "member" | "anonymous" | "admin-without-csrf" | TokenWho;
+export type Who = "admin" | "member" | "anonymous" | "admin-without-csrf" | TokenWho | RoleWho;
+
+/** The signed-in users a world can hold. */
+export type SessionWho = "admin" | "member" | RoleWho;
 
 export interface World {
   /** Ids made while preparing the data dir, by name (`pid`, `keyId`, `releaseId`, ...). */
   ids: Record<string, string>;
   /** The signed-in sessions, as cookie and CSRF token. */
-  sessions: Partial<Record<"admin" | "member", { cookie: string; csrf: string }>>;
+  sessions: Partial<Record<SessionWho, { cookie: string; csrf: string }>>;
   /** Token values for the `token:*` callers, when the world made them. */
   tokens?: Partial<Record<TokenWho, string>>;
 }
@@ -77,7 +86,7 @@ function clientFor(t: TestApp, world: World, who: Who, peer?: string): Dashboard
     client.bearer = token;
     return client;
   }
-  const session = world.sessions[who === "admin-without-csrf" ? "admin" : (who as "admin" | "member")];
+  const session = world.sessions[who === "admin-without-csrf" ? "admin" : (who as SessionWho)];
   if (!session) throw new Error(`the world has no ${who} session`);
   client.cookie = session.cookie;
   client.csrf = who === "admin-without-csrf" ? "" : session.csrf;

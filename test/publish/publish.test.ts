@@ -81,6 +81,8 @@ describe("publish (interface §3, product §3 and §4)", () => {
     const draft = await c.post(`/projects/${pid}/releases`, { name: "R", tag: "v1" });
     const created = await c.post("/users", { email: "member-publish@example.test", name: "M", password: "member password", role: "member" });
     expect(created.status).toBe(201);
+    // A member of before holds developer (docs/dashboard-api.md "Project roles").
+    expect((await c.put(`/projects/${pid}/members/${created.body.id}`, { role: "developer" })).status).toBe(200);
     const member = await t.login("member-publish@example.test", "member password");
     expect((await member.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).status).toBe(403);
     const r = await publish(c, pid, "v2");

@@ -108,6 +108,8 @@ describe("product §4: who may do what", () => {
     expect(noCsrf.status).toBe(403);
     const u = await h.client.post("/users", { email: "member@example.test", name: "Member", password: "member password", role: "member" });
     expect(u.status).toBe(201);
+    // A member of before holds developer (docs/dashboard-api.md "Project roles"): reads endpoints, changes none.
+    expect((await h.client.put(`/projects/${h.pid}/members/${u.body.id}`, { role: "developer" })).status).toBe(200);
     const member = await h.t.login("member@example.test", "member password");
     expect((await member.get(base)).status).toBe(200);
     const wid = await addEndpoint(h, "https://hooks.example.com/m", ["key_created"]);

@@ -20,7 +20,12 @@ import type { UserView } from "../../accounts/users.ts";
 export type User = UserView;
 export type { PageInfo } from "../../common/paging.ts";
 
-export const session = { csrf: "", user: null as User | null };
+/** The signed-in user's role in the project on screen (set by layout.ts projectPage), null elsewhere. */
+export interface ProjectRoleOnScreen {
+  role: string;
+  languages: string[] | null;
+}
+export const session = { csrf: "", user: null as User | null, projectRole: null as ProjectRoleOnScreen | null };
 
 /** Called when a request finds the session gone, so the app can show the login page. */
 let onUnauthorized: () => void = () => {};
@@ -62,7 +67,19 @@ export const put = <T = any>(path: string, body: unknown) => api<T>("PUT", path,
 export const patch = <T = any>(path: string, body: unknown) => api<T>("PATCH", path, body);
 export const del = (path: string) => api<void>("DELETE", path);
 
-export const isAdmin = () => session.user?.role === "admin";
+/** The project roles, lowest first (docs/dashboard-api.md "Project roles"). */
+const ROLE_ORDER = ["viewer", "translator", "reviewer", "developer", "publisher", "admin"];
+
+/**
+ * Whether the signed-in user holds `role` or higher in the project on screen; a global admin
+ * always. The pages offer only what the server would allow (docs/dashboard.md "Roles").
+ */
+export const can = (role: string) =>
+  session.user?.role === "admin" || (session.projectRole !== null && ROLE_ORDER.indexOf(session.projectRole.role) >= ROLE_ORDER.indexOf(role));
+/** A project's admin inside a project (its settings, tokens, webhooks, members); a global admin. */
+export const isAdmin = () => can("admin");
+/** Users and creating projects are a global admin's alone. */
+export const isGlobalAdmin = () => session.user?.role === "admin";
 
 /** Builds `/projects/<pid>/...` with each part escaped. */
 export function projectPath(pid: string, ...parts: string[]): string {

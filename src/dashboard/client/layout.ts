@@ -1,12 +1,12 @@
-import { get, isAdmin, post, projectPath, session } from "./api.ts";
+import { can, get, isAdmin, post, projectPath, session } from "./api.ts";
 import { config } from "./config.ts";
 import { h, type Child } from "./dom.ts";
 import { href, link, navigate } from "./router.ts";
 import type { LanguageView } from "../../authoring/languages.ts";
 import type { ProjectView } from "../../authoring/projects.ts";
 
-/** The server's own shapes, imported as types only (nothing of the server is in the bundle). */
-export type Project = ProjectView;
+/** The server's own shapes, imported as types only (nothing of the server is in the bundle); a project carries the caller's role in it. */
+export type Project = ProjectView & { role?: string; role_languages?: string[] | null };
 export type Language = LanguageView;
 
 export function setTitle(...parts: string[]): void {
@@ -58,19 +58,24 @@ export const PROJECT_TABS = [
   ["tokens", "API tokens"],
   ["integrations", "Integrations"],
   ["settings", "Settings"],
+  ["members", "Members"],
   ["audit", "Audit log"],
 ] as const;
+
+/** The role a tab needs (docs/dashboard.md "Roles"); a tab the user cannot use is not shown. */
+const TAB_ROLE: Partial<Record<(typeof PROJECT_TABS)[number][0], string>> = { tokens: "developer", integrations: "developer", settings: "admin", members: "admin", audit: "admin" };
 export type ProjectTab = (typeof PROJECT_TABS)[number][0];
 
 /** The project's header and tabs around a page's content. */
 export async function projectPage(pid: string, tab: ProjectTab, title: string, body: (project: Project) => Promise<Child> | Child): Promise<Child> {
   const project = await get<Project>(projectPath(pid));
+  session.projectRole = project.role ? { role: project.role, languages: project.role_languages ?? null } : null;
   setTitle(title, project.name);
   const tabs = h(
     "nav",
     { class: "tabs", "aria-label": "Project" },
-    // The audit log is for admins (docs/dashboard-api.md "Audit log"): the tab is not shown to others.
-    PROJECT_TABS.filter(([name]) => name !== "audit" || isAdmin()).map(([name, label]) =>
+    // A tab the role cannot use is not shown (docs/dashboard.md "Roles"); the audit log is for admins.
+    PROJECT_TABS.filter(([name]) => !TAB_ROLE[name] || can(TAB_ROLE[name])).map(([name, label]) =>
       h("a", { href: href(`/projects/${encodeURIComponent(pid)}/${name}`), "aria-current": name === tab ? "page" : null }, label),
     ),
   );
@@ -80,7 +85,13 @@ export async function projectPage(pid: string, tab: ProjectTab, title: string, b
       { class: "project-head" },
       h("p", { class: "crumbs" }, link("/", "Projects"), " / "),
       h("h1", null, project.name),
-      h("p", { class: "muted small" }, "Base language ", h("code", null, project.base_language_code)),
+      h(
+        "p",
+        { class: "muted small" },
+        "Base language ",
+        h("code", null, project.base_language_code),
+        project.role ? [" · Your role ", h("strong", { class: "project-role" }, project.role), project.role_languages ? ` (${project.role_languages.join(", ")})` : null] : null,
+      ),
     ),
     tabs,
     await body(project),
@@ -96,4 +107,9 @@ export async function projectLanguages(pid: string): Promise<Language[]> {
 
 export function adminOnly(what: string): Child {
   return isAdmin() ? null : h("p", { class: "note" }, `Only admins can ${what}.`);
+}
+
+/** The note where a form would be for a user whose project role is below `role`. */
+export function roleOnly(role: string, what: string): Child {
+  return can(role) ? null : h("p", { class: "note" }, `Only a ${role} or an admin of the project can ${what}.`);
 }

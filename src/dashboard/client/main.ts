@@ -10,6 +10,7 @@ import { projectsPage } from "./pages/projects.ts";
 import { releasePage } from "./pages/release.ts";
 import { releasesPage } from "./pages/releases.ts";
 import { settingsPage } from "./pages/settings.ts";
+import { membersPage } from "./pages/members.ts";
 import { tokensPage } from "./pages/tokens.ts";
 import { translatePage } from "./pages/translate.ts";
 import { usersPage } from "./pages/users.ts";
@@ -37,6 +38,7 @@ const routes: Route[] = [
   { pattern: "/projects/:pid/integrations/:wid", page: endpointPage },
   { pattern: "/projects/:pid/deliveries/:did", page: deliveryPage },
   { pattern: "/projects/:pid/settings", page: settingsPage },
+  { pattern: "/projects/:pid/members", page: membersPage },
   { pattern: "/projects/:pid/audit", page: projectAuditPage },
 ];
 

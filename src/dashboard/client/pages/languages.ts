@@ -1,7 +1,7 @@
-import { del, isAdmin, post, projectPath } from "../api.ts";
+import { can, del, isAdmin, post, projectPath } from "../api.ts";
 import { h, plural, time } from "../dom.ts";
 import { languageField } from "../language-picker.ts";
-import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
+import { projectLanguages, projectPage, roleOnly } from "../layout.ts";
 import { loadProgress } from "../progress.ts";
 import { resolve, type Ctx } from "../router.ts";
 import { actionButton, badge, confirmDialog, field, form, input, section } from "../ui.ts";
@@ -53,7 +53,7 @@ export function languagesPage(ctx: Ctx) {
       h("thead", null, h("tr", null, h("th", null, "Code"), h("th", null, "Name"), h("th", { class: "num" }, "Translated"), h("th", { class: "hide-narrow" }, "Added"), h("th", null, h("span", { class: "sr-only" }, "Actions")))),
       h("tbody", null, rows),
     );
-    const add = isAdmin()
+    const add = can("publisher")
       ? section(
           "Add a language",
           form(
@@ -70,7 +70,7 @@ export function languagesPage(ctx: Ctx) {
             field("Display name (optional)", input({ name: "name", maxlength: LANGUAGE_NAME_MAX_LENGTH, placeholder: "Named from the code if empty" })),
           ),
         )
-      : adminOnly("add or remove languages");
+      : roleOnly("publisher", "add languages");
     return [
       section(`${plural(languages.length, "language")} in ${project.name}`, h("div", { class: "table-wrap" }, table),
         languages.length === 1 ? h("p", { class: "note" }, "Only the base language so far. Add the languages you translate into.") : null),

@@ -1,4 +1,4 @@
-import { get, isAdmin, post } from "../api.ts";
+import { get, isGlobalAdmin, post, session } from "../api.ts";
 import { h, time } from "../dom.ts";
 import { languageField } from "../language-picker.ts";
 import { setTitle, type Project } from "../layout.ts";
@@ -9,8 +9,9 @@ import { PROJECT_NAME_MAX_LENGTH } from "../../../authoring/limits.ts";
 /** The project list and the create form (docs/dashboard.md "The pages"). */
 export async function projectsPage() {
   setTitle("Projects");
+  session.projectRole = null;
   const { items } = await get<{ items: Project[] }>("/projects");
-  const create = isAdmin()
+  const create = isGlobalAdmin()
     ? section(
         "New project",
         form(
@@ -37,13 +38,22 @@ export async function projectsPage() {
             "li",
             { class: "card project-card" },
             h("h2", null, link(`/projects/${encodeURIComponent(p.id)}/keys`, p.name)),
-            h("p", { class: "muted small" }, "Base language ", h("code", null, p.base_language_code), " · created ", time(p.created_at)),
+            h(
+              "p",
+              { class: "muted small" },
+              "Base language ",
+              h("code", null, p.base_language_code),
+              " · created ",
+              time(p.created_at),
+              // Your role, and a translator's or reviewer's languages (docs/dashboard.md "Roles").
+              p.role && !isGlobalAdmin() ? [" · ", h("span", { class: "project-role" }, p.role_languages ? `${p.role} (${p.role_languages.join(", ")})` : p.role)] : null,
+            ),
           ),
         ),
       )
     : empty(
         "No projects yet.",
-        h("p", null, isAdmin() ? "Create one below: a name and the language your source strings are written in." : "Ask an admin to create a project for you."),
+        h("p", null, isGlobalAdmin() ? "Create one below: a name and the language your source strings are written in." : "Ask an admin to create a project for you."),
       );
   return [h("div", { class: "page-head" }, h("h1", null, "Projects")), list, create];
 }

@@ -1,4 +1,4 @@
-import { ApiError, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
+import { ApiError, can, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
 import { fill, h, plural, time } from "../dom.ts";
 import { bundleFormats, formatNames, importFormats } from "../formats.ts";
 import { projectPage, type Project } from "../layout.ts";
@@ -159,18 +159,18 @@ export function releasePage(ctx: Ctx) {
       republishedFrom(pid, release, all.items),
     );
 
-    const actions = isAdmin()
+    const actions = can("publisher")
       ? h(
           "div",
           { class: "actions" },
           published ? null : actionButton("Publish…", publish, { class: "primary" }),
           published && !isLatest ? republishButton(pid, release) : null,
-          published ? actionButton("Rotate slug…", rotate) : null,
+          published && isAdmin() ? actionButton("Rotate slug…", rotate) : null,
           actionButton("Delete…", remove, { class: "danger" }),
         )
       : null;
 
-    const rename = isAdmin()
+    const rename = can("publisher")
       ? section(
           "Name and tag",
           form(

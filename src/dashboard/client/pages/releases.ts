@@ -1,7 +1,7 @@
-import { get, isAdmin, post, projectPath } from "../api.ts";
+import { can, get, post, projectPath } from "../api.ts";
 import { h, time } from "../dom.ts";
 import { bundleFormats, formatNames } from "../formats.ts";
-import { adminOnly, projectPage } from "../layout.ts";
+import { projectPage, roleOnly } from "../layout.ts";
 import { latestOf, latestTable, statusBadge, type Release } from "../releases-common.ts";
 import { link, navigate, type Ctx } from "../router.ts";
 import { empty, field, form, input, section } from "../ui.ts";
@@ -17,7 +17,7 @@ export function releasesPage(ctx: Ctx) {
     const latestDetail = latest ? await get<Release>(projectPath(pid, "releases", latest.id)) : undefined;
     const relLink = (r: Release) => link(`/projects/${encodeURIComponent(pid)}/releases/${encodeURIComponent(r.id)}`, r.name);
 
-    const create = isAdmin()
+    const create = can("publisher")
       ? section(
           "New release",
           h("p", { class: "muted small" }, "A draft holds a name and a tag. Publishing it snapshots every translation at that moment."),
@@ -35,7 +35,7 @@ export function releasesPage(ctx: Ctx) {
             field("Tag", input({ name: "tag", required: true, maxlength: RELEASE_TAG_MAX_LENGTH, class: "mono", placeholder: "e.g. v1.4.0" })),
           ),
         )
-      : adminOnly("create, publish or delete releases");
+      : roleOnly("publisher", "create, publish or delete releases");
 
     const list = items.length
       ? h(

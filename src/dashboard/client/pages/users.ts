@@ -1,4 +1,4 @@
-import { del, get, isAdmin, patch, post, session, type User } from "../api.ts";
+import { del, get, isGlobalAdmin, patch, post, session, type User } from "../api.ts";
 import { h, time } from "../dom.ts";
 import { adminOnly, setTitle } from "../layout.ts";
 import { resolve } from "../router.ts";
@@ -32,6 +32,7 @@ function roleSelect(u: User): HTMLElement {
 
 export async function usersPage() {
   setTitle("Users");
+  session.projectRole = null; // outside a project: only the global role counts
   const { items } = await get<{ items: User[] }>("/users");
   const me = session.user;
   const rows = items.map((u) =>
@@ -40,12 +41,12 @@ export async function usersPage() {
       null,
       h("td", null, u.name, u.id === me?.id ? [" ", badge("you", "base")] : null, u.break_glass ? [" ", badge("break-glass", "draft", { title: "Made with phrasebook user create: signs in with a password even where password sign-in is off" })] : null),
       h("td", null, u.email),
-      h("td", null, isAdmin() && u.id !== me?.id ? roleSelect(u) : u.role),
+      h("td", null, isGlobalAdmin() && u.id !== me?.id ? roleSelect(u) : u.role),
       h("td", { class: "hide-narrow" }, time(u.created_at)),
       h(
         "td",
         { class: "end" },
-        isAdmin() && u.id !== me?.id
+        isGlobalAdmin() && u.id !== me?.id
           ? actionButton(
               "Delete",
               async () => {
@@ -65,7 +66,7 @@ export async function usersPage() {
       ),
     ),
   );
-  const add = isAdmin()
+  const add = isGlobalAdmin()
     ? section(
         "Add a user",
         form(
