@@ -36,7 +36,9 @@ beforeAll(async () => {
   rid = (await admin.post(`/projects/${pid}/releases`, { name: "Launch", tag: "v1" })).body.id;
   expect((await admin.post(`/projects/${pid}/releases/${rid}/publish`)).status).toBe(200);
   draft = (await admin.post(`/projects/${pid}/releases`, { name: "Next", tag: "v2" })).body.id;
-  await admin.post("/users", { email: "reader@example.test", name: "Reader", password: "reader-password", role: "member" });
+  const reader = await admin.post("/users", { email: "reader@example.test", name: "Reader", password: "reader-password", role: "member" });
+  // The least role that reads the project (docs/dashboard-api.md "Project roles").
+  expect((await admin.put(`/projects/${pid}/members/${reader.body.id}`, { role: "viewer" })).status).toBe(200);
   member = await t.login("reader@example.test", "reader-password");
 }, 300_000);
 afterAll(() => t.close());
