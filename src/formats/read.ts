@@ -36,7 +36,7 @@ export class ContentError extends HttpError {
     readonly column?: number,
     status = 400,
   ) {
-    super(status, `invalid field "content": ${line !== undefined ? `line ${line}, column ${column}: ` : ""}${reason}`);
+    super(status, `invalid field "content": ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ""}: ` : ""}${reason}`);
     this.name = "ContentError";
   }
 }

@@ -38,9 +38,13 @@ export function refuseUnsafeXml(content: string, allowAppleDoctype = false): voi
       at - content.lastIndexOf("\n", at - 1),
     );
   }
-  // Nesting: one linear pass over the tags (a translation file is a few levels deep).
+  // Nesting: one linear pass over the tags (a translation file is a few levels deep). Comments,
+  // CDATA sections and processing instructions are passed over whole: a closing tag written in
+  // one is text, and counting it let any depth through (100,000 `</a>` in a comment, then as many
+  // nested elements, overflowed a reader's stack).
   let depth = 0;
-  for (const m of content.matchAll(/<(\/?)[A-Za-z_][^<>]*?(\/?)>/g)) {
+  for (const m of content.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<(\/?)[A-Za-z_][^<>]*?(\/?)>/g)) {
+    if (m[0].charCodeAt(1) === 33 /* ! */ || m[0].charCodeAt(1) === 63 /* ? */) continue;
     if (m[1]) depth--;
     else if (!m[2] && ++depth > IMPORT_LIMITS.depth) {
       throw invalid(`elements are nested deeper than ${IMPORT_LIMITS.depth} levels`, lineAt(content, m.index!), 1);
