@@ -219,8 +219,8 @@ export function oidcSignIn(deps: { db: Db; clock: Clock; settings: Settings; fet
 
 /**
  * Where a sign-in may return to (CONTRACTS §11): a path on this server's public origin, else the
- * dashboard. A `next` of another origin, or one a browser reads as another (`//evil`, `/\evil`),
- * would make this server an open redirect.
+ * dashboard. A `next` of another origin, or one a browser reads as another (`//evil`, `/\evil`,
+ * and `/.//evil`, whose resolved path is `//evil`), would make this server an open redirect.
  */
 export function sameOriginNext(next: string | undefined, publicUrl: string): string {
   const fallback = `${new URL(publicUrl).pathname.replace(/\/+$/, "")}/dashboard`;
@@ -228,7 +228,11 @@ export function sameOriginNext(next: string | undefined, publicUrl: string): str
   try {
     const origin = new URL(publicUrl).origin;
     const target = new URL(next, origin);
-    return target.origin === origin ? target.pathname + target.search + target.hash : fallback;
+    // The path as resolved is what the browser is sent to: dot segments can collapse into a leading
+    // `//` (`/.//evil` is `//evil`), which a browser reads as another host.
+    const path = target.pathname;
+    if (target.origin !== origin || path.startsWith("//") || path.includes("\\")) return fallback;
+    return path + target.search + target.hash;
   } catch {
     return fallback;
   }
