@@ -121,6 +121,7 @@ describe("dashboard: keys and translations", () => {
     await page.goto(`/dashboard/projects/${pid}/keys`);
     await page.getByRole("link", { name: "Import file…" }).click();
     // docs/formats.md: the choices and the file picker's accept are the format registry's.
+    await page.getByLabel("Format").locator("option").first().waitFor({ state: "attached" });
     const options = await page.getByLabel("Format").locator("option").evaluateAll((els) => els.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
     expect(options).toEqual(FORMATS.map((x) => [x.name, x.label]));
     const accept = (await page.getByLabel("File").getAttribute("accept"))!.split(",");

@@ -167,6 +167,9 @@ for (const viewport of [DESKTOP, PHONE]) {
 
     test("product §8 point 5: each translation shows who changed it (user, token, import), when and the value before; one click restores, as a new entry and a webhook event", async () => {
       const pid = await f.api.project(`History ${viewport.width}`, "en", ["de"]);
+      // An endpoint subscribed to translation_updated keeps those events in the outbox (one nobody
+      // subscribes to is dropped: docs/webhooks.md), so the restore's event can be counted.
+      expect((await f.api.post(`/projects/${pid}/webhooks`, { url: "https://hooks.example.test/history", events: ["translation_updated"] })).status).toBe(201);
       const keyId = await f.api.key(pid, "title", { en: "Checkout", de: "Kasse" });
       const token = (await f.api.post(`/projects/${pid}/tokens`, { name: "CI writer", scopes: ["write"] })).body.token;
       const byToken = await fetch(`${f.server.url}/dashboard/api/projects/${pid}/keys/${keyId}/translations/de`, {
