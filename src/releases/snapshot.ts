@@ -42,6 +42,21 @@ function unusedFormsLeaver(keys: string[]): (lang: { code: string; values: (stri
   };
 }
 
+/** What every snapshot says of the project's keys, in key order (the files' order). */
+function keysOf(
+  keyRows: { key: string; publicId: string; context: string | null; arbMetadata: string | null }[],
+  project: { syntax: MessageSyntax; arbAttributes: string | null },
+) {
+  return {
+    keys: keyRows.map((k) => k.key),
+    keyIds: keyRows.map((k) => k.publicId),
+    syntax: project.syntax,
+    contexts: new Map(keyRows.map((k) => [k.key, k.context])),
+    arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
+    arbAttributes: project.arbAttributes,
+  };
+}
+
 export function takeSnapshot(db: Db, projectId: number): Snapshot {
   const q = prepareSnapshotQueries(db);
   const project = q.project.get(projectId);
@@ -61,15 +76,7 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
     return { code: l.code, name: l.name, isBase, values };
   });
   if (project.syntax === "i18next") languages.forEach(unusedFormsLeaver(keyRows.map((k) => k.key)));
-  return {
-    keys: keyRows.map((k) => k.key),
-    keyIds: keyRows.map((k) => k.publicId),
-    syntax: project.syntax,
-    contexts: new Map(keyRows.map((k) => [k.key, k.context])),
-    arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
-    arbAttributes: project.arbAttributes,
-    languages,
-  };
+  return { ...keysOf(keyRows, project), languages };
 }
 
 /**
@@ -103,12 +110,7 @@ export function openSnapshot(db: Db, projectId: number): SnapshotSource {
     const ids = new Map(languageRows.map((l) => [l.code, l.id]));
     const leaveOutUnusedForms = project.syntax === "i18next" ? unusedFormsLeaver(keyRows.map((k) => k.key)) : undefined;
     return {
-      keys: keyRows.map((k) => k.key),
-      keyIds: keyRows.map((k) => k.publicId),
-      syntax: project.syntax,
-      contexts: new Map(keyRows.map((k) => [k.key, k.context])),
-      arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
-      arbAttributes: project.arbAttributes,
+      ...keysOf(keyRows, project),
       languages: languageRows.map((l) => ({ code: l.code, name: l.name, isBase: l.code === project.base })),
       valuesOf(code) {
         const values = new Array<string | undefined>(keyRows.length);

@@ -24,7 +24,7 @@ beforeAll(async () => {
     "locales/en.json": JSON.stringify({ hello: "Hello {name}", bye: "Bye" }, null, 2),
     "locales/de.json": JSON.stringify({ hello: "Hallo {name}" }, null, 2),
   });
-  script = join(repo, "..", `phrasebook-${Date.now()}.mjs`);
+  script = join(repo, "..", `phrasebook-${crypto.randomUUID()}.mjs`);
 });
 afterAll(async () => {
   await d?.stop();
