@@ -33,4 +33,10 @@ echo
 echo "== both lanes"
 echo " $(count pass) pass"
 echo " $(count fail) fail"
+# The failures again, last, so a reader of only the log's tail (CI) sees which tests they were.
+if grep -hq '^(fail)' "$logs"/*.log; then
+  echo
+  echo "== failed tests"
+  grep -h -B40 '^(fail)' "$logs"/*.log | grep -E '^(\(fail\)|error:|      at .*test\.ts|Expected|Received|test/.*\.test\.ts:)' | tail -60
+fi
 [ "$status_rest" -eq 0 ] && [ "$status_slow" -eq 0 ]

@@ -68,7 +68,20 @@ export function openDatabase(dataDir: string, options: { replicated?: boolean } 
   sqlite.run("PRAGMA foreign_keys = ON");
   sqlite.run("PRAGMA temp_store = MEMORY");
   if (options.replicated) sqlite.run("PRAGMA wal_autocheckpoint = 0");
-  return drizzle(sqlite, { schema }) as Db;
+  return writingFirst(drizzle(sqlite, { schema }) as Db);
+}
+
+/**
+ * Every transaction starts as a writer (BEGIN IMMEDIATE) unless it says otherwise. Imports write on
+ * a connection of their own in a worker thread (docs/publishing.md §6), so a deferred transaction
+ * here that read first and then wrote would fail outright (SQLITE_BUSY_SNAPSHOT, which no
+ * busy_timeout waits out) whenever an import committed in between; taking the write lock first
+ * makes it wait its turn instead.
+ */
+function writingFirst(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn, config) => transaction(fn, { behavior: "immediate", ...config })) as Db["transaction"];
+  return db;
 }
 
 /** `GET /healthz`: true while the database answers a trivial query. */
@@ -86,7 +99,14 @@ export function copyDatabase(db: Db, path: string): void {
   db.$client.query("VACUUM INTO ?").run(path);
 }
 
-/** A database file opened read-only, such as a copy made by `copyDatabase`. */
+/**
+ * A database file opened read-only: a copy made by `copyDatabase`, or the live database read by a
+ * publish's snapshot. A WAL reader still waits briefly at times (while the writer restarts the log
+ * after a checkpoint, or recovers it on open), so it gets the same busy_timeout as the server's own
+ * connection instead of failing at once with SQLITE_BUSY.
+ */
 export function openReadOnly(path: string): Db {
-  return drizzle(new Database(path, { readonly: true }), { schema }) as Db;
+  const sqlite = new Database(path, { readonly: true });
+  sqlite.run("PRAGMA busy_timeout = 5000");
+  return drizzle(sqlite, { schema }) as Db;
 }
