@@ -1,18 +1,22 @@
-import type { Actor } from "../changes/actor.ts";
+import { actorKey, type Actor } from "../changes/actor.ts";
 import { HttpError } from "../common/errors.ts";
+import { FairPlaces, type PlaceRefusal } from "../common/fair-places.ts";
 import { log } from "../common/log.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ProjectRow } from "../storage/schema.ts";
 import { checkImportRequest, type ImportInput, type ImportResult } from "./import.ts";
 import type { ImportJob } from "./import-job.ts";
-import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE } from "./limits.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE, IMPORTS_PER_CALLER_BUSY_MESSAGE, IMPORTS_PER_CALLER_MAX } from "./limits.ts";
 import { findProject } from "./projects.ts";
 
-export { IMPORT_QUEUE_MAX };
+export { IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX };
 
-/** The 429 of an import past IMPORT_QUEUE_MAX (or of a large body past as many being received). */
-export function importsBusy(): HttpError {
-  return new HttpError(429, IMPORTS_BUSY_MESSAGE, { "retry-after": "5" });
+/**
+ * The 429 of an import past IMPORT_QUEUE_MAX, or past the caller's IMPORTS_PER_CALLER_MAX (or of
+ * a large body past as many being received).
+ */
+export function importsBusy(why: PlaceRefusal = "full"): HttpError {
+  return new HttpError(429, why === "full" ? IMPORTS_BUSY_MESSAGE : IMPORTS_PER_CALLER_BUSY_MESSAGE, { "retry-after": "5" });
 }
 
 /**
@@ -23,10 +27,12 @@ export function importsBusy(): HttpError {
  * dashboard-api/worker.ts): parsing and checking a file is work no request may hold the server's
  * thread for (docs/publishing.md §6 "Not holding up other requests"); a 125 KB YAML file of
  * aliases took seconds, and a file's cost is known only once it is parsed.
+ * Of the IMPORT_QUEUE_MAX places (running or waiting), one caller holds at most
+ * IMPORTS_PER_CALLER_MAX, so one member or token looping imports cannot make everyone else's a 429.
  */
 export class ImportRunner {
   private tail: Promise<void> = Promise.resolve();
-  private inFlight = 0;
+  private readonly places = new FairPlaces(IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX);
 
   constructor(
     private readonly deps: AppDeps,
@@ -35,10 +41,9 @@ export class ImportRunner {
 
   async run(project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
     checkImportRequest(this.deps, project, input);
-    if (this.inFlight >= IMPORT_QUEUE_MAX) {
-      throw importsBusy();
-    }
-    this.inFlight++;
+    const caller = actorKey(actor);
+    const refusal = this.places.take(caller);
+    if (refusal) throw importsBusy(refusal);
     const previous = this.tail;
     let done!: () => void;
     this.tail = new Promise((resolve) => (done = resolve));
@@ -47,7 +52,7 @@ export class ImportRunner {
       // The project as it is now: its base language may have changed while this one waited.
       return await this.runNow(findProject(this.deps.db, project.publicId), input, actor);
     } finally {
-      this.inFlight--;
+      this.places.release(caller);
       done();
     }
   }

@@ -39,3 +39,11 @@ export const IMPORT_CONTENT_MAX_LENGTH = 16 * 1024 * 1024;
 export const IMPORT_QUEUE_MAX = 8;
 /** The refusal of an import past IMPORT_QUEUE_MAX, answered as a 429 with Retry-After: 5. */
 export const IMPORTS_BUSY_MESSAGE = `${IMPORT_QUEUE_MAX} imports are already running or waiting; try again shortly`;
+/**
+ * Of those places, one caller (a user, or a token) holds at most this many: one running and one
+ * waiting behind it. A member or CI job looping imports then fills two places, never all eight,
+ * and the others' imports still get in (docs/publishing.md §6 "Limits").
+ */
+export const IMPORTS_PER_CALLER_MAX = 2;
+/** The refusal of a caller's import past IMPORTS_PER_CALLER_MAX, a 429 with Retry-After: 5. */
+export const IMPORTS_PER_CALLER_BUSY_MESSAGE = `you already have ${IMPORTS_PER_CALLER_MAX} imports running or waiting; wait for one to finish`;

@@ -8,3 +8,8 @@ export interface Actor {
   publicId: string;
   name: string;
 }
+
+/** One key per user or token, for limits counted per caller (docs/publishing.md §6 "Limits"). */
+export function actorKey(actor: Actor): string {
+  return `${actor.kind}:${actor.publicId}`;
+}

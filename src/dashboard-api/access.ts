@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { checkCsrf, readCookie, SESSION_COOKIE, sessionFromCookie, type SessionInfo } from "../accounts/sessions.ts";
 import type { AuditBy } from "../audit/record.ts";
 import { findProject } from "../authoring/projects.ts";
-import type { Actor } from "../changes/actor.ts";
+import { actorKey, type Actor } from "../changes/actor.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { grantCoversLanguage, grantOf, roleCovers, type Grant } from "../members/members.ts";
@@ -284,12 +284,13 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
     if (!place) places.set(request, (place = placeFor(deps, caller, pid)));
     return place;
   };
-  const admit = (request: Request, limit: Limit) => {
+  const admit = (request: Request, limit: Limit): string | undefined => {
     const caller = callerOf(request);
-    if (!limit.import) return;
+    if (!limit.import) return undefined;
     const pid = IMPORT_PATH.exec(pathOf(request.url))?.[1] ?? null;
     const place = placeOf(request, caller, pid === null ? null : decodeURIComponent(pid));
     authorizeIn(caller, place.grant, "import", null);
+    return actorKey(caller.actor);
   };
   return new Elysia({ name: "dashboard-context" })
     .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))

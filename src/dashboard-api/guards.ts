@@ -1,5 +1,6 @@
 import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
-import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE } from "../authoring/limits.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE, IMPORTS_PER_CALLER_BUSY_MESSAGE, IMPORTS_PER_CALLER_MAX } from "../authoring/limits.ts";
+import { FairPlaces } from "../common/fair-places.ts";
 import { pathOf } from "../common/http.ts";
 
 /**
@@ -52,6 +53,8 @@ export type Limit = { max: number; signIn: boolean; import: boolean };
  * Import bodies above BODY_MAX_BYTES (or of unknown length) being read or parsed at once, per
  * server; more are a 429 with Retry-After before they are read. As many as the import queue
  * behind takes (IMPORT_QUEUE_MAX): bodies beyond it would only wait there, holding their memory.
+ * One caller holds at most IMPORTS_PER_CALLER_MAX of them, as in the queue, so a few slow bodies
+ * from one token cannot keep every other caller's import out (docs/publishing.md §6 "Limits").
  */
 export const IMPORT_BODIES_AT_ONCE = IMPORT_QUEUE_MAX;
 
@@ -125,9 +128,10 @@ export interface BodyParserOptions {
   /**
    * Throws the 401/403/404 of a caller who may not send this route a body, judged from the
    * request's headers and path alone (the dashboard API's authentication, and for the import route
-   * its access and project); called before the body is read.
+   * its access and project); called before the body is read. For an import it returns who sends
+   * it (a user's or token's key), whose share of the places large bodies are counted against.
    */
-  admit(request: Request, limit: Limit): void;
+  admit(request: Request, limit: Limit): string | void;
   /**
    * Parses a large import body on another thread (parseJsonBody there): JSON.parse of a 10 MB file
    * escaped into a string takes about 100 ms, which this thread must not be held for
@@ -160,7 +164,7 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
  * hooks). Returns the parsed body, or undefined for a request without one.
  */
 export function jsonBodyParser(options: BodyParserOptions) {
-  let largeInFlight = 0;
+  const largeBodies = new FairPlaces(IMPORT_BODIES_AT_ONCE, IMPORTS_PER_CALLER_MAX);
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     if (SAFE_METHODS.has(request.method)) return undefined;
     const limit = bodyLimitFor(pathOf(request.url), options.prefix);
@@ -172,12 +176,14 @@ export function jsonBodyParser(options: BodyParserOptions) {
     if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
     // Who is sending, and whether they may use the route, before a byte is read: an import always,
     // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
-    if (!limit.signIn && (limit.import || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) options.admit(request, limit);
+    let sender: string | void = undefined;
+    if (!limit.signIn && (limit.import || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
     const large = limit.import && (declared === null || declared > BODY_MAX_BYTES);
-    if (large && largeInFlight >= IMPORT_BODIES_AT_ONCE) {
-      throw new HttpError(429, IMPORTS_BUSY_MESSAGE, { "retry-after": "5" });
+    const holder = sender ?? "";
+    if (large) {
+      const refusal = largeBodies.take(holder);
+      if (refusal) throw new HttpError(429, refusal === "full" ? IMPORTS_BUSY_MESSAGE : IMPORTS_PER_CALLER_BUSY_MESSAGE, { "retry-after": "5" });
     }
-    if (large) largeInFlight++;
     try {
       const bytes = await readAtMost(request, limit.max);
       if (bytes.byteLength === 0) return undefined;
@@ -185,7 +191,7 @@ export function jsonBodyParser(options: BodyParserOptions) {
       if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return await options.parseLarge(bytes);
       return parseJsonBody(bytes);
     } finally {
-      if (large) largeInFlight--;
+      if (large) largeBodies.release(holder);
     }
   };
 }

@@ -13,6 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { IMPORTS_PER_CALLER_MAX } from "../../src/authoring/limits.ts";
 import { IMPORT_BODIES_AT_ONCE, IMPORT_BODY_MAX_BYTES } from "../../src/dashboard-api/guards.ts";
 import { ORIGIN, testApp, type TestApp } from "../helpers/app.ts";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -48,6 +49,7 @@ describe("dashboard-api.md Conventions: an import body is read only from a calle
   let t: TestApp;
   let pid: string;
   let tokens: { read: string; publish: string; otherWrite: string; write: string };
+  let writeToken!: (scopes?: string[]) => Promise<string>;
   beforeAll(async () => {
     t = await testApp();
     const admin = await t.login();
@@ -55,6 +57,7 @@ describe("dashboard-api.md Conventions: an import body is read only from a calle
     const other = await admin.project("Other", "en");
     const token = async (project: string, scopes: string[]) => (await admin.post(`/projects/${project}/tokens`, { name: scopes.join("+"), scopes })).body.token as string;
     tokens = { read: await token(pid, ["read"]), publish: await token(pid, ["publish"]), otherWrite: await token(other, ["write"]), write: await token(pid, ["write"]) };
+    writeToken = () => token(pid, ["write"]);
   });
   afterAll(() => t.close());
 
@@ -87,9 +90,11 @@ describe("dashboard-api.md Conventions: an import body is read only from a calle
   test(`the project's write token is read; beyond ${IMPORT_BODIES_AT_ONCE} large bodies at once, the next is 429 before it is read`, async () => {
     let release!: () => void;
     const hold = new Promise<void>((r) => (release = r));
-    const held = Array.from({ length: IMPORT_BODIES_AT_ONCE }, () => {
+    // From several write tokens, each within its share of the places (IMPORTS_PER_CALLER_MAX).
+    const writers = await Promise.all(Array.from({ length: IMPORT_BODIES_AT_ONCE / IMPORTS_PER_CALLER_MAX }, () => writeToken()));
+    const held = Array.from({ length: IMPORT_BODIES_AT_ONCE }, (_, i) => {
       const { stream, counter } = countedStream(4 * MB, hold);
-      return { counter, reply: send(t, `/projects/${pid}/import`, { authorization: `Bearer ${tokens.write}` }, stream) };
+      return { counter, reply: send(t, `/projects/${pid}/import`, { authorization: `Bearer ${writers[i % writers.length]}` }, stream) };
     });
     // Each of them is being read (its stream pulled up to where it holds) before the next is sent.
     while (held.some((h) => h.counter.read < 2 * MB)) await Bun.sleep(5);

@@ -5,7 +5,7 @@
  * per server with a bounded queue.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { IMPORT_QUEUE_MAX } from "../../src/authoring/import-runner.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX } from "../../src/authoring/import-runner.ts";
 import { join } from "node:path";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -115,12 +115,13 @@ describe("import in a worker thread (docs/publishing.md §6)", () => {
 
   test("imports run one at a time: parallel imports of overlapping files all land, each key once, none lost", async () => {
     const pid = await admin.project("Worker parallel", "en", ["de"]);
-    const ci = await tokenFor(pid);
+    // Two imports per token, the most one caller may have running or waiting (IMPORTS_PER_CALLER_MAX).
+    const cis = await Promise.all(Array.from({ length: IMPORT_QUEUE_MAX / IMPORTS_PER_CALLER_MAX }, () => tokenFor(pid)));
     // Four large files (a worker each) and four small ones (on the request's thread), sharing keys:
     // as many as the queue holds.
     const files = Array.from({ length: 4 }, (_, i) => bigFile(3000, "shared", (k) => `big ${i} value ${k} with enough text to go to a worker thread`));
     const small = Array.from({ length: 4 }, (_, i) => JSON.stringify({ "shared.0": `small ${i}`, [`own.${i}`]: "x" }));
-    const replies = await Promise.all([...files, ...small].map((content, i) => ci.post(`/projects/${pid}/import`, { language_code: i % 2 ? "de" : "en", format: "json", content })));
+    const replies = await Promise.all([...files, ...small].map((content, i) => cis[i % cis.length]!.post(`/projects/${pid}/import`, { language_code: i % 2 ? "de" : "en", format: "json", content })));
     expect(replies.map((r) => r.status)).toEqual(Array(IMPORT_QUEUE_MAX).fill(200));
     const keys = count("SELECT count(*) AS n FROM translation_keys WHERE project_id = (SELECT id FROM projects WHERE public_id = ?)", pid);
     expect(keys).toBe(3004);
@@ -130,8 +131,10 @@ describe("import in a worker thread (docs/publishing.md §6)", () => {
 
   test(`at most ${IMPORT_QUEUE_MAX} imports run or wait at once; more are a 429 with Retry-After`, async () => {
     const pid = await admin.project("Worker queue", "en");
-    const ci = await tokenFor(pid);
-    const replies = await Promise.all(Array.from({ length: IMPORT_QUEUE_MAX + 4 }, (_, i) => ci.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: bigFile(3000, `q${i}`) })));
+    // From callers who each stay within their share (IMPORTS_PER_CALLER_MAX), so only the queue's bound refuses.
+    const cis = await Promise.all(Array.from({ length: (IMPORT_QUEUE_MAX + 4) / IMPORTS_PER_CALLER_MAX }, () => tokenFor(pid)));
+    const ci = cis[0]!;
+    const replies = await Promise.all(Array.from({ length: IMPORT_QUEUE_MAX + 4 }, (_, i) => cis[i % cis.length]!.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: bigFile(3000, `q${i}`) })));
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length).toBe(IMPORT_QUEUE_MAX);
     const refused = replies.filter((r) => r.status === 429);
