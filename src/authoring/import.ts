@@ -11,6 +11,7 @@ import { readMessage } from "../messages/read.ts";
 import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { checkValue, cleanContext, cleanKey } from "./keys.ts";
+import { clipped } from "../common/text.ts";
 import { findLanguage } from "./languages.ts";
 import type { ImportInput } from "./model.ts";
 
@@ -64,7 +65,7 @@ function checked<T>(key: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof HttpError && err.status === 400) throw badRequest(`invalid field "content": entry "${key}": ${err.message.replace(/^invalid field /, "")}`);
+    if (err instanceof HttpError && err.status === 400) throw badRequest(`invalid field "content": entry "${clipped(key)}": ${err.message.replace(/^invalid field /, "")}`);
     throw err;
   }
 }

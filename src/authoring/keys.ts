@@ -4,7 +4,7 @@ import { conflict, invalidField, invalidQueryParameter, notFound } from "../comm
 import { newId } from "../common/ids.ts";
 import { atLeastCharacters, atMostCharacters } from "../common/model.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
-import { hasControlCharacters } from "../common/text.ts";
+import { hasControlCharacters, hasLoneSurrogate } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
@@ -38,6 +38,7 @@ export function cleanKey(raw: string): string {
   if (raw.length === 0) throw invalidField("key", atLeastCharacters(1));
   if (raw.length > KEY_MAX_LENGTH) throw invalidField("key", atMostCharacters(KEY_MAX_LENGTH));
   if (hasControlCharacters(raw)) throw invalidField("key", "must not contain control characters");
+  if (hasLoneSurrogate(raw)) throw invalidField("key", "must be valid Unicode (it holds a lone UTF-16 surrogate)");
   if (raw.trim() !== raw) throw invalidField("key", "must not start or end with white space");
   return raw;
 }
@@ -52,6 +53,8 @@ export function cleanContext(raw: string | null | undefined): string | null {
 /** A value of an import's file: the route's schema bounds a value sent alone (model.ts TranslationValue). */
 export function checkValue(value: string): string {
   if (value.length > VALUE_MAX_LENGTH) throw invalidField("value", atMostCharacters(VALUE_MAX_LENGTH));
+  // A JSON escape (`"\ud800"`) in a JSON, ARB or .xcstrings file gets past the check of the raw text.
+  if (hasLoneSurrogate(value)) throw invalidField("value", "must be valid Unicode (it holds a lone UTF-16 surrogate)");
   return value;
 }
 

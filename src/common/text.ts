@@ -24,3 +24,23 @@ function codeUnitRank(unit: number): number {
 export function hasControlCharacters(text: string): boolean {
   return /[\u0000-\u001f\u007f]/.test(text);
 }
+
+/**
+ * True for text holding a lone UTF-16 surrogate (half of an astral character without its other
+ * half): it is not Unicode, cannot be written as UTF-8, and SQLite or a file would keep U+FFFD in
+ * its place, so it is refused rather than changed silently.
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return !text.isWellFormed();
+}
+
+/** The index of the first lone surrogate in `text`, or -1. */
+export function loneSurrogateAt(text: string): number {
+  if (text.isWellFormed()) return -1;
+  return text.search(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+}
+
+/** At most `max` characters of `text` for a message, with "…" where it was cut: an error never echoes a 10 MB key. */
+export function clipped(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

@@ -1,7 +1,7 @@
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
 import { formFor, icuPlural, splitPlural, type PluralForms } from "./plural-forms.ts";
 import { pluralFormsFor, readPluralForms } from "./po-plurals.ts";
-import { ContentError, invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
+import { ContentError, invalid, invalidAt, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
 import { lineOf } from "./xml.ts";
 
 /**
@@ -22,29 +22,38 @@ import { lineOf } from "./xml.ts";
  */
 
 interface ParsedPo {
-  headers: Record<string, string>;
+  /** Absent when the file has no header entry. */
+  headers?: Record<string, string>;
   translations: Record<string, Record<string, { msgctxt?: string; msgid: string; msgid_plural?: string; msgstr: string[]; comments?: { translator?: string; extracted?: string; flag?: string } }>>;
 }
 
-function poError(err: unknown): ContentError {
+function poError(err: unknown, content: string): ContentError {
   const message = err instanceof Error ? err.message : String(err);
   const at = /at line (\d+)/.exec(message)?.[1];
   // gettext-parser counts the line break that ends a string's line as the next line's.
-  const line = at === undefined ? undefined : Number(at) - (message.includes("End-of-line within string") ? 1 : 0);
+  let line = at === undefined ? undefined : Number(at) - (message.includes("End-of-line within string") ? 1 : 0);
+  // Its validation names the entry, not the line ("... for entry "apples" in "" context"): found here.
+  const entry = /for entry "((?:[^"\\]|\\.)*)"/.exec(message)?.[1];
+  if (line === undefined && entry !== undefined) line = lineOf(content, `msgid_plural "${entry}"`) ?? lineOf(content, `msgid "${entry}"`);
   const reason = message.replace(/^Error parsing PO data: /, "").replace(/ at line \d+/, "");
   return invalid(`not a valid PO file: ${reason}`, line, line === undefined ? undefined : 1);
 }
 
 async function read(content: string) {
+  // gettext-parser keeps a NUL inside a string; no gettext tool reads such a file (docs/formats.md "Bad files").
+  const nul = content.indexOf("\0");
+  if (nul >= 0) throw invalidAt(content, nul, "the file holds a NUL character, which a PO file may not");
   const { po } = await import("gettext-parser");
   let parsed: ParsedPo;
   try {
     parsed = po.parse(content, { validation: true }) as unknown as ParsedPo;
   } catch (err) {
-    throw poError(err);
+    throw poError(err, content);
   }
-  const language = parsed.headers.Language?.trim() || undefined;
-  const pluralHeader = parsed.headers["Plural-Forms"];
+  // A file without the header entry (msgid "") has no headers at all: it was a 500.
+  const headers = parsed.headers ?? {};
+  const language = headers.Language?.trim() || undefined;
+  const pluralHeader = headers["Plural-Forms"];
   let categories: string[] | undefined;
   const needPlurals = Object.values(parsed.translations).some((ctx) => Object.values(ctx).some((t) => t.msgid_plural !== undefined));
   if (needPlurals) {

@@ -1,4 +1,5 @@
 import { HttpError } from "../common/errors.ts";
+import { clipped, loneSurrogateAt } from "../common/text.ts";
 import type { Entry } from "./format.ts";
 
 /**
@@ -29,6 +30,9 @@ export const IMPORT_LIMITS = {
  * is a 400 naming the field "content" (413 for a file over a size limit); the command line prints
  * `file:line:column: reason`.
  */
+/** The longest reason an error quotes of the file's text. */
+const REASON_MAX_LENGTH = 500;
+
 export class ContentError extends HttpError {
   constructor(
     readonly reason: string,
@@ -36,7 +40,8 @@ export class ContentError extends HttpError {
     readonly column?: number,
     status = 400,
   ) {
-    super(status, `invalid field "content": ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ""}: ` : ""}${reason}`);
+    // A reason quotes keys and values of the file: bounded, so a 10 MB key is never echoed back whole.
+    super(status, `invalid field "content": ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ""}: ` : ""}${clipped(reason, REASON_MAX_LENGTH)}`);
     this.name = "ContentError";
   }
 }
@@ -166,6 +171,29 @@ export function checkImportSize(content: string): void {
   if (bytes > IMPORT_LIMITS.bytes) {
     throw tooLarge(`the file is ${(bytes / 1024 / 1024).toFixed(1)} MB; the limit is ${IMPORT_LIMITS.bytes / 1024 / 1024} MB per file`);
   }
+}
+
+/**
+ * Text that is not Unicode: a lone UTF-16 surrogate (a broken UTF-16 file, or a JSON escape such
+ * as `\ud800` in the request) has no UTF-8 form, so storing it would change it silently to U+FFFD
+ * (docs/formats.md "Bad files"). Refused with its line and column before any format reads the file.
+ */
+export function checkUnicode(content: string): void {
+  const at = loneSurrogateAt(content);
+  if (at < 0) return;
+  const unit = content.charCodeAt(at).toString(16).toUpperCase();
+  throw invalidAt(content, at, `a lone UTF-16 surrogate (U+${unit}) is not a character: the file is not valid Unicode`);
+}
+
+/** The error `why` at the character `index` of `content`, by its 1-based line and column. */
+export function invalidAt(content: string, index: number, why: string): ContentError {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = content.indexOf("\n"); i >= 0 && i < index; i = content.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return invalid(why, line, index - lineStart + 1);
 }
 
 /** A leading byte order mark, which editors on Windows write and JSON.parse refuses. */

@@ -3,7 +3,7 @@ import { arb } from "./arb.ts";
 import type { FileContent, FileFormat, FileLanguage } from "./format.ts";
 import { json } from "./json.ts";
 import { po } from "./po.ts";
-import { checkImportSize, invalid, withoutBom } from "./read.ts";
+import { checkImportSize, checkUnicode, invalid, withoutBom } from "./read.ts";
 import { strings } from "./strings.ts";
 import { stringsdict } from "./stringsdict.ts";
 import { xcstrings } from "./xcstrings.ts";
@@ -66,9 +66,13 @@ export function shippedFormats(recorded: readonly string[]): BundleFormat[] {
   return recorded.filter(isBundleFormat);
 }
 
-/** Reads a file of a format: the size bound first, a leading byte order mark ignored (docs/publishing.md §6). */
+/**
+ * Reads a file of a format: the size bound first, then text that is not Unicode, a leading byte
+ * order mark ignored (docs/publishing.md §6).
+ */
 export async function readFile(name: FormatName, content: string): Promise<FileContent> {
   checkImportSize(content);
+  checkUnicode(content);
   return formatNamed(name).read(withoutBom(content));
 }
 

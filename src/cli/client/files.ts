@@ -81,8 +81,15 @@ export function readTextFile(path: string, maxBytes: number = IMPORT_LIMITS.byte
     closeSync(fd);
   }
   // UTF-16 with a byte order mark (Apple's `.strings` often are): decoded by the mark (docs/formats.md "Apple").
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  // Strictly: a lone surrogate or an odd byte would otherwise become U+FFFD and be pushed as that.
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : null;
+  if (utf16) {
+    try {
+      return new TextDecoder(utf16, { fatal: true }).decode(bytes.subarray(2));
+    } catch {
+      throw new CliError(`${path}: not valid UTF-16 (a lone surrogate, or an odd number of bytes), though it starts with a UTF-16 byte order mark`, 1);
+    }
+  }
   try {
     return utf8.decode(bytes);
   } catch {
