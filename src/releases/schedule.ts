@@ -45,8 +45,17 @@ export function cancelSchedule({ db, clock, changes }: ServiceDeps, project: Pro
   changes.notify(project.id);
 }
 
-/** Drafts waiting for their time: scheduled, not yet failed. */
-const waiting = and(eq(releases.status, "draft"), isNotNull(releases.scheduledAt), isNull(releases.scheduleError));
+/**
+ * Drafts waiting for their time: scheduled, not yet failed, and not being published by a request
+ * at this moment (that one publishes it; the job would only be refused).
+ */
+const waiting = and(eq(releases.status, "draft"), isNotNull(releases.scheduledAt), isNull(releases.scheduleError), isNull(releases.publishingSince));
+
+/** True when the release was published, or is being published, by someone other than the job. */
+function overtakenIn(db: Db, releaseId: number): boolean {
+  const row = db.select({ status: releases.status, publishingSince: releases.publishingSince }).from(releases).where(eq(releases.id, releaseId)).get();
+  return row !== undefined && (row.status === "published" || row.publishingSince !== null);
+}
 
 function nextDue(db: Db): number | null {
   return db.select({ at: sql<number | null>`min(${releases.scheduledAt})` }).from(releases).where(waiting).get()?.at ?? null;
@@ -80,6 +89,8 @@ export function startScheduledPublishing(deps: ServiceDeps, dataDir: string): Sc
   let running: Promise<void> | undefined;
   let again = false;
 
+  const overtaken = (releaseId: number) => overtakenIn(db, releaseId);
+
   async function publishOne(row: ReleaseRow): Promise<void> {
     const project = db.select().from(projects).where(eq(projects.id, row.projectId)).get();
     if (!project) return;
@@ -87,6 +98,13 @@ export function startScheduledPublishing(deps: ServiceDeps, dataDir: string): Sc
       await publishRelease(deps, dataDir, project, row.publicId);
       log.info("scheduled release published", { release_id: row.publicId, project_id: project.publicId });
     } catch (err) {
+      // A person published the draft (or began to) between the job's look and its claim: the
+      // schedule did not fail, it was overtaken. The draft is no longer waiting, or, if that
+      // publish fails, waits again for the job (docs/releases.md "Scheduled publish").
+      if (err instanceof HttpError && err.status === 409 && overtaken(row.id)) {
+        log.info("scheduled release was published by another request", { release_id: row.publicId, project_id: project.publicId });
+        return;
+      }
       const message = err instanceof HttpError ? err.message : String(err);
       db.update(releases).set({ scheduleError: message }).where(and(eq(releases.id, row.id), eq(releases.status, "draft"))).run();
       deps.changes.notify(project.id);
