@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
-import { conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
+import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import { atLeastCharacters, atMostCharacters } from "../common/model.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
@@ -11,7 +11,7 @@ import type { Db } from "../storage/db.ts";
 import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
 import { valuesMatching } from "./queries.ts";
-import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH, KEYS_PAGE_SIZE_DEFAULT, KEYS_PAGE_SIZE_MAX, VALUE_MAX_LENGTH, type KeyListQuery, type KeyPatch, type KeyStatus, type NewKey } from "./model.ts";
+import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH, KEYS_PAGE_SIZE_DEFAULT, KEYS_PAGE_SIZE_MAX, KEYS_PAGE_VALUES_MAX_BYTES, VALUE_MAX_LENGTH, type KeyListQuery, type KeyPatch, type KeyStatus, type NewKey } from "./model.ts";
 
 export type TranslationStatus = "translated" | "approved";
 
@@ -84,6 +84,23 @@ function translationsOf(db: Db, keyIds: number[], languageIds?: number[]): Map<n
     out.set(r.keyId, map);
   }
   return out;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * Refuses a page whose values would make a reply past KEYS_PAGE_VALUES_MAX_BYTES, before any value
+ * is read: `octet_length` takes each value's size from its record header, so the check costs
+ * milliseconds where reading the values took seconds (docs/dashboard-api.md "Keys").
+ */
+function checkPageValues(db: Db, keyIds: number[], languageIds: number[] | undefined, keyCount: number): void {
+  if (keyIds.length === 0 || languageIds?.length === 0) return;
+  const where = languageIds ? and(inArray(translations.keyId, keyIds), inArray(translations.languageId, languageIds)) : inArray(translations.keyId, keyIds);
+  const bytes = db.select({ n: sql<number>`coalesce(sum(octet_length(${translations.value})), 0)` }).from(translations).where(where).get()!.n;
+  if (bytes <= KEYS_PAGE_VALUES_MAX_BYTES) return;
+  throw badRequest(
+    `this page of ${keyCount} keys holds ${megabytes(bytes)} of values, more than the ${megabytes(KEYS_PAGE_VALUES_MAX_BYTES)} one page may: ask for fewer languages (languages=en,de) or fewer keys (page_size)`,
+  );
 }
 
 function keyView(k: KeyRow, t: KeyView["translations"] = {}): KeyView {
@@ -181,6 +198,7 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
     total = count();
     rows = onPage(db.select().from(translationKeys).$dynamic()).all();
   }
+  checkPageValues(db, rows.map((r) => r.id), shown, rows.length);
   const t = translationsOf(
     db,
     rows.map((r) => r.id),

@@ -21,6 +21,15 @@ export const LANGUAGE_LIST_MAX_LENGTH = 2000;
 export const SHOWN_LANGUAGES_MAX_ITEMS = 1000;
 export const KEYS_PAGE_SIZE_DEFAULT = 50;
 export const KEYS_PAGE_SIZE_MAX = 500;
+/**
+ * The values one page of the key list may hold, in UTF-8 bytes over the languages it shows: 50
+ * keys of 100,000-character values in 50 languages made a 239 MB reply that took the server from
+ * 87 MB to a 746 MB peak and held its thread for 8 seconds. Reading and writing a page as JSON
+ * costs the server's thread about 12 ms a megabyte, so 8 MB keeps one page near 100 ms; it holds
+ * 50 keys of 40 KB values in 4 languages, or of 3 KB values in 50. A page past it is a 400 that
+ * says to ask for fewer languages or keys (docs/dashboard-api.md "Keys").
+ */
+export const KEYS_PAGE_VALUES_MAX_BYTES = 8 * 1024 * 1024;
 export const PROBLEMS_PAGE_SIZE_DEFAULT = 100;
 export const PROBLEMS_PAGE_SIZE_MAX = 1000;
 /**
