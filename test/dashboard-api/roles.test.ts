@@ -119,6 +119,39 @@ scenarios("language limits and what a limited role sees", rolesWorld, [
   { name: "a translator of de may not edit pt-BR", as: "translator", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/pt-BR", body: { value: "Caixa" }, status: 403, contains: ["covers de, not pt-BR"] },
   { name: "a reviewer of de may not approve en", as: "reviewer", method: "POST", url: "/projects/:pid/keys/:keyId/translations/en/approve", status: 403, contains: ["covers de, not en"] },
   { name: "a reviewer of de may translate de", as: "reviewer", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/de", body: { value: "Kasse!" }, status: 200 },
+  // Writing past the limit by the ways around it (the hardening sweep of 2026-11-27: all held).
+  { name: "a translator of de may not edit the base language", as: "translator", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/en", body: { value: "Checkout!" }, status: 403, contains: ["covers de, not en"] },
+  { name: "a translator of de may not edit pt-BR spelled in another case", as: "translator", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/PT-br", body: { value: "Caixa" }, status: 403, contains: ["covers de, not"] },
+  { name: "a translator may not import, even into their language", as: "translator", method: "POST", url: "/projects/:pid/import", body: { language_code: "de", format: "json", content: '{"checkout":"Kasse?"}' }, status: 403, contains: ["developer role"] },
+  { name: "a translator may not widen their own language limit", as: "translator", method: "PUT", url: "/projects/:pid/members/:translatorId", body: { role: "translator", languages: ["de", "pt-BR"] }, status: 403, contains: ["admin role"] },
+  { name: "a translator may not add a language to the project", as: "translator", method: "POST", url: "/projects/:pid/languages", body: { code: "fr" }, status: 403 },
+  {
+    name: "a project admin who is a viewer of another project may not raise themselves there",
+    before: async ({ as, ids }) => {
+      const r = await as("admin").put(`/projects/${ids.otherPid}/members/${ids.projectadminId}`, { role: "viewer" });
+      if (r.status !== 200) throw new Error(`viewer role in Other: ${r.status}`);
+    },
+    as: "project-admin",
+    method: "PUT",
+    url: "/projects/:otherPid/members/:projectadminId",
+    body: { role: "admin" },
+    status: 403,
+    contains: ["admin role"],
+  },
+  {
+    name: "a project admin may not give a member rights in another project through their own",
+    as: "project-admin",
+    method: "PUT",
+    url: "/projects/:pid/members/:translatorId",
+    body: { role: "admin" },
+    status: 200,
+    after: async ({ t, ids }) => {
+      // The grant is of this project only: the translator still holds nothing in Other.
+      const rows = t.query<{ n: number }>("SELECT count(*) AS n FROM project_members m JOIN users u ON u.id = m.user_id JOIN projects p ON p.id = m.project_id WHERE u.public_id = ? AND p.public_id = ?", ids.translatorId!, ids.otherPid!);
+      expect(rows[0]!.n).toBe(0);
+      expect(t.query("SELECT role FROM users WHERE public_id = ?", ids.translatorId!)).toEqual([{ role: "member" }]);
+    },
+  },
   { name: "a language code in another letter case is the same language", as: "translator", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/DE", body: { value: "Kasse!" }, status: 200 },
   {
     name: "a translator's language list: theirs and the base language",
