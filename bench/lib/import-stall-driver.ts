@@ -181,10 +181,26 @@ async function bodies() {
   console.log(JSON.stringify({ scenario: "bodies", parallel: 24, mb_each: 16, rss_before_mb: before.rss, peak_after_mb: after.peak, slowest_reply_ms: Math.round(Math.max(...replies.map((r) => r.ms))), all_ms: Math.round(performance.now() - started), statuses }));
 }
 
+/** A .stringsdict entry of 50,000 plural forms (1.7 MB). */
+function stringsdictForms(): string {
+  const forms = Array.from({ length: 50_000 }, (_, i) => `<key>f${i}</key><string>x</string>`).join("");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict><key>k</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@n@</string><key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string><key>NSStringFormatValueTypeKey</key><string>d</string>${forms}<key>other</key><string>y</string></dict></dict></dict>\n</plist>\n`;
+}
+
+/** A PO entry of 100,000 msgstr forms under a three-form header (2 MB). */
+function poForms(): string {
+  const header = `msgid ""\nmsgstr ""\n"Language: ru\\n"\n"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n`;
+  return header + `msgid "a"\nmsgid_plural "as"\n` + Array.from({ length: 100_000 }, (_, i) => `msgstr[${i}] "x"`).join("\n") + "\n";
+}
+
 for (const s of SCENARIOS) {
   if (s === "bodies") await bodies();
   else if (s === "alias-yaml") await loop("alias-yaml", "yaml", aliasYaml());
   else if (s === "plain-yaml") await loop("plain-yaml", "yaml", plainYaml());
   else if (s === "json-10mb") await loop("json-10mb", "json", bigJson());
+  // Hostile native files (test/adversarial/hostile-imports.test.ts): each refused after seconds of parsing.
+  else if (s === "strings-open-10mb") await loop("strings-open-10mb", "strings", `"a" = "` + "x".repeat(10 * 1024 * 1024 - 64));
+  else if (s === "stringsdict-forms") await loop("stringsdict-forms", "stringsdict", stringsdictForms());
+  else if (s === "po-forms") await loop("po-forms", "po", poForms());
 }
 process.exit(0);

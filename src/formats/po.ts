@@ -3,6 +3,7 @@ import { formFor, icuPlural, splitPlural, type PluralForms } from "./plural-form
 import { pluralFormsFor, readPluralForms } from "./po-plurals.ts";
 import { ContentError, invalid, invalidAt, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
 import { lineOf } from "./xml.ts";
+import { clipped } from "../common/text.ts";
 
 /**
  * gettext PO (docs/formats.md "gettext PO"): an import and export format, read with
@@ -39,10 +40,27 @@ function poError(err: unknown, content: string): ContentError {
   return invalid(`not a valid PO file: ${reason}`, line, line === undefined ? undefined : 1);
 }
 
+/** A language has at most six plural forms (CLDR's zero, one, two, few, many, other): msgstr[0] to msgstr[5]. */
+const PLURAL_FORMS_MAX = 6;
+
+/**
+ * Refuses a `msgstr[n]` past the forms any language has before gettext-parser reads the file: an
+ * entry of 100,000 forms took it seconds to read and check, a 1 MB index as long (docs/formats.md
+ * "Bad files").
+ */
+function refuseTooManyForms(content: string): void {
+  for (const m of content.matchAll(/^[ \t]*msgstr\[(\d+)\]/gm)) {
+    const index = m[1]!;
+    if (index.length <= 2 && Number(index) < PLURAL_FORMS_MAX) continue;
+    throw invalidAt(content, m.index!, `msgstr[${clipped(index, 20)}]: an entry has at most ${PLURAL_FORMS_MAX} plural forms, msgstr[0] to msgstr[${PLURAL_FORMS_MAX - 1}]`);
+  }
+}
+
 async function read(content: string) {
   // gettext-parser keeps a NUL inside a string; no gettext tool reads such a file (docs/formats.md "Bad files").
   const nul = content.indexOf("\0");
   if (nul >= 0) throw invalidAt(content, nul, "the file holds a NUL character, which a PO file may not");
+  refuseTooManyForms(content);
   const { po } = await import("gettext-parser");
   let parsed: ParsedPo;
   try {

@@ -39,8 +39,8 @@ interface Hostile {
 }
 
 const HOSTILE: Hostile[] = [
-  { name: "PO: 5,000 msgstr forms", format: "po", content: () => poHeader() + `msgid "a"\nmsgid_plural "as"\n` + Array.from({ length: 5000 }, (_, i) => `msgstr[${i}] "x"`).join("\n") + "\n", line: 7, problem: /Expected to find 3 forms but got 5000/ },
-  { name: "PO: a 1 MB msgstr[n] index", format: "po", content: () => poHeader() + `msgid "a"\nmsgid_plural "as"\nmsgstr[${"9".repeat(MB)}] "x"\n`, line: 7, problem: /Expected to find 3 forms/ },
+  { name: "PO: 5,000 msgstr forms", format: "po", content: () => poHeader() + `msgid "a"\nmsgid_plural "as"\n` + Array.from({ length: 5000 }, (_, i) => `msgstr[${i}] "x"`).join("\n") + "\n", line: 14, problem: /column 1: msgstr\[6\]: an entry has at most 6 plural forms/ },
+  { name: "PO: a 1 MB msgstr[n] index", format: "po", content: () => poHeader() + `msgid "a"\nmsgid_plural "as"\nmsgstr[${"9".repeat(MB)}] "x"\n`, line: 8, problem: /msgstr\[9{20}…\]: an entry has at most 6 plural forms/ },
   { name: "PO: a Plural-Forms of 200,000 nested parentheses", format: "po", content: () => poHeader(`nplurals=3; plural=${"(".repeat(200_000)}n${")".repeat(200_000)};`) + `msgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\nmsgstr[2] "z"\n`, line: 4, problem: /Plural-Forms do not fit ru: the plural expression is longer than 500 characters/ },
   { name: "PO: a NUL in a msgstr", format: "po", content: () => poHeader() + `msgid "a"\nmsgstr "b\0c"\n`, line: 7, problem: /column 10: the file holds a NUL character/ },
   { name: "PO: a NUL in a file without a header", format: "po", content: () => `msgid "a\0"\nmsgstr "b"\n`, line: 1, problem: /column 9: the file holds a NUL character/ },
@@ -147,7 +147,8 @@ describe("docs/automation.md: the client's push refuses hostile files with one l
     { file: "utf16-lone.strings", language: "en", bytes: () => new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('"a" = "b";\n"c" = "', "utf16le"), Buffer.from([0x00, 0xd8]), Buffer.from('d";\n', "utf16le")])), message: /^phrasebook: utf16-lone\.strings: not valid UTF-16 \(a lone surrogate, or an odd number of bytes\)/ },
     { file: "nul.po", language: "ru", bytes: () => new TextEncoder().encode(poHeader() + `msgid "a"\nmsgstr "b\0c"\n`), message: /^phrasebook: nul\.po:7:10: the file holds a NUL character/ },
     { file: "open.strings", language: "en", bytes: () => new TextEncoder().encode(`"a" = "` + "x".repeat(9 * MB)), message: /^phrasebook: open\.strings:1:7: the value that starts here is never closed/ },
-    { file: "forms.po", language: "ru", bytes: () => new TextEncoder().encode(poHeader() + `msgid "a"\nmsgid_plural "as"\n` + Array.from({ length: 5000 }, (_, i) => `msgstr[${i}] "x"`).join("\n") + "\n"), message: /^phrasebook: forms\.po:7:1: not a valid PO file: Plural forms range error/ },
+    { file: "forms.po", language: "ru", bytes: () => new TextEncoder().encode(poHeader() + `msgid "a"\nmsgid_plural "as"\n` + Array.from({ length: 5000 }, (_, i) => `msgstr[${i}] "x"`).join("\n") + "\n"), message: /^phrasebook: forms\.po:14:1: msgstr\[6\]: an entry has at most 6 plural forms/ },
+    { file: "few-forms.po", language: "ru", bytes: () => new TextEncoder().encode(poHeader() + `msgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\n`), message: /^phrasebook: few-forms\.po:7:1: not a valid PO file: Plural forms range error: Expected to find 3 forms but got 1/ },
   ];
   for (const c of cases) {
     test(c.file, async () => {
