@@ -59,12 +59,18 @@ async function exported(pid: string, rid: string, format: FormatName, language?:
   return r.text;
 }
 
-/** Each language's entries as `key -> value`, with contexts, for comparing two readings. */
-async function entriesOf(format: FormatName, text: string): Promise<Record<string, Record<string, { value: string; description?: string }>>> {
+type Read = { value: string; description?: string; translatable?: false };
+
+/** Each language's entries as `key -> value`, with contexts and "do not translate" marks, for comparing two readings. */
+async function entriesOf(format: FormatName, text: string): Promise<Record<string, Record<string, Read>>> {
   const content = await readFile(format, text);
-  const out: Record<string, Record<string, { value: string; description?: string }>> = {};
+  const out: Record<string, Record<string, Read>> = {};
   for (const l of content.languages) {
-    out[l.locale ?? "-"] = Object.fromEntries(l.entries.filter((e) => e.value !== "").map((e) => [e.key, e.description ? { value: e.value, description: e.description } : { value: e.value }]));
+    out[l.locale ?? "-"] = Object.fromEntries(
+      l.entries
+        .filter((e) => e.value !== "")
+        .map((e) => [e.key, { value: e.value, ...(e.description ? { description: e.description } : {}), ...(e.translatable === false ? { translatable: false as const } : {}) }]),
+    );
   }
   return out;
 }
