@@ -169,10 +169,13 @@ async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, i
     const base = set.language.code === project.baseLanguageCode;
     const template = input.format === "arb" && base;
     // An entry without a value: a PO msgstr left empty (the base language takes its msgid), a
-    // string marked not to translate in another language. Neither is a translation.
+    // string marked not to translate in another language. Neither is a translation. (An ARB
+    // translation file repeats the `@` entries, ours in every language: its mark is the template's
+    // and says nothing of the translation beside it; docs/formats.md "Not translatable".)
+    const marksValues = input.format !== "arb";
     set.entries = set.entries
       .map((e) => (e.value === "" && e.source !== undefined ? (base ? { ...e, value: e.source } : null) : e))
-      .filter((e): e is ImportEntry => e !== null && (base || e.translatable !== false));
+      .filter((e): e is ImportEntry => e !== null && (base || !marksValues || e.translatable !== false));
     for (const entry of set.entries) {
       checked(entry.key, () => {
         cleanKey(entry.key);

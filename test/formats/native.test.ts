@@ -393,6 +393,9 @@ describe("a string marked not to be translated (CONTRACTS §10: translatable=\"f
     const arb = await baseArb(release);
     // The template's entry as pushed, with the key's mark now.
     expect(arb["@appName"]).toEqual({ description: "Launcher", "x-translatable": false });
+    // Every language's ARB carries the mark; pushed back, a translation file's value is still imported.
+    await importFile(pid, "arb", JSON.stringify({ "@@locale": "de", appName: "Phrasebook", "@appName": { "x-translatable": false } }), "de");
+    expect((await values(pid, "de")).app_name).toBe("Phrasebook");
     // Cleared by another base file: the stored entry is written without it.
     await importFile(pid, "android", androidBase(false), "en");
     const again = await baseArb(await publish(admin, pid, "v2"));
