@@ -167,6 +167,12 @@ describe("dashboard: keys and translations", () => {
     await preview.getByText("Preview for en, de, nothing changed yet: 0 new keys, 1 translation to set, 0 keys to delete, 0 unchanged.").waitFor();
     expect(await preview.locator("li").allTextContents()).toEqual(["~ a.one"]);
 
+    // A broken UTF-16 file (a lone surrogate) is refused as it is read, never imported with U+FFFD.
+    const broken = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('"a.one" = "', "utf16le"), Buffer.from([0x00, 0xd8]), Buffer.from('";\n', "utf16le")]);
+    await page.getByLabel("File").setInputFiles({ name: "de.strings", mimeType: "text/plain", buffer: broken });
+    await page.getByText("de.strings: not valid UTF-16 (a lone surrogate, or an odd number of bytes)", { exact: false }).waitFor();
+    expect(await page.getByLabel("…or paste the content").inputValue()).toBe("");
+
     // Bad content: the server's reason shows under the form, and there is no preview.
     await page.getByLabel("…or paste the content").fill("{ not json");
     await page.getByLabel("Format").selectOption("json");

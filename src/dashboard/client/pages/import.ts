@@ -30,12 +30,23 @@ interface ImportReply {
   source_differs?: { key: string; language_code: string }[];
 }
 
-/** A file's text: UTF-16 by its byte order mark (Apple's `.strings` often are), else UTF-8. */
+/**
+ * A file's text: UTF-16 by its byte order mark (Apple's `.strings` often are), else UTF-8. Decoded
+ * strictly, as the client does: a broken file is refused here, where decoding it loosely would put
+ * U+FFFD in place of what could not be read and import that (docs/formats.md "XML and bad files").
+ */
 async function fileText(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
-  return new TextDecoder().decode(bytes);
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : null;
+  try {
+    return new TextDecoder(utf16 ?? "utf-8", { fatal: true }).decode(utf16 ? bytes.subarray(2) : bytes);
+  } catch {
+    throw new Error(
+      utf16
+        ? `${file.name}: not valid UTF-16 (a lone surrogate, or an odd number of bytes), though it starts with a UTF-16 byte order mark`
+        : `${file.name}: not UTF-8 text; save it as UTF-8, or as UTF-16 with a byte order mark`,
+    );
+  }
 }
 
 const MARK = { created: "+", updated: "~", deleted: "−" } as const;
@@ -59,7 +70,14 @@ export function importPage(ctx: Ctx) {
       if (!chosen) return;
       const detected = formatOfFile(chosen.name);
       if (detected) format.value = detected;
-      const text = chosen.size <= IMPORT_MAX_BYTES ? await fileText(chosen) : "";
+      let text = "";
+      try {
+        if (chosen.size <= IMPORT_MAX_BYTES) text = await fileText(chosen);
+      } catch (err) {
+        content.value = "";
+        fill(result, h("p", { class: "error", role: "alert" }, (err as Error).message));
+        return;
+      }
       content.value = text;
       fill(result);
       // A file of several languages names them; one that names its language (ARB's @@locale) preselects it.
@@ -87,6 +105,7 @@ export function importPage(ctx: Ctx) {
         submit: "Preview import",
         label: "Import translations",
         onSubmit: async (data) => {
+          fill(result); // what an earlier file or preview said
           if (!data.content.trim()) throw new Error("Choose a file or paste its content first.");
           if (data.content.length > IMPORT_MAX_BYTES) throw new Error("The file is larger than 10 MB; split it first.");
           const preview = await request(data, true);
