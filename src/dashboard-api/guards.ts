@@ -143,7 +143,34 @@ export interface BodyParserOptions {
 /** Import bodies from this size on are parsed by `parseLarge` when there is one. */
 export const PARSE_OFF_THREAD_FROM_BYTES = 1024 * 1024;
 
-/** A body's bytes as JSON: valid UTF-8, nesting within BODY_MAX_DEPTH, valid JSON; else a 400. */
+/**
+ * Where in a parsed body a string (a value or a member name) is not Unicode, or null: a `\ud800`
+ * escape decodes to a lone surrogate, which SQLite stores as U+FFFD while the reply and the
+ * webhook event still carry the original, so the stored text would silently differ from both.
+ */
+export function loneSurrogatePath(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.isWellFormed() ? null : path || "the body";
+  if (typeof value !== "object" || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = loneSurrogatePath(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [name, member] of Object.entries(value)) {
+    const at = path ? `${path}.${name}` : name;
+    if (!name.isWellFormed()) return `the name of ${JSON.stringify(at.slice(0, 80))}`;
+    const found = loneSurrogatePath(member, at);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * A body's bytes as JSON: valid UTF-8, nesting within BODY_MAX_DEPTH, valid JSON, no text that is
+ * not Unicode; else a 400.
+ */
 export function parseJsonBody(bytes: Uint8Array): unknown {
   let text: string;
   try {
@@ -152,11 +179,15 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     throw new HttpError(400, "request body is not valid UTF-8");
   }
   if (nestsDeeperThan(text, BODY_MAX_DEPTH)) throw new HttpError(400, `request body nests deeper than ${BODY_MAX_DEPTH} levels`);
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new HttpError(400, "request body is not valid JSON");
   }
+  const at = loneSurrogatePath(parsed);
+  if (at) throw new HttpError(400, `request body is not valid Unicode: ${at.length > 100 ? `${at.slice(0, 100)}…` : at} holds a lone UTF-16 surrogate (a \\ud800 to \\udfff escape without its pair)`);
+  return parsed;
 }
 
 /**

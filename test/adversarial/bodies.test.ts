@@ -160,6 +160,23 @@ describe("dashboard-api.md Conventions: hostile bodies on every route are a 4xx,
     expect(bad).toMatchObject({ status: 400, json: { error: "request body is not valid UTF-8" } });
   });
 
+  test("a lone surrogate escape (\\ud800) anywhere in a body is a 400 naming where, and nothing is stored (it was stored as U+FFFD while the reply and the event said otherwise)", async () => {
+    const admin = headersFor("admin", "application/json");
+    const path = pathWithIds("/projects/:pid/keys/:plainKeyId/translations/de", w.ids);
+    const before = w.t.query("SELECT value FROM translations t JOIN translation_keys k ON k.id = t.key_id WHERE k.public_id = ?", w.ids.plainKeyId!);
+    const put = await send("PUT", path, admin, '{"value":"Kasse \\ud800!"}');
+    expect(put).toMatchObject({ status: 400, json: { error: "request body is not valid Unicode: value holds a lone UTF-16 surrogate (a \\ud800 to \\udfff escape without its pair)" } });
+    expect(w.t.query("SELECT value FROM translations t JOIN translation_keys k ON k.id = t.key_id WHERE k.public_id = ?", w.ids.plainKeyId!)).toEqual(before);
+    const nested = await send("POST", "/projects", admin, '{"name":"P","base_language_code":"en","x":[{"y":"\\udc00"}]}');
+    expect(nested).toMatchObject({ status: 400, json: { error: expect.stringContaining("x[0].y holds a lone UTF-16 surrogate") } });
+    const named = await send("POST", "/projects", admin, '{"name":"P","base_language_code":"en","\\ud800":1}');
+    expect(named.status).toBe(400);
+    // A pair is one character, and an escaped backslash is no escape: both taken.
+    const pair = await send("PUT", path, admin, '{"value":"Kasse \\ud83d\\ude00 \\\\ud800"}');
+    expect(pair.status, JSON.stringify(pair.json)).toBe(200);
+    expect(pair.json.value).toBe("Kasse \u{1F600} \\ud800");
+  });
+
   test("bodies at the limits are taken: nesting just at BODY_MAX_DEPTH, and the largest translation value escaped as JSON", async () => {
     const admin = headersFor("admin", "application/json");
     const atDepth = await send("POST", "/projects", admin, `{"name":"Deep","base_language_code":"en","x":${deepArray(BODY_MAX_DEPTH - 1)}}`);
