@@ -78,6 +78,13 @@ describe("import parsers (product §4)", () => {
     expect(await at(() => parseYaml('a: "esc\\"\nb: c\n'))).toEqual([1, 4, 'not valid YAML: Missing closing "quote']);
   });
 
+  test("docs/formats.md Bad files: a lone surrogate is refused with its line and column, in any format, before the format reads it", async () => {
+    expect(await failure(() => parseJson('{\n  "a": "x\uD800"\n}'))).toBe('400 invalid field "content": line 2, column 10: a lone UTF-16 surrogate (U+D800) is not a character: the file is not valid Unicode');
+    expect(await failure(() => reader("strings")('"\uDC00" = "b";'))).toBe('400 invalid field "content": line 1, column 2: a lone UTF-16 surrogate (U+DC00) is not a character: the file is not valid Unicode');
+    // A pair is one character.
+    expect(await parseJson('{"a": "\uD83D\uDE00"}')).toMatchObject({ entries: [{ key: "a", value: "\u{1F600}" }] });
+  });
+
   test("a byte order mark, as editors on Windows write, is no error", async () => {
     expect((await parseImport("json", '\uFEFF{"a": "b"}')).entries).toEqual([{ key: "a", value: "b" }]);
     expect((await parseImport("arb", '\uFEFF{"@@locale": "de", "a": "b"}')).locale).toBe("de");
