@@ -132,53 +132,54 @@ export interface ProblemRow {
  * - `sorted`: every value with a finding (the partial index), sorted. The cost is the findings,
  *   for a page deep among few findings, where walking the keys would read most of them.
  */
-export function prepareProblemQueries(db: Db) {
-  const c = db.$client;
-  const select = `SELECT k.public_id AS key_id, k.key AS key, l.code AS language_code, p.value ->> '$.code' AS code,
+const PROBLEM_SELECT = `SELECT k.public_id AS key_id, k.key AS key, l.code AS language_code, p.value ->> '$.code' AS code,
          p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message`;
-  const bySeverity = `(?3 IS NULL OR p.value ->> '$.severity' = ?3)`;
-  const order = `ORDER BY k.key, l.code, p.key LIMIT ?4 OFFSET ?5`;
-  type Params = [number, number | null, string | null, number, number];
-  return {
-    counts: c.query<{ findings: number; valued: number; keys: number; languages: number }, [number, number | null, string | null]>(
-      `SELECT coalesce(sum(CASE ?3 WHEN 'error' THEN n.error_count WHEN 'warning' THEN n.warning_count ELSE n.error_count + n.warning_count END), 0) AS findings,
+const PROBLEM_SEVERITY = `(?3 IS NULL OR p.value ->> '$.severity' = ?3)`;
+const PROBLEM_ORDER = `ORDER BY k.key, l.code, p.key LIMIT ?4 OFFSET ?5`;
+
+/** The text of the problem list's statements (`prepareProblemQueries`), for the tests' query plans too. */
+export const PROBLEM_SQL = {
+  counts: `SELECT coalesce(sum(CASE ?3 WHEN 'error' THEN n.error_count WHEN 'warning' THEN n.warning_count ELSE n.error_count + n.warning_count END), 0) AS findings,
          coalesce(sum(n.problem_value_count), 0) AS valued,
          (SELECT count(*) FROM translation_keys WHERE project_id = ?1) AS keys,
          count(*) AS languages
        FROM languages l LEFT JOIN language_counts n ON n.language_id = l.id
        WHERE l.project_id = ?1 AND (?2 IS NULL OR l.id = ?2)`,
-    ),
-    // CROSS JOIN keeps the order written: keys first, in the order of their index.
-    walk: c.query<ProblemRow, Params>(
-      `${select}
+  // CROSS JOIN keeps the order written: keys first, in the order of their index.
+  walk: `${PROBLEM_SELECT}
        FROM translation_keys k INDEXED BY keys_project_key_uq
        CROSS JOIN translations t INDEXED BY translations_problems_idx
        CROSS JOIN languages l
        CROSS JOIN json_each(t.problems) p
        WHERE k.project_id = ?1 AND ?2 IS NULL AND t.key_id = k.id AND (t.error_count > 0 OR t.warning_count > 0)
          AND t.language_id IN (SELECT id FROM languages WHERE project_id = ?1)
-         AND l.id = t.language_id AND ${bySeverity}
-       ${order}`,
-    ),
-    walkLanguage: c.query<ProblemRow, Params>(
-      `${select}
+         AND l.id = t.language_id AND ${PROBLEM_SEVERITY}
+       ${PROBLEM_ORDER}`,
+  walkLanguage: `${PROBLEM_SELECT}
        FROM translation_keys k INDEXED BY keys_project_key_uq
        CROSS JOIN translations t
        CROSS JOIN languages l
        CROSS JOIN json_each(t.problems) p
        WHERE k.project_id = ?1 AND t.key_id = k.id AND t.language_id = ?2 AND (t.error_count > 0 OR t.warning_count > 0)
-         AND l.id = t.language_id AND ${bySeverity}
-       ${order}`,
-    ),
-    sorted: c.query<ProblemRow, Params>(
-      `${select}
+         AND l.id = t.language_id AND ${PROBLEM_SEVERITY}
+       ${PROBLEM_ORDER}`,
+  sorted: `${PROBLEM_SELECT}
        FROM translations t
          JOIN languages l ON l.id = t.language_id
          JOIN translation_keys k ON k.id = t.key_id
          JOIN json_each(t.problems) p
        WHERE l.project_id = ?1 AND (t.error_count > 0 OR t.warning_count > 0)
-         AND (?2 IS NULL OR l.id = ?2) AND ${bySeverity}
-       ${order}`,
-    ),
+         AND (?2 IS NULL OR l.id = ?2) AND ${PROBLEM_SEVERITY}
+       ${PROBLEM_ORDER}`,
+};
+
+export function prepareProblemQueries(db: Db) {
+  const c = db.$client;
+  type Params = [number, number | null, string | null, number, number];
+  return {
+    counts: c.query<{ findings: number; valued: number; keys: number; languages: number }, [number, number | null, string | null]>(PROBLEM_SQL.counts),
+    walk: c.query<ProblemRow, Params>(PROBLEM_SQL.walk),
+    walkLanguage: c.query<ProblemRow, Params>(PROBLEM_SQL.walkLanguage),
+    sorted: c.query<ProblemRow, Params>(PROBLEM_SQL.sorted),
   };
 }
