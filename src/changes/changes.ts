@@ -38,7 +38,7 @@ export class Changes {
   }
 
   event<E extends EventType>(project: ProjectRef, event: E, data: EventData[E]): void {
-    if (!this.queries.subscribed.get(project.id, event)) return;
+    if (!this.queries.subscribed.get(project.id, JSON.stringify(event))) return;
     const now = this.clock.now();
     const envelope: Envelope<E> = { event, event_version: EVENT_VERSION, occurred_at: iso(now), project_id: project.publicId, data };
     this.queries.insertEvent.run(project.id, event, JSON.stringify(envelope), now);

@@ -7,13 +7,14 @@ export function prepareChangeQueries(db: Db) {
       "INSERT INTO outbox_events (project_id, event, payload, created_at) VALUES (?, ?, ?, ?)",
     ),
     /**
-     * Whether an enabled endpoint of the project subscribes to the event: an event nobody takes is
-     * not written (docs/webhooks.md "Events nobody subscribes to"). A project has a few endpoints,
-     * found by their project index; each one's list is a handful of names.
+     * Whether an enabled endpoint of the project subscribes to the event (its JSON string, quotes
+     * included, found in the endpoint's list of names): an event nobody takes is not written
+     * (docs/webhooks.md "Events nobody subscribes to"). A project has a few endpoints, found by
+     * their project index. `instr` rather than `json_each`: the latter cost ten times more per call
+     * even with no endpoint, and an import asks once per value.
      */
     subscribed: db.$client.prepare<{ yes: number }, [number, string]>(
-      `SELECT 1 AS yes FROM webhook_endpoints e
-       WHERE e.project_id = ?1 AND e.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ?2) LIMIT 1`,
+      "SELECT 1 AS yes FROM webhook_endpoints WHERE project_id = ? AND enabled = 1 AND instr(events, ?) > 0 LIMIT 1",
     ),
   };
 }
