@@ -315,11 +315,13 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         if (before !== value) {
           // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
           let findings: Findings;
+          const keyId = row.id;
           if (before === undefined) {
-            q.insertValue.run(row.id, language.id, value, now);
-            findings = checks.store(row.id, language.id, value, now, null);
+            findings = checks.storeNew(keyId, language.id, value, now, (f) => {
+              if (f === null) q.insertValue.run(keyId, language.id, value, now);
+              else q.insertChecked.run(keyId, language.id, value, now, JSON.stringify(f.problems), f.errors, f.warnings, now);
+            });
           } else {
-            const keyId = row.id;
             findings = checks.storeReplacing(keyId, language.id, value, now, before, (f) =>
               q.updateValue.run(value, now, JSON.stringify(f.problems), f.errors, f.warnings, now, keyId, language.id),
             );

@@ -53,6 +53,11 @@ export function prepareImportQueries(db: Db) {
     insertValue: c.prepare<unknown, [number, number, string, number]>(
       "INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', ?)",
     ),
+    /** A new value with its findings (ProjectChecks.storeNew): one write of the row. */
+    insertChecked: c.prepare<unknown, [number, number, string, number, string, number, number, number]>(
+      `INSERT INTO translations (key_id, language_id, value, status, updated_at, problems, error_count, warning_count, checked_at)
+       VALUES (?, ?, ?, 'translated', ?, ?, ?, ?, ?)`,
+    ),
     /** A changed value with its findings (ProjectChecks.storeReplacing): one write of the row. */
     updateValue: c.prepare<unknown, [string, number, string, number, number, number, number, number]>(
       `UPDATE translations SET value = ?, status = 'translated', updated_at = ?, problems = ?, error_count = ?, warning_count = ?, checked_at = ?
