@@ -6,7 +6,7 @@ import { arbNames } from "../formats/arb-names.ts";
 import type { Entry as ImportEntry } from "../formats/format.ts";
 import { splitPlural } from "../formats/plural-forms.ts";
 import { checkImportSize } from "../formats/read.ts";
-import { isMultiLanguage, readFile, type FormatName } from "../formats/registry.ts";
+import { formatNamed, isMultiLanguage, readFile, type FormatName } from "../formats/registry.ts";
 import { readMessage } from "../messages/read.ts";
 import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import type { LanguageRow, ProjectRow } from "../storage/schema.ts";
@@ -27,7 +27,7 @@ export interface ImportResult {
   created_keys: number;
   /** Translations in this language written: new ones (of new keys too) and changed ones. */
   updated_translations: number;
-  /** Keys the project had whose value in this language, or whose context, the file changed. */
+  /** Keys the project had whose value in this language, context or "do not translate" mark the file changed. */
   updated_keys: number;
   /** Entries that changed nothing: created_keys + updated_keys + unchanged is the file's entries. */
   unchanged: number;
@@ -169,10 +169,13 @@ async function readEntries(deps: Pick<ServiceDeps, "db">, project: ProjectRow, i
     const base = set.language.code === project.baseLanguageCode;
     const template = input.format === "arb" && base;
     // An entry without a value: a PO msgstr left empty (the base language takes its msgid), a
-    // string marked not to translate in another language. Neither is a translation.
+    // string marked not to translate in another language. Neither is a translation. (An ARB
+    // translation file repeats the `@` entries, ours in every language: its mark is the template's
+    // and says nothing of the translation beside it; docs/formats.md "Not translatable".)
+    const marksValues = input.format !== "arb";
     set.entries = set.entries
       .map((e) => (e.value === "" && e.source !== undefined ? (base ? { ...e, value: e.source } : null) : e))
-      .filter((e): e is ImportEntry => e !== null && (base || e.attributes?.translatable !== false));
+      .filter((e): e is ImportEntry => e !== null && (base || !marksValues || e.translatable !== false));
     for (const entry of set.entries) {
       checked(entry.key, () => {
         cleanKey(entry.key);
@@ -242,6 +245,8 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
   const { sets: fileSets, attributes: fileAttributes } = await readEntries({ db }, project, input, requested);
   // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
   const keepsArbMetadata = input.format === "arb" && fileSets[0]?.language.code === project.baseLanguageCode;
+  // A base file in a format with a "do not translate" mark is the truth about it: it sets the flag and clears it (docs/formats.md "Not translatable").
+  const marksTranslatable = formatNamed(input.format).marksTranslatable === true;
   const q = prepareImportQueries(db);
 
   const apply = (): ImportResult => {
@@ -275,7 +280,7 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
       }
       const importedKeyIds: number[] = [];
 
-      for (const { key, value, description, source, attributes } of entries.values()) {
+      for (const { key, value, description, source, attributes, translatable: mark } of entries.values()) {
         if (isBase) baseKeys.add(key);
         const context = cleanContext(description);
         let row = existing.get(key);
@@ -288,8 +293,10 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
           continue;
         }
         let change: ChangeKind | null = null;
+        const translatable = isBase && marksTranslatable ? Number(mark !== false) : undefined;
         if (!row) {
-          row = { id: q.insertKey.get(newId("key"), project.id, key, context, now, now)!.id, key, context, arb_metadata: null };
+          const flag = translatable ?? 1;
+          row = { id: q.insertKey.get(newId("key"), project.id, key, context, flag, now, now)!.id, key, context, arb_metadata: null, translatable: flag };
           existing.set(key, row);
           changes.event(project, "key_created", { key, context });
           result.created_keys++;
@@ -309,6 +316,11 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
             change ??= "updated";
             row.arb_metadata = metadata;
           }
+        }
+        if (translatable !== undefined && translatable !== row.translatable) {
+          q.updateTranslatable.run(translatable, now, row.id);
+          row.translatable = translatable;
+          change ??= "updated";
         }
         importedKeyIds.push(row.id);
         const before = current.get(row.id);

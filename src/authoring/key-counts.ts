@@ -8,8 +8,9 @@ import type { KeyCountsQuery } from "./model.ts";
 /**
  * How many keys each filter of the key list would show for one language (docs/product.md §8): the
  * counts beside the grid's filters, with the same `search`. `missing`, `translated` (not yet
- * approved) and `approved` partition `total`; `problems` counts keys whose value in the language
- * has a finding of the message checks.
+ * approved) and `approved` partition `total`, less the keys marked not to be translated that have
+ * no value in a language other than the base (they need none: docs/formats.md "Not translatable");
+ * `problems` counts keys whose value in the language has a finding of the message checks.
  */
 export interface KeyCountsView {
   language_code: string;
@@ -32,17 +33,25 @@ export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): K
   const all = db.select().from(languages).where(eq(languages.projectId, project.id)).all();
   const language = queryLanguage(all, query.language, "language");
   const search = query.search?.trim();
+  const isBase = language.code === project.baseLanguageCode;
   if (!search) {
-    const total = db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(eq(translationKeys.projectId, project.id)).get()!.n;
+    const keys = db
+      .select({ n: sql<number>`count(*)`, notTranslatable: sql<number>`coalesce(sum(${translationKeys.translatable} = 0), 0)` })
+      .from(translationKeys)
+      .where(eq(translationKeys.projectId, project.id))
+      .get()!;
     const kept = db.select().from(languageCounts).where(eq(languageCounts.languageId, language.id)).get();
     const values = kept?.valueCount ?? 0;
     const approved = kept?.approvedCount ?? 0;
-    return { language_code: language.code, total, missing: total - values, translated: values - approved, approved, problems: kept?.problemValueCount ?? 0 };
+    // The keys marked not to be translated that have no value here need none (docs/formats.md "Not translatable").
+    const notNeeded = isBase || keys.notTranslatable === 0 ? 0 : keys.notTranslatable - notTranslatableValues(db, project.id, language.id);
+    return { language_code: language.code, total: keys.n, missing: keys.n - values - notNeeded, translated: values - approved, approved, problems: kept?.problemValueCount ?? 0 };
   }
+  const needsValue = isBase ? sql`1` : sql`${translationKeys.translatable} = 1`;
   const row = db
     .select({
       total: sql<number>`count(*)`,
-      missing: sql<number>`coalesce(sum(${translations.keyId} IS NULL), 0)`,
+      missing: sql<number>`coalesce(sum(${translations.keyId} IS NULL AND ${needsValue}), 0)`,
       translated: sql<number>`coalesce(sum(${translations.status} = 'translated'), 0)`,
       approved: sql<number>`coalesce(sum(${translations.status} = 'approved'), 0)`,
       problems: sql<number>`coalesce(sum(${translations.errorCount} > 0 OR ${translations.warningCount} > 0), 0)`,
@@ -52,4 +61,11 @@ export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): K
     .where(and(eq(translationKeys.projectId, project.id), searchCondition(project.id, search)))
     .get()!;
   return { language_code: language.code, ...row };
+}
+
+/** How many keys marked not to be translated have a value in the language anyway (found by the translations' primary key). */
+export function notTranslatableValues(db: Db, projectId: number, languageId: number): number {
+  return db.$client
+    .query<{ n: number }, [number, number]>("SELECT count(*) AS n FROM translation_keys k JOIN translations t ON t.key_id = k.id AND t.language_id = ? WHERE k.project_id = ? AND k.translatable = 0")
+    .get(languageId, projectId)!.n;
 }

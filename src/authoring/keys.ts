@@ -24,6 +24,11 @@ export interface KeyView {
    * example...), or null when no base ARB named the key (docs/formats.md "ARB metadata").
    */
   arb_metadata: Record<string, unknown> | null;
+  /**
+   * Present (false) only for a key a base file marks not to be translated: it needs no value in the
+   * other languages (docs/formats.md "Not translatable").
+   */
+  translatable?: false;
   /** By language code; `problems` are the message checks' findings (docs/product.md §7). */
   translations: Record<string, { value: string; status: TranslationStatus; problems: MessageProblem[] }>;
 }
@@ -84,7 +89,8 @@ function translationsOf(db: Db, keyIds: number[], languageIds?: number[]): Map<n
 }
 
 function keyView(k: KeyRow, t: KeyView["translations"] = {}): KeyView {
-  return { id: k.publicId, key: k.key, context: k.context, arb_metadata: k.arbMetadata === null ? null : (JSON.parse(k.arbMetadata) as Record<string, unknown>), translations: t };
+  const view: KeyView = { id: k.publicId, key: k.key, context: k.context, arb_metadata: k.arbMetadata === null ? null : (JSON.parse(k.arbMetadata) as Record<string, unknown>), translations: t };
+  return k.translatable ? view : { ...view, translatable: false };
 }
 
 /** Escapes LIKE wildcards so a search for `100%` or `a_b` means those characters. */
@@ -128,7 +134,9 @@ function statusCondition(db: Db, project: ProjectRow, status: KeyStatus, languag
       // An i18next plural form the language does not use is not missing in it (docs/messages.md "i18next plural forms").
       const unused = language && project.messageSyntax === "i18next" ? new ProjectPluralForms(db, project).unusedIn(language.code) : [];
       const notMissing = unused.length > 0 ? sql` AND ${translationKeys.id} NOT IN (SELECT value FROM json_each(${JSON.stringify(unused)}))` : sql``;
-      return sql`${translationKeys.id} NOT IN ${keysWith(sql``)}${notMissing}`;
+      // Nor is a key marked not to be translated, but in the base language (docs/formats.md "Not translatable").
+      const needed = language && language.code !== project.baseLanguageCode ? sql` AND ${translationKeys.translatable} = 1` : sql``;
+      return sql`${translationKeys.id} NOT IN ${keysWith(sql``)}${notMissing}${needed}`;
     }
     case "translated":
       return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'translated'`)}`;

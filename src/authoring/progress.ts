@@ -15,7 +15,9 @@ export interface LanguageProgress {
   is_base_language: boolean;
   /**
    * The keys this language needs: `total_keys` less the i18next plural forms it does not use
-   * (docs/messages.md "i18next plural forms"); progress is `translated / total_keys` of the language.
+   * (docs/messages.md "i18next plural forms") and, but in the base language, the keys marked not to
+   * be translated (docs/formats.md "Not translatable"); progress is `translated / total_keys` of
+   * the language.
    */
   total_keys: number;
   /** keys it needs with a value in this language (translated or approved) */
@@ -48,13 +50,15 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
     .orderBy(languages.code)
     .all();
   const forms = new ProjectPluralForms(db, project);
+  const notTranslatable = db.$client.query<{ id: number }, [number]>("SELECT id FROM translation_keys WHERE project_id = ? AND translatable = 0").all(project.id).map((r) => r.id);
   return {
     total_keys: total,
     languages: rows.map((r) => {
-      const unused = forms.unusedIn(r.code);
-      const out: LanguageProgress = { ...r, is_base_language: r.code === project.baseLanguageCode, total_keys: total - unused.length };
+      const isBase = r.code === project.baseLanguageCode;
+      const unused = isBase || notTranslatable.length === 0 ? forms.unusedIn(r.code) : [...new Set([...forms.unusedIn(r.code), ...notTranslatable])];
+      const out: LanguageProgress = { ...r, is_base_language: isBase, total_keys: total - unused.length };
       if (unused.length > 0) {
-        // A value for a form the language does not use (English `items_many`) is not progress.
+        // A value for a form the language does not use (English `items_many`), or of a key not to be translated, is not progress.
         const extra = db.$client
           .query<{ n: number; approved: number }, [number, string, string]>(
             `SELECT count(*) AS n, coalesce(sum(t.status = 'approved'), 0) AS approved FROM translations t JOIN languages l ON l.id = t.language_id

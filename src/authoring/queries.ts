@@ -40,14 +40,15 @@ export function valuesMatching(projectId: number, search: string, pattern: strin
 export function prepareImportQueries(db: Db) {
   const c = db.$client;
   return {
-    projectKeys: c.prepare<{ id: number; key: string; context: string | null; arb_metadata: string | null }, [number]>(
-      "SELECT id, key, context, arb_metadata FROM translation_keys WHERE project_id = ?",
+    projectKeys: c.prepare<{ id: number; key: string; context: string | null; arb_metadata: string | null; translatable: number }, [number]>(
+      "SELECT id, key, context, arb_metadata, translatable FROM translation_keys WHERE project_id = ?",
     ),
     languageValues: c.prepare<{ key_id: number; value: string }, [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),
-    insertKey: c.prepare<{ id: number }, [string, number, string, string | null, number, number]>(
-      "INSERT INTO translation_keys (public_id, project_id, key, context, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    insertKey: c.prepare<{ id: number }, [string, number, string, string | null, number, number, number]>(
+      "INSERT INTO translation_keys (public_id, project_id, key, context, translatable, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
     ),
     updateContext: c.prepare<unknown, [string | null, number, number]>("UPDATE translation_keys SET context = ?, updated_at = ? WHERE id = ?"),
+    updateTranslatable: c.prepare<unknown, [number, number, number]>("UPDATE translation_keys SET translatable = ?, updated_at = ? WHERE id = ?"),
     updateArbMetadata: c.prepare<unknown, [string, number, number]>("UPDATE translation_keys SET arb_metadata = ?, updated_at = ? WHERE id = ?"),
     updateArbAttributes: c.prepare<unknown, [string | null, number]>("UPDATE projects SET arb_attributes = ? WHERE id = ?"),
     insertValue: c.prepare<unknown, [number, number, string, number]>(

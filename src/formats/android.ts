@@ -8,12 +8,13 @@ import { attr, childrenOf, commentText, decodeXml, escapeXmlAttribute, escapeXml
  *
  * Read: each `<string name>` is a message, each `<plurals name>` an ICU plural over `count` (its
  * `<item quantity>`s the cases); a comment just before an element is the key's context;
- * `translatable="false"` is kept as the entry's attribute (such strings are the base language's
+ * `translatable="false"` marks the entry not to be translated (such strings are the base language's
  * only). Android's escapes (`\'`, `\"`, `\n`, `\t`, `\@`, `\?`, `\uXXXX`, double quotes keeping
  * spaces) are undone; inline markup (`<b>`, `<xliff:g>`) is kept as written. `<string-array>` has
  * no place in a key/value project and is refused by name.
  *
- * Written: the same elements, every value escaped as aapt2 reads it, a context as a comment above.
+ * Written: the same elements, every value escaped as aapt2 reads it, a context as a comment above,
+ * `translatable="false"` on a key marked not to be translated.
  */
 
 /** Undoes Android's escaping of a string resource (what aapt2 does when it compiles one). */
@@ -100,7 +101,7 @@ async function read(content: string) {
       const value = tag === "string" ? stringValue(node) : pluralValue(node, name, content);
       const entry: Entry = { key: name, value };
       if (comment) entry.description = comment;
-      if (attr(node, "translatable") === "false") entry.attributes = { translatable: false };
+      if (attr(node, "translatable") === "false") entry.translatable = false;
       entries.push(entry);
     } else if (tag === "string-array") {
       throw invalid(`<string-array name="${name ?? ""}"> is not imported: give each item a <string> of its own`, lineOf(content, "<string-array"));
@@ -142,15 +143,16 @@ function write({ keys, languages, work }: WriteInput): string {
     const value = lang.values[i];
     if (value === undefined) continue;
     if (work) work.steps++;
-    const name = escapeXmlAttribute(keys.keys[i]!);
+    // A key marked not to be translated gets its attribute back (docs/formats.md "Not translatable").
+    const name = `name="${escapeXmlAttribute(keys.keys[i]!)}"${keys.translatableOf[i] ? "" : ' translatable="false"'}`;
     const context = keys.contextOf[i];
     if (context) lines.push(`    ${xmlComment(context)}`);
     const plural = splitPlural(value, "%d");
     if (!plural) {
-      lines.push(`    <string name="${name}">${escapeAndroid(value)}</string>`);
+      lines.push(`    <string ${name}>${escapeAndroid(value)}</string>`);
       continue;
     }
-    lines.push(`    <plurals name="${name}">`);
+    lines.push(`    <plurals ${name}>`);
     for (const category of categories) lines.push(`        <item quantity="${category}">${escapeAndroid(formFor(plural.forms, category))}</item>`);
     lines.push("    </plurals>");
   }
@@ -164,6 +166,7 @@ export const android = {
   extensions: ["xml"],
   contentType: "application/xml; charset=utf-8",
   bundle: false,
+  marksTranslatable: true,
   read,
   write,
 } as const satisfies FileFormat<"android">;

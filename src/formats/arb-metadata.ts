@@ -23,6 +23,13 @@ export const GEN_L10N_NUMBER_FORMATS: ReadonlySet<string> = new Set([
 const NUMBER_TYPES = new Set(["int", "double", "num"]);
 
 /**
+ * The custom attribute (ARB's `x-` prefix) of a `@name` entry that marks a message not to be
+ * translated: how a release's ARB files carry the key's flag to exports and `pull`
+ * (docs/formats.md "Not translatable"). gen-l10n ignores it.
+ */
+export const ARB_TRANSLATABLE = "x-translatable";
+
+/**
  * Checks the `@name` entry of message `name` as gen-l10n reads a template's: placeholders is an
  * object of objects; `type`, `format` and `example` are non-empty strings; `isCustomDateFormat` is
  * "true" or "false"; `optionalParameters` is an object; a DateTime's format is one of
@@ -32,6 +39,7 @@ const NUMBER_TYPES = new Set(["int", "double", "num"]);
 export function checkArbMetadata(name: string, meta: Record<string, unknown>): void {
   const at = `"@${name}"`;
   if (meta.description !== undefined && typeof meta.description !== "string") throw invalid(`${at}.description must be a string`);
+  if (meta[ARB_TRANSLATABLE] !== undefined && typeof meta[ARB_TRANSLATABLE] !== "boolean") throw invalid(`${at}.${ARB_TRANSLATABLE} must be true or false`);
   const placeholders = meta.placeholders;
   if (placeholders === undefined) return;
   if (!isPlainObject(placeholders)) throw invalid(`${at}.placeholders must be an object of placeholders`);

@@ -1,6 +1,6 @@
 import type { MessageArgument } from "../messages/read.ts";
 import { arbNames } from "./arb-names.ts";
-import { checkArbMetadata } from "./arb-metadata.ts";
+import { ARB_TRANSLATABLE, checkArbMetadata } from "./arb-metadata.ts";
 import type { Entry, FileContent, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { arbPlaceholdersJson } from "./icu.ts";
 import { describe, invalid, isPlainObject, IMPORT_LIMITS, parseJsonObject, tooManyEntries } from "./read.ts";
@@ -11,10 +11,12 @@ import { describe, invalid, isPlainObject, IMPORT_LIMITS, parseJsonObject, tooMa
  *
  * Written as `@@locale` first, then each message under its name (arb-names.ts: the same names in
  * every language of a release) with, when there is any, its `@name` metadata: the key's context as
- * `description` and the message's arguments as `placeholders` (icu.ts).
+ * `description`, the message's arguments as `placeholders` (icu.ts), and `"x-translatable": false`
+ * for a key marked not to be translated (docs/formats.md "Not translatable").
  *
  * Read: `@@name` entries are file attributes (`@@locale` names the language), `@name` is the
- * metadata of message `name` (its `description` becomes the key's context), the rest are messages.
+ * metadata of message `name` (its `description` becomes the key's context, `"x-translatable": false`
+ * marks it not to be translated), the rest are messages.
  * The entries carry the message names; the import maps a name back to the key that derives it.
  */
 
@@ -27,16 +29,21 @@ const NO_ARGUMENTS: readonly MessageArgument[] = [];
 
 /**
  * A stored `@key` entry as written: its attributes in their order, `description` the key's context
- * now (edited in the dashboard or not; put first when the stored entry had none), null when
- * nothing is left (docs/formats.md "ARB metadata").
+ * now (edited in the dashboard or not; put first when the stored entry had none), and
+ * `x-translatable` the key's flag now (false where it is set, last when the stored entry had none;
+ * gone where it is not), null when nothing is left (docs/formats.md "ARB metadata", "Not
+ * translatable").
  */
-function storedEntryJson(stored: string, context: string | null): string | null {
+function storedEntryJson(stored: string, context: string | null, translatable: boolean): string | null {
   const meta = JSON.parse(stored) as Record<string, unknown>;
   const out: Record<string, unknown> = context !== null && !("description" in meta) ? { description: context } : {};
   for (const k in meta) {
-    if (k !== "description") out[k] = meta[k];
-    else if (context !== null) out.description = context;
+    if (k === "description") {
+      if (context !== null) out.description = context;
+    } else if (k !== ARB_TRANSLATABLE) out[k] = meta[k];
+    else if (!translatable) out[k] = false;
   }
+  if (!translatable) out[ARB_TRANSLATABLE] = false;
   return Object.keys(out).length === 0 ? null : JSON.stringify(out);
 }
 
@@ -59,7 +66,7 @@ function write({ keys, languages, argumentsOf, work }: WriteInput): string {
       names: keys.keys.map((key) => JSON.stringify(byKey.get(key)!)),
       stored: keys.keys.map((key, i) => {
         const stored = keys.arbMetadata?.get(key);
-        return stored === undefined ? undefined : storedEntryJson(stored, keys.contextOf[i]!);
+        return stored === undefined ? undefined : storedEntryJson(stored, keys.contextOf[i]!, keys.translatableOf[i]!);
       }),
       fileLines: Object.keys(attributes).map((k) => `  ${JSON.stringify(k)}: ${JSON.stringify(attributes[k])}`),
     };
@@ -80,13 +87,15 @@ function write({ keys, languages, argumentsOf, work }: WriteInput): string {
       continue;
     }
     const description = keys.contextOf[i];
+    const translatable = keys.translatableOf[i];
     const args = lang.arguments ? (lang.arguments[i] ?? NO_ARGUMENTS) : argumentsOf(lang.values[i]!);
     if (work) work.steps += 1 + args.length;
-    if (!description && args.length === 0) continue;
+    if (!description && args.length === 0 && translatable) continue;
     // Written by hand (it is on the publish hot path) from the already-quoted name.
     const parts: string[] = [];
     if (description) parts.push(`"description":${JSON.stringify(description)}`);
     if (args.length > 0) parts.push(`"placeholders":${arbPlaceholdersJson(args)}`);
+    if (!translatable) parts.push(`"${ARB_TRANSLATABLE}":false`);
     lines.push(`  "@${nameJson.slice(1)}: {${parts.join(",")}}`);
   }
   return `{\n${lines.join(",\n")}\n}\n`;
@@ -123,7 +132,9 @@ async function read(content: string): Promise<FileContent> {
     // there is none; docs/formats.md "ARB metadata").
     const kept = isPlainObject(meta) ? meta : {};
     const description = typeof kept.description === "string" ? kept.description : undefined;
-    entries.push(description === undefined ? { key: k, value: v, attributes: kept } : { key: k, value: v, description, attributes: kept });
+    const entry: Entry = description === undefined ? { key: k, value: v, attributes: kept } : { key: k, value: v, description, attributes: kept };
+    if (kept[ARB_TRANSLATABLE] === false) entry.translatable = false;
+    entries.push(entry);
   }
   const language: FileLanguage = locale === undefined ? { entries } : { entries, locale };
   return { languages: [language], attributes };
@@ -136,6 +147,7 @@ export const arb = {
   // An ARB file is a JSON document (docs/product.md §3).
   contentType: "application/json; charset=utf-8",
   bundle: true,
+  marksTranslatable: true,
   read,
   write,
 } as const satisfies FileFormat<"arb">;

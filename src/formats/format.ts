@@ -32,6 +32,12 @@ export interface FileFormat<Name extends string = string> {
    */
   readonly multiLanguage?: boolean;
   /**
+   * The format has a mark for a string not to be translated (`Entry.translatable`): a base-language
+   * import in it sets the key's flag from the file, and clears it where the mark is gone; a format
+   * without one leaves the flag as it is (docs/formats.md "Not translatable").
+   */
+  readonly marksTranslatable?: boolean;
+  /**
    * Reads a file: its entries, per language it holds. Throws a ContentError (read.ts) saying what
    * is wrong and where. The size bound and a leading byte order mark are handled before
    * (registry.ts `readFile`). Asynchronous so that a format's parser is loaded when a file of it is
@@ -61,9 +67,14 @@ export interface Entry {
    */
   source?: string;
   /**
-   * What else the file says about this message, to be kept with the key (ARB placeholders with
-   * `type`, `format` and `example`; Android's `translatable`). No format fills it yet: this is where
-   * the formats of docs/formats.md "What comes next" put it.
+   * The file marks the message as not to be translated: Android `translatable="false"`, XLIFF
+   * `translate="no"`, a catalog's `shouldTranslate: false`, ARB `"x-translatable": false`
+   * (docs/formats.md "Not translatable"). Absent: translatable, or the format has no such mark.
+   */
+  translatable?: false;
+  /**
+   * What else the file says about this message, to be kept with the key: a base ARB's whole `@key`
+   * entry (placeholders with `type`, `format` and `example`; docs/formats.md "ARB metadata").
    */
   attributes?: Readonly<Record<string, unknown>>;
 }
@@ -92,6 +103,8 @@ export interface BundleKeys {
   arbMetadata?: Map<string, string>;
   /** The base ARB's `@@` attributes kept (a JSON object as text), written into every ARB file. */
   arbAttributes?: string | null;
+  /** The keys marked not to be translated (docs/formats.md "Not translatable"); none when absent. */
+  notTranslatable?: ReadonlySet<string>;
 }
 
 /** One language's values, aligned with `BundleKeys.keys`; undefined where a key has no value. */
@@ -115,6 +128,8 @@ export interface KeyTexts extends BundleKeys {
   json: string[];
   /** Each key's context, aligned with `keys`. */
   contextOf: (string | null)[];
+  /** Whether each key is to be translated (false: marked not to be), aligned with `keys`. */
+  translatableOf: boolean[];
   /**
    * A form of the key set a format makes for itself (YAML's quoted keys, ARB's message names),
    * built on first use and kept for the next language.

@@ -12,16 +12,19 @@ export function keyTexts(keySet: BundleKeys): KeyTexts {
   if (!texts) {
     const json = new Array<string>(keySet.keys.length);
     const contextOf = new Array<string | null>(keySet.keys.length);
+    const translatableOf = new Array<boolean>(keySet.keys.length);
     for (let i = 0; i < keySet.keys.length; i++) {
       const key = keySet.keys[i]!;
       json[i] = JSON.stringify(key);
       contextOf[i] = keySet.contexts.get(key) ?? null;
+      translatableOf[i] = !keySet.notTranslatable?.has(key);
     }
     const owned = new Map<string, unknown>();
     texts = {
       ...keySet,
       json,
       contextOf,
+      translatableOf,
       own<T>(format: string, build: () => T): T {
         if (!owned.has(format)) owned.set(format, build());
         return owned.get(format) as T;

@@ -8,8 +8,8 @@ import { describe, invalid, IMPORT_LIMITS, isPlainObject, parseJsonObject, tooMa
  * mapping of its structure is ours.
  *
  * Read: `sourceLanguage` names the base language; each string's `localizations` give one entry
- * per language (`stringUnit.value`), its `comment` the key's context, `shouldTranslate: false` the
- * entry's attribute. A `variations.plural` becomes an ICU plural over `count`; `substitutions`
+ * per language (`stringUnit.value`), its `comment` the key's context, `shouldTranslate: false` marks
+ * it not to be translated (written back for a key so marked). A `variations.plural` becomes an ICU plural over `count`; `substitutions`
  * (`%#@files@`) one over the substitution's name, as in `.stringsdict`. Other variations (by
  * device, by width) have no place in a key/value project and are refused by name.
  *
@@ -87,7 +87,7 @@ async function read(content: string) {
       if (++count > IMPORT_LIMITS.entries) throw tooManyEntries();
       const entry: Entry = { key, value };
       if (code === source && typeof node.comment === "string" && node.comment) entry.description = node.comment;
-      if (node.shouldTranslate === false) entry.attributes = { translatable: false };
+      if (node.shouldTranslate === false) entry.translatable = false;
       let list = byLanguage.get(code);
       if (!list) byLanguage.set(code, (list = []));
       list.push(entry);
@@ -162,6 +162,8 @@ function write({ keys, languages, source, work }: WriteInput): string {
     if (context) fields.push(`      "comment" : ${q(context)}`);
     fields.push(`      "extractionState" : "manual"`);
     fields.push(`      "localizations" : {\n${locs.join(",\n")}\n      }`);
+    // After `localizations`: Xcode writes a string's fields in name order (docs/formats.md "Not translatable").
+    if (!keys.translatableOf[i]) fields.push(`      "shouldTranslate" : false`);
     strings.push(`    ${q(keys.keys[i]!)} : {\n${fields.join(",\n")}\n    }`);
   }
   return `{\n  "sourceLanguage" : ${q(base.code)},\n  "strings" : {\n${strings.join(",\n")}\n  },\n  "version" : "1.0"\n}\n`;
@@ -174,6 +176,7 @@ export const xcstrings = {
   contentType: "application/json; charset=utf-8",
   bundle: false,
   multiLanguage: true,
+  marksTranslatable: true,
   read,
   write,
 } as const satisfies FileFormat<"xcstrings">;

@@ -10,12 +10,13 @@ import { attr, childrenOf, decodeXml, escapeXmlAttribute, escapeXmlText, hasInli
  * key) and XLIFF 2.0 `<unit>` (its `name`, else its `id`), inside `<group>`s too; `<source>` gives
  * the source language's entries and `<target>` the target language's, each file's languages from
  * its `source-language`/`target-language` (1.2) or `srcLang`/`trgLang` (2.0); `<note>`s are the
- * key's context; `translate="no"` is the entry's attribute. Inline elements (`<g>`, `<ph>`, `<x/>`,
+ * key's context; `translate="no"` marks the entry not to be translated. Inline elements (`<g>`, `<ph>`, `<x/>`,
  * `<pc>`) are kept as written; otherwise entities are decoded. Plurals have no element of their
  * own in XLIFF: the ICU text is the unit's text, as tools that exchange ICU messages write it.
  *
  * Written: 1.2 unless `version` 2.0 is asked for (the client's `--xliff-version 2.0`), the base
- * language as the source and the file's language as the target (no target when it is the base).
+ * language as the source and the file's language as the target (no target when it is the base);
+ * `translate="no"` on the unit of a key marked not to be translated.
  */
 
 export type XliffVersion = "1.2" | "2.0";
@@ -116,7 +117,7 @@ async function read(content: string) {
       const where = `"${u.key}"`;
       if (!u.key) throw invalid(`a <${v2 ? "unit" : "trans-unit"}> has no ${v2 ? "name or id" : "resname or id"}`, lineOf(content, v2 ? "<unit" : "<trans-unit"));
       if (u.source === undefined) throw invalid(`the unit "${u.key}" has no <source>`, lineOf(content, where));
-      const extra = u.translate ? {} : { attributes: { translatable: false } };
+      const extra = u.translate ? {} : { translatable: false as const };
       // The source is a copy of the base string: it sets a key's base string only where there is none yet.
       add(src, { key: u.key, value: u.source, source: u.source, ...(u.note ? { description: u.note } : {}), ...extra }, where);
       if (trg && u.target !== undefined && u.target !== "") add(trg, { key: u.key, value: u.target, source: u.source, ...extra }, where);
@@ -147,7 +148,9 @@ function write12(input: WriteInput, base: LanguageTexts, targets: readonly (Lang
       if (source === undefined) continue;
       if (input.work) input.work.steps++;
       const key = escapeXmlAttribute(keys.keys[i]!);
-      lines.push(`      <trans-unit id="${key}" resname="${key}" xml:space="preserve">`, `        <source>${content(source)}</source>`);
+      // XLIFF 1.2 `translate="no"`: a key marked not to be translated (docs/formats.md "Not translatable").
+      const translate = keys.translatableOf[i] ? "" : ' translate="no"';
+      lines.push(`      <trans-unit id="${key}" resname="${key}"${translate} xml:space="preserve">`, `        <source>${content(source)}</source>`);
       const value = target?.values[i];
       if (value !== undefined) lines.push(`        <target state="translated">${content(value)}</target>`);
       const context = keys.contextOf[i];
@@ -172,7 +175,8 @@ function write20(input: WriteInput, base: LanguageTexts, target: LanguageTexts |
     if (source === undefined) continue;
     if (input.work) input.work.steps++;
     // A unit's id is an NMTOKEN in XLIFF 2.0, which a key need not be: the key is its name.
-    lines.push(`    <unit id="u${i + 1}" name="${escapeXmlAttribute(keys.keys[i]!)}">`);
+    // XLIFF 2.0 core: `translate="no"` on a <unit> (docs/formats.md "Not translatable").
+    lines.push(`    <unit id="u${i + 1}" name="${escapeXmlAttribute(keys.keys[i]!)}"${keys.translatableOf[i] ? "" : ' translate="no"'}>`);
     const context = keys.contextOf[i];
     if (context) lines.push("      <notes>", `        <note>${escapeXmlText(context)}</note>`, "      </notes>");
     const value = target?.values[i];
@@ -202,6 +206,7 @@ export const xliff = {
   contentType: "application/xliff+xml; charset=utf-8",
   bundle: false,
   multiLanguage: true,
+  marksTranslatable: true,
   read,
   write: (input: WriteInput) => writeXliff(input, input.options?.xliffVersion ?? "1.2"),
 } as const satisfies FileFormat<"xliff">;

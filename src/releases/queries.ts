@@ -11,8 +11,8 @@ export function prepareSnapshotQueries(db: Db) {
     project: c.query<{ base: string; syntax: MessageSyntax; arbAttributes: string | null; approvedOnly: number }, [number]>(
       "SELECT base_language_code AS base, message_syntax AS syntax, arb_attributes AS arbAttributes, publish_approved_only AS approvedOnly FROM projects WHERE id = ?",
     ),
-    keys: c.query<{ id: number; publicId: string; key: string; context: string | null; arbMetadata: string | null }, [number]>(
-      "SELECT id, public_id AS publicId, key, context, arb_metadata AS arbMetadata FROM translation_keys WHERE project_id = ?",
+    keys: c.query<{ id: number; publicId: string; key: string; context: string | null; arbMetadata: string | null; translatable: number }, [number]>(
+      "SELECT id, public_id AS publicId, key, context, arb_metadata AS arbMetadata, translatable FROM translation_keys WHERE project_id = ?",
     ),
     languages: c.query<{ id: number; code: string; name: string }, [number]>("SELECT id, code, name FROM languages WHERE project_id = ? ORDER BY code"),
     values: c.query<[number, string], [number]>("SELECT key_id, value FROM translations WHERE language_id = ?"),

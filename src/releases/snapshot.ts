@@ -44,7 +44,7 @@ function unusedFormsLeaver(keys: string[]): (lang: { code: string; values: (stri
 
 /** What every snapshot says of the project's keys, in key order (the files' order). */
 function keysOf(
-  keyRows: { key: string; publicId: string; context: string | null; arbMetadata: string | null }[],
+  keyRows: { key: string; publicId: string; context: string | null; arbMetadata: string | null; translatable: number }[],
   project: { syntax: MessageSyntax; arbAttributes: string | null },
 ) {
   return {
@@ -54,6 +54,7 @@ function keysOf(
     contexts: new Map(keyRows.map((k) => [k.key, k.context])),
     arbMetadata: new Map(keyRows.filter((k) => k.arbMetadata !== null).map((k) => [k.key, k.arbMetadata!])),
     arbAttributes: project.arbAttributes,
+    notTranslatable: new Set(keyRows.filter((k) => !k.translatable).map((k) => k.key)),
   };
 }
 

@@ -80,6 +80,11 @@ export const translationKeys = sqliteTable(
     // The `@key` object of the base language's ARB file as pushed (JSON, attributes in order), or
     // null when no base ARB named the key (docs/formats.md "ARB metadata").
     arbMetadata: text("arb_metadata"),
+    // False for a string the base file marks as not to be translated (Android `translatable="false"`,
+    // XLIFF `translate="no"`, a catalog's `shouldTranslate: false`, ARB `x-translatable`); set and
+    // cleared by base-language pushes in those formats only, like the context (docs/formats.md
+    // "Not translatable").
+    translatable: integer("translatable", { mode: "boolean" }).notNull().default(true),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

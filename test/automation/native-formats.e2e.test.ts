@@ -63,6 +63,14 @@ describe("CONTRACTS §10: native files pushed and pulled with the client", () =>
       const theirs = await entries("android", readFileSync(join(FIXTURES, `android/${folder}/strings.xml`), "utf8"));
       for (const [key, value] of Object.entries(theirs["-"]!)) expect(ours["-"]![key], key).toBe(value);
     }
+    // translatable="false" comes back from the release's files (CONTRACTS §10), and aapt2 takes the tree.
+    const values = readFileSync(join(repo, "app/src/main/res/values/strings.xml"), "utf8");
+    expect(values).toContain('<string name="app_name" translatable="false">Phrasebook</string>');
+    expect(values.match(/translatable=/g)).toHaveLength(1);
+    for (const folder of ["values", "values-de"]) {
+      const compiled = Bun.spawnSync(["aapt2", "compile", join(repo, `app/src/main/res/${folder}/strings.xml`), "-o", repo], { stderr: "pipe" });
+      expect(compiled.exitCode, compiled.stderr.toString()).toBe(0);
+    }
   });
 
   test("Apple: --format strings writes the keys without plurals, --format stringsdict the plural ones; a UTF-16 file stays UTF-16", async () => {
@@ -103,6 +111,8 @@ describe("CONTRACTS §10: native files pushed and pulled with the client", () =>
     const ours = await entries("xcstrings", readFileSync(join(repo, "ios/Localizable.xcstrings"), "utf8"));
     const theirs = await entries("xcstrings", readFileSync(join(FIXTURES, "apple/Localizable.xcstrings"), "utf8"));
     for (const code of ["en", "de"]) for (const [key, value] of Object.entries(theirs[code]!)) expect(ours[code]![key], `${code} ${key}`).toBe(value);
+    // The catalog's shouldTranslate: false comes back on its string.
+    expect(JSON.parse(readFileSync(join(repo, "ios/Localizable.xcstrings"), "utf8")).strings.logo.shouldTranslate).toBe(false);
     // XLIFF from another tool, into a project of its own (its keys are the catalog's, with other base strings).
     await project("XLIFF", ["fr"]);
     const xliff = await run("push", "fixtures/xliff/fr-2.0.xlf");
@@ -113,6 +123,14 @@ describe("CONTRACTS §10: native files pushed and pulled with the client", () =>
     expect(v2.code, v2.stderr).toBe(0);
     const fr = readFileSync(join(repo, "xliff/fr.xlf"), "utf8");
     expect(fr).toContain('version="2.0" srcLang="en" trgLang="fr"');
+    // The unit the tool marked translate="no" is marked so in the pulled file (XLIFF 2.0 core, on <unit>).
+    expect(fr).toMatch(/<unit id="u\d+" name="brand" translate="no">/);
+    const v12 = await run("pull", "--format", "xliff", "--out", "xliff/{language}-1.2.xlf", "--language", "fr");
+    expect(v12.code, v12.stderr).toBe(0);
+    const fr12 = join(repo, "xliff/fr-1.2.xlf");
+    expect(readFileSync(fr12, "utf8")).toContain('<trans-unit id="brand" resname="brand" translate="no" xml:space="preserve">');
+    const converted = Bun.spawnSync(["xliff2po", "-i", fr12, "-o", join(repo, "xliff/fr.po")], { stderr: "pipe" });
+    expect(converted.exitCode, converted.stderr.toString()).toBe(0);
     expect((await entries("xliff", fr)).fr).toMatchObject((await entries("xliff", readFileSync(join(FIXTURES, "xliff/fr-2.0.xlf"), "utf8"))).fr!);
   });
 

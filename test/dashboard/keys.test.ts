@@ -62,6 +62,19 @@ describe("dashboard: keys and translations", () => {
     await page.getByRole("img", { name: "fr: 1 of 3 translated, 0 approved" }).waitFor();
   });
 
+  test('a key the base file marks not to be translated shows the mark, and other languages\' progress leaves it out (docs/formats.md "Not translatable")', async () => {
+    const pid = await project("Not translatable");
+    const content = '<resources><string name="brand" translatable="false">Phrasebook</string><string name="hello">Hello</string></resources>';
+    expect((await f.api.post(`/projects/${pid}/import`, { format: "android", language_code: "en", content })).status).toBe(200);
+    const { page, problems } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    await page.locator("th.keycell", { hasText: "brand" }).getByText("not translatable").waitFor();
+    expect(await page.locator("th.keycell", { hasText: "hello" }).getByText("not translatable").count()).toBe(0);
+    await page.getByRole("img", { name: "de: 0 of 1 translated, 0 approved" }).waitFor();
+    await page.getByText("1 string missing").waitFor();
+    expect(problems).toEqual([]);
+  });
+
   test("search filters by key, context or translation; paging walks 50 keys a page", async () => {
     const pid = await project("Paging", []);
     for (let i = 1; i <= 60; i++) await f.api.key(pid, `key.${String(i).padStart(2, "0")}`, i === 7 ? { en: "needle in a haystack" } : {});

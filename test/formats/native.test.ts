@@ -59,12 +59,18 @@ async function exported(pid: string, rid: string, format: FormatName, language?:
   return r.text;
 }
 
-/** Each language's entries as `key -> value`, with contexts, for comparing two readings. */
-async function entriesOf(format: FormatName, text: string): Promise<Record<string, Record<string, { value: string; description?: string }>>> {
+type Read = { value: string; description?: string; translatable?: false };
+
+/** Each language's entries as `key -> value`, with contexts and "do not translate" marks, for comparing two readings. */
+async function entriesOf(format: FormatName, text: string): Promise<Record<string, Record<string, Read>>> {
   const content = await readFile(format, text);
-  const out: Record<string, Record<string, { value: string; description?: string }>> = {};
+  const out: Record<string, Record<string, Read>> = {};
   for (const l of content.languages) {
-    out[l.locale ?? "-"] = Object.fromEntries(l.entries.filter((e) => e.value !== "").map((e) => [e.key, e.description ? { value: e.value, description: e.description } : { value: e.value }]));
+    out[l.locale ?? "-"] = Object.fromEntries(
+      l.entries
+        .filter((e) => e.value !== "")
+        .map((e) => [e.key, { value: e.value, ...(e.description ? { description: e.description } : {}), ...(e.translatable === false ? { translatable: false as const } : {}) }]),
+    );
   }
   return out;
 }
@@ -123,8 +129,11 @@ describe("Android strings.xml (CONTRACTS §10)", () => {
     expect(en["spaced"]).toBe("  two spaces  ");
     expect(en["amp"]).toBe("Terms & Conditions <v2>");
     expect(en["files_count"]).toBe("{count, plural, one {%d file} other {%d files}}");
-    // translatable="false" strings are the base language's only.
+    // translatable="false" strings are the base language's only, and the key keeps the mark.
     expect((await values(pid, "de"))["app_name"]).toBeUndefined();
+    const keys = (await admin.get(`/projects/${pid}/keys?page_size=500`)).body.items;
+    expect(keys.find((k: any) => k.key === "app_name").translatable).toBe(false);
+    expect(keys.find((k: any) => k.key === "welcome").translatable).toBeUndefined();
     await importFile(pid, "json", JSON.stringify({ welcome: "Bem-vindo, %1$s!" }), "pt-BR");
     const release = await publish(admin, pid, "v1");
 
@@ -133,6 +142,8 @@ describe("Android strings.xml (CONTRACTS §10)", () => {
       const path = saved(`android/res/${folder}/strings.xml`, text);
       const compiled = run(["aapt2", "compile", path, "-o", join(work, "android")]);
       expect(compiled.code, compiled.out).toBe(0);
+      // CONTRACTS §10: translatable="false" kept, in the file it came from.
+      if (code === "en") expect(text).toContain('<string name="app_name" translatable="false">Phrasebook</string>');
       if (code === "pt-BR") continue;
       const original = await entriesOf("android", fixture(`android/${folder}/strings.xml`));
       const again = await entriesOf("android", text);
@@ -202,6 +213,9 @@ describe("Apple .strings, .stringsdict and .xcstrings (CONTRACTS §10)", () => {
     const text = await exported(pid, release.id, "xcstrings");
     const catalog = JSON.parse(text);
     expect(catalog.sourceLanguage).toBe("en");
+    // shouldTranslate: false comes back on the string the catalog marked, and only there.
+    expect(catalog.strings.logo.shouldTranslate).toBe(false);
+    expect(Object.entries(catalog.strings).filter(([, s]: [string, any]) => "shouldTranslate" in s).map(([k]) => k)).toEqual(["logo"]);
     expect(await entriesOf("xcstrings", text)).toEqual(await entriesOf("xcstrings", fixture("apple/Localizable.xcstrings")));
   });
 });
@@ -218,6 +232,8 @@ describe("XLIFF 1.2 and 2.0 (CONTRACTS §10)", () => {
     const text = await exported(pid, release.id, "xliff", "de");
     const original = await entriesOf("xliff", fixture("xliff/de-1.2.xlf"));
     expect(await entriesOf("xliff", text)).toEqual(original);
+    expect(original.en!.brand).toEqual({ value: "Phrasebook", translatable: false });
+    expect(text).toContain('<trans-unit id="brand" resname="brand" translate="no" xml:space="preserve">');
     const path = saved("xliff/de.xlf", text);
     const converted = run(["xliff2po", "-i", path, "-o", join(work, "xliff/de.po")]);
     expect(converted.code, converted.out).toBe(0);
@@ -266,7 +282,9 @@ describe("XLIFF 1.2 and 2.0 (CONTRACTS §10)", () => {
         expect(unit.id).toMatch(/^[\w.:-]+$/);
         expect(ids.has(unit.id)).toBe(false);
         ids.add(unit.id);
-        expect(Object.keys(unit).filter((k) => !["id", "name", "notes", "segment"].includes(k))).toEqual([]);
+        expect(Object.keys(unit).filter((k) => !["id", "name", "translate", "notes", "segment"].includes(k))).toEqual([]);
+        // XLIFF 2.0 core: `translate` is "yes" or "no" on a <unit>; only the unit marked so carries it.
+        expect(unit.translate).toBe(unit.name === "brand" ? "no" : undefined);
         for (const segment of unit.segment) expect(segment.source).toBeDefined();
       }
     }
@@ -275,6 +293,116 @@ describe("XLIFF 1.2 and 2.0 (CONTRACTS §10)", () => {
       if (unit.includes("<notes>")) expect(unit.indexOf("<notes>")).toBeLessThan(unit.indexOf("<segment"));
     }
     expect(await entriesOf("xliff", text)).toEqual(await entriesOf("xliff", fixture("xliff/fr-2.0.xlf")));
+  });
+});
+
+describe("a string marked not to be translated (CONTRACTS §10: translatable=\"false\" kept; docs/formats.md \"Not translatable\")", () => {
+  const androidBase = (marked: boolean) =>
+    `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_name"${marked ? ' translatable="false"' : ""}>Phrasebook</string>\n    <plurals name="files"${marked ? ' translatable="false"' : ""}>\n        <item quantity="one">%d file</item>\n        <item quantity="other">%d files</item>\n    </plurals>\n    <string name="hello">Hello</string>\n</resources>\n`;
+  const mark = async (pid: string) =>
+    Object.fromEntries((await admin.get(`/projects/${pid}/keys?page_size=500`)).body.items.map((k: any) => [k.key, k.translatable ?? true]));
+  const baseArb = async (release: any) => JSON.parse(await (await t.fetch(release.languages.find((l: any) => l.code === "en").download_urls.arb)).text());
+  const progressOf = async (pid: string, code: string) => (await admin.get(`/projects/${pid}/progress`)).body.languages.find((l: any) => l.code === code);
+
+  test("a base push sets the mark, the release's ARB carries it, and every format with a place for it writes it back; the formats' tools accept the files", async () => {
+    const pid = await admin.project("Not translatable", "en", ["de"]);
+    const pushed = await importFile(pid, "android", androidBase(true), "en");
+    expect(pushed.created_keys).toBe(3);
+    expect(await mark(pid)).toEqual({ app_name: false, files: false, hello: true });
+    await importFile(pid, "json", JSON.stringify({ hello: "Hallo" }), "de");
+    const release = await publish(admin, pid, "v1");
+
+    // The release's base ARB (the CDN file pull builds from) carries the mark; gen-l10n ignores x- attributes.
+    const arb = await baseArb(release);
+    expect(arb["@appName"]).toEqual({ "x-translatable": false });
+    expect(arb["@files"]).toEqual({ placeholders: { count: { type: "num" } }, "x-translatable": false });
+    expect(arb["@hello"]).toBeUndefined();
+
+    const android = await exported(pid, release.id, "android", "en");
+    expect(android).toContain('<string name="app_name" translatable="false">Phrasebook</string>');
+    expect(android).toContain('<plurals name="files" translatable="false">');
+    expect(android).toContain('<string name="hello">Hello</string>');
+    expect(await entriesOf("android", android)).toEqual(await entriesOf("android", androidBase(true)));
+    const compiled = run(["aapt2", "compile", saved("marked/res/values/strings.xml", android), "-o", join(work, "marked")]);
+    expect(compiled.code, compiled.out).toBe(0);
+
+    const xliff12 = await exported(pid, release.id, "xliff", "de");
+    expect(xliff12).toContain('<trans-unit id="app_name" resname="app_name" translate="no" xml:space="preserve">');
+    expect(xliff12).toContain('<trans-unit id="hello" resname="hello" xml:space="preserve">');
+    const converted = run(["xliff2po", "-i", saved("marked/de.xlf", xliff12), "-o", join(work, "marked/de.po")]);
+    expect(converted.code, converted.out).toBe(0);
+    const check = run(["msgfmt", "--check", "-o", "/dev/null", join(work, "marked/de.po")]);
+    expect(check.code, check.out).toBe(0);
+    expect((await entriesOf("xliff", xliff12)).en!.app_name).toEqual({ value: "Phrasebook", translatable: false });
+
+    const xliff20 = await exported(pid, release.id, "xliff", "de", "&xliff_version=2.0");
+    expect(xliff20).toMatch(/<unit id="u\d+" name="app_name" translate="no">/);
+    expect(xliff20).toMatch(/<unit id="u\d+" name="hello">/);
+    expect((await entriesOf("xliff", xliff20)).en!.files).toMatchObject({ translatable: false });
+
+    const catalog = await exported(pid, release.id, "xcstrings");
+    const strings = JSON.parse(catalog).strings;
+    expect([strings.app_name.shouldTranslate, strings.files.shouldTranslate, strings.hello.shouldTranslate]).toEqual([false, false, undefined]);
+    // Xcode's order of a string's fields: by name, so shouldTranslate after localizations.
+    expect(Object.keys(strings.app_name)).toEqual(["extractionState", "localizations", "shouldTranslate"]);
+    expect((await entriesOf("xcstrings", catalog)).en!.app_name).toEqual({ value: "Phrasebook", translatable: false });
+  });
+
+  test("it needs no value in other languages: progress, key counts and the missing filter leave it out there, not in the base language", async () => {
+    const pid = await admin.project("Not translatable counts", "en", ["de"]);
+    await importFile(pid, "android", androidBase(true), "en");
+    await importFile(pid, "json", JSON.stringify({ hello: "Hallo" }), "de");
+    expect(await progressOf(pid, "de")).toMatchObject({ total_keys: 1, translated: 1 });
+    expect(await progressOf(pid, "en")).toMatchObject({ total_keys: 3, translated: 3 });
+    expect((await admin.get(`/projects/${pid}/key-counts?language=de`)).body).toMatchObject({ total: 3, missing: 0, translated: 1 });
+    expect((await admin.get(`/projects/${pid}/key-counts?language=de&search=a`)).body).toMatchObject({ missing: 0 });
+    expect((await admin.get(`/projects/${pid}/keys?status=missing&language=de`)).body.items).toEqual([]);
+    // A value given anyway counts once, and never beyond the keys the language needs.
+    await importFile(pid, "json", JSON.stringify({ app_name: "Phrasebook" }), "de");
+    expect(await progressOf(pid, "de")).toMatchObject({ total_keys: 1, translated: 1 });
+    expect((await admin.get(`/projects/${pid}/key-counts?language=de`)).body).toMatchObject({ total: 3, missing: 0, translated: 2 });
+
+    // The base file is the truth: pushed without the mark, the keys need German again.
+    await importFile(pid, "android", androidBase(false), "en");
+    expect(await mark(pid)).toEqual({ app_name: true, files: true, hello: true });
+    expect(await progressOf(pid, "de")).toMatchObject({ total_keys: 3, translated: 2 });
+    expect((await admin.get(`/projects/${pid}/key-counts?language=de`)).body).toMatchObject({ total: 3, missing: 1 });
+    expect((await admin.get(`/projects/${pid}/keys?status=missing&language=de`)).body.items.map((k: any) => k.key)).toEqual(["files"]);
+  });
+
+  test("a base push in a format without the mark leaves it; one with it (ARB's x-translatable too) sets and clears it; a dry run changes nothing", async () => {
+    const pid = await admin.project("Not translatable pushes", "en", ["de"]);
+    await importFile(pid, "android", androidBase(true), "en");
+    // JSON and PO have no such mark: the flag stays.
+    await importFile(pid, "json", JSON.stringify({ app_name: "Phrasebook!", hello: "Hello" }), "en");
+    expect((await mark(pid)).app_name).toBe(false);
+    // A dry run of a base file without the mark reports the key updated and changes nothing.
+    const dry = await importFile(pid, "android", androidBase(false), "en", { dry_run: true });
+    expect(dry.changes).toContainEqual({ key: "files", change: "updated" });
+    expect((await mark(pid)).files).toBe(false);
+    // The catalog's shouldTranslate, the XLIFF source's translate="no", and the template's x-translatable.
+    const catalog = { sourceLanguage: "en", strings: { hello: { localizations: { en: { stringUnit: { state: "translated", value: "Hello" } } } }, app_name: { shouldTranslate: false, localizations: { en: { stringUnit: { state: "translated", value: "Phrasebook!" } } } } }, version: "1.0" };
+    await importFile(pid, "xcstrings", JSON.stringify(catalog));
+    expect(await mark(pid)).toMatchObject({ app_name: false, hello: true });
+    await importFile(pid, "xliff", `<?xml version="1.0"?><xliff version="1.2"><file source-language="en" target-language="de"><body><trans-unit id="hello" translate="no"><source>Hello</source><target>Hallo</target></trans-unit></body></file></xliff>`);
+    expect((await mark(pid)).hello).toBe(false);
+    expect((await values(pid, "de")).hello).toBeUndefined();
+    await importFile(pid, "arb", JSON.stringify({ "@@locale": "en", hello: "Hello", appName: "Phrasebook!", "@appName": { description: "Launcher", "x-translatable": false } }), "en");
+    expect(await mark(pid)).toMatchObject({ app_name: false, hello: true });
+    const release = await publish(admin, pid, "v1");
+    const arb = await baseArb(release);
+    // The template's entry as pushed, with the key's mark now.
+    expect(arb["@appName"]).toEqual({ description: "Launcher", "x-translatable": false });
+    // Every language's ARB carries the mark; pushed back, a translation file's value is still imported.
+    await importFile(pid, "arb", JSON.stringify({ "@@locale": "de", appName: "Phrasebook", "@appName": { "x-translatable": false } }), "de");
+    expect((await values(pid, "de")).app_name).toBe("Phrasebook");
+    // Cleared by another base file: the stored entry is written without it.
+    await importFile(pid, "android", androidBase(false), "en");
+    const again = await baseArb(await publish(admin, pid, "v2"));
+    expect(again["@appName"]).toEqual({ description: "Launcher" });
+    const refused = await admin.post(`/projects/${pid}/import`, { format: "arb", language_code: "en", content: JSON.stringify({ hello: "Hello", "@hello": { "x-translatable": "no" } }) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('"@hello".x-translatable must be true or false');
   });
 });
 

@@ -1,7 +1,7 @@
 import { del, patch, post, projectPath, put } from "./api.ts";
 import { h, type Child } from "./dom.ts";
 import type { KeyView as KeyItem } from "../../authoring/keys.ts";
-import { placeholderNotes } from "./placeholder-notes.ts";
+import { notTranslatableMark, placeholderNotes } from "./placeholder-notes.ts";
 import { historyPanel, type TranslationView } from "./history.ts";
 import type { Language } from "./layout.ts";
 import { messageEditor } from "./message-editor.ts";
@@ -270,6 +270,7 @@ export function keyRow(item: KeyItem, options: GridOptions): HTMLTableRowElement
     "th",
     { scope: "row", class: "keycell" },
     h("code", { class: "key" }, item.key),
+    notTranslatableMark(item),
     item.context ? h("p", { class: "context" }, item.context) : null,
     placeholderNotes(item),
     h(

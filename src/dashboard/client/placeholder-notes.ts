@@ -17,3 +17,13 @@ export function placeholderNotes(item: Pick<KeyView, "arb_metadata">): HTMLEleme
   if (rows.length === 0) return null;
   return h("div", { class: "placeholder-notes" }, h("h3", null, "Placeholders"), h("ul", { class: "small" }, ...rows));
 }
+
+/**
+ * The mark of a key a base file says not to translate (Android `translatable="false"`, XLIFF
+ * `translate="no"`, a catalog's `shouldTranslate: false`; docs/formats.md "Not translatable"): it
+ * needs no value in the other languages.
+ */
+export function notTranslatableMark(item: Pick<KeyView, "translatable">): HTMLElement | null {
+  if (item.translatable !== false) return null;
+  return h("span", { class: "badge not-translatable", title: "The base file marks this string not to be translated: other languages need no value" }, "not translatable");
+}

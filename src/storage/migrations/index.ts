@@ -10,6 +10,7 @@ import m7 from "./0007_scale_counts.sql" with { type: "text" };
 import m8 from "./0008_release_operations.sql" with { type: "text" };
 import m9 from "./0009_sso_audit_log.sql" with { type: "text" };
 import m10 from "./0010_project_members.sql" with { type: "text" };
+import m11 from "./0011_key_translatable.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -29,4 +30,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0008_release_operations", createdAt: 1795633392594, sql: m8 },
   { tag: "0009_sso_audit_log", createdAt: 1795633718505, sql: m9 },
   { tag: "0010_project_members", createdAt: 1795634278429, sql: m10 },
+  { tag: "0011_key_translatable", createdAt: 1795798787438, sql: m11 },
 ];

@@ -6,7 +6,7 @@ import type { KeyItem } from "../key-grid.ts";
 import { projectLanguages, projectPage, type Language } from "../layout.ts";
 import { messageEditor, pieces } from "../message-editor.ts";
 import { readForms, readText, type Part } from "../message-forms.ts";
-import { placeholderNotes } from "../placeholder-notes.ts";
+import { notTranslatableMark, placeholderNotes } from "../placeholder-notes.ts";
 import { MessageChecker, problemList, type MessageProblem } from "../problems.ts";
 import { link, navigate, type Ctx } from "../router.ts";
 import { badge, empty, message } from "../ui.ts";
@@ -296,7 +296,7 @@ export function translatePage(ctx: Ctx) {
       const card = h(
         "section",
         { class: "translate card", "aria-labelledby": headingId },
-        h("div", { class: "translate-head" }, h("h2", { id: headingId }, h("code", { class: "key" }, item.key)), statusEl),
+        h("div", { class: "translate-head" }, h("h2", { id: headingId }, h("code", { class: "key" }, item.key), notTranslatableMark(item)), statusEl),
         h(
           "div",
           { class: "side-by-side" },

@@ -1,0 +1,1 @@
+ALTER TABLE `translation_keys` ADD `translatable` integer DEFAULT true NOT NULL;
