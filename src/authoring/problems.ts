@@ -9,8 +9,9 @@ import { prepareProblemQueries } from "./queries.ts";
 
 /**
  * What reading one value's findings costs next to one look-up of a key's walk, when the whole list
- * is sorted (the row and its JSON read, the key's name looked up, the sort): about 8 µs against
- * 0.4 µs of CPU at 50,000 keys x 20 languages. Only the choice between the two reads uses it.
+ * is sorted (the row and its JSON read, the key's name looked up, the sort): 4-7 µs against about
+ * 0.35 µs of CPU at 50,000 keys x 20 languages (bench/RESULTS.md "The remaining scale fixes").
+ * Only the choice between the two reads uses it.
  */
 const SORTED_COST_PER_VALUE = 20;
 
@@ -18,8 +19,8 @@ const SORTED_COST_PER_VALUE = 20;
  * `GET /projects/:pid/problems` (docs/product.md §7): every finding stored for the project's
  * values, in key order (code points) then language code, errors of a value before its warnings.
  * The total comes from the counts kept per language; the page is read by walking the keys in
- * order when that ends sooner than reading and sorting every value with a finding, which is how a
- * page deep among few findings is read (docs/messages.md "The problem list").
+ * order when that ends sooner than reading and sorting every value with a finding, and by the
+ * sort otherwise (a page deep among few findings; docs/messages.md "The problem list").
  */
 export function listProblems(db: Db, project: ProjectRow, query: ProblemListQuery): { items: ProblemItem[]; page_info: PageInfo } {
   const page = parsePositiveInt(query.page, "page", 1);
