@@ -10,7 +10,7 @@ import { prepareProblemQueries } from "./queries.ts";
 /**
  * What reading one value's findings costs next to one look-up of a key's walk, when the whole list
  * is sorted (the row and its JSON read, the key's name looked up, the sort): 4-7 µs against about
- * 0.35 µs of CPU at 50,000 keys x 20 languages (bench/RESULTS.md "The remaining scale fixes").
+ * 0.35 µs of CPU at 50,000 keys x 20 languages (docs/messages.md "The problem list").
  * Only the choice between the two reads uses it.
  */
 const SORTED_COST_PER_VALUE = 20;
