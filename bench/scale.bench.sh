@@ -6,7 +6,7 @@
 # filters, GET /progress and /problems, publish (time and peak memory), pull of every language,
 # the key grid in Chromium (ready; a search until its one match is drawn), the database and its
 # outbox, and a backup. Prints a table for bench/RESULTS.md.
-# Knobs: SCALE_KEYS (100000), SCALE_LANGUAGES (50), SCALE_ROUNDS (3), SCALE_BROWSER (1; 0 skips Chromium).
+# Knobs: SCALE_KEYS (100000), SCALE_LANGUAGES (50), SCALE_ROUNDS (3), SCALE_BROWSER (1; 0 skips Chromium), SCALE_KEEP (1 keeps the data dir for profiling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUN=${BUN:-tools/node_modules/.bin/bun}

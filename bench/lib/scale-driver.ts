@@ -12,7 +12,7 @@
  * placeholders (a copy edit of the whole app).
  *
  * Knobs: SCALE_KEYS (100000), SCALE_LANGUAGES (50), SCALE_ROUNDS (3: each read is timed this many
- * times, the median reported), SCALE_BROWSER (1; 0 skips Chromium).
+ * times, the median reported), SCALE_BROWSER (1; 0 skips Chromium), SCALE_KEEP (1 keeps the data dir).
  */
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -226,7 +226,9 @@ try {
 } finally {
   await browser?.close();
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  // SCALE_KEEP=1 leaves the data dir for profiling queries against it (its path goes to stderr).
+  if (process.env.SCALE_KEEP === "1") console.error(`kept the data dir: ${dataDir}`);
+  else rmSync(dataDir, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -16,7 +16,7 @@ import { findLanguage } from "./languages.ts";
 import type { ImportInput } from "./model.ts";
 
 export type { ImportInput };
-import { ProjectChecks } from "./checks.ts";
+import { ProjectChecks, type Findings } from "./checks.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
 
@@ -326,11 +326,20 @@ export async function importTranslations({ db, clock, changes }: ServiceDeps, pr
         importedKeyIds.push(row.id);
         const before = current.get(row.id);
         if (before !== value) {
-          if (before === undefined) q.insertValue.run(row.id, language.id, value, now);
-          else q.updateValue.run(value, now, row.id, language.id);
-          current.set(row.id, value);
           // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-          const findings = checks.store(row.id, language.id, value, now, before ?? null);
+          let findings: Findings;
+          const keyId = row.id;
+          if (before === undefined) {
+            findings = checks.storeNew(keyId, language.id, value, now, (f) => {
+              if (f === null) q.insertValue.run(keyId, language.id, value, now);
+              else q.insertChecked.run(keyId, language.id, value, now, JSON.stringify(f.problems), f.errors, f.warnings, now);
+            });
+          } else {
+            findings = checks.storeReplacing(keyId, language.id, value, now, before, (f) =>
+              q.updateValue.run(value, now, JSON.stringify(f.problems), f.errors, f.warnings, now, keyId, language.id),
+            );
+          }
+          current.set(row.id, value);
           if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
           q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
           changes.event(project, before === undefined ? "translation_created" : "translation_updated", {

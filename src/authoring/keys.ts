@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
@@ -10,8 +10,22 @@ import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
-import { valuesMatching } from "./queries.ts";
-import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH, KEYS_PAGE_SIZE_DEFAULT, KEYS_PAGE_SIZE_MAX, KEYS_PAGE_VALUES_MAX_BYTES, VALUE_MAX_LENGTH, type KeyListQuery, type KeyPatch, type KeyStatus, type NewKey } from "./model.ts";
+import { TRIGRAM_LENGTH, valuesMatching } from "./queries.ts";
+import {
+  CONTEXT_MAX_LENGTH,
+  KEY_MAX_LENGTH,
+  KEYS_PAGE_SIZE_DEFAULT,
+  KEYS_PAGE_SIZE_MAX,
+  KEYS_PAGE_VALUES_MAX_BYTES,
+  SHORT_SEARCH_CHUNK_KEYS,
+  SHORT_SEARCH_LOOKAHEAD,
+  SHORT_SEARCH_VALUE_BUDGET,
+  VALUE_MAX_LENGTH,
+  type KeyListQuery,
+  type KeyPatch,
+  type KeyStatus,
+  type NewKey,
+} from "./model.ts";
 
 export type TranslationStatus = "translated" | "approved";
 
@@ -193,6 +207,16 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
   const count = () => db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(where).get()!.n;
   let total: number;
   let rows: KeyRow[];
+  if (search && query.status === undefined && [...search].length < TRIGRAM_LENGTH) {
+    const walked = shortSearchPage(db, project, search, (page - 1) * pageSize, pageSize);
+    if (walked) {
+      checkPageValues(db, walked.rows.map((r) => r.id), shown, walked.rows.length);
+      const t = translationsOf(db, walked.rows.map((r) => r.id), shown);
+      const info: PageInfo = pageInfo(walked.total, page, pageSize);
+      if (walked.atLeast) info.total_at_least = true;
+      return { items: walked.rows.map((r) => keyView(r, t.get(r.id))), page_info: info };
+    }
+  }
   // One page of the matching keys in key order, whatever else a query selects.
   const onPage = <Q extends SQLiteSelect>(query: Q) =>
     query.where(where).orderBy(asc(translationKeys.key)).limit(pageSize).offset((page - 1) * pageSize);
@@ -213,6 +237,62 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
     shown,
   );
   return { items: rows.map((r) => keyView(r, t.get(r.id))), page_info: pageInfo(total, page, pageSize) };
+}
+
+/**
+ * A page of the keys matching a one- or two-character `search` (no trigram to look up), found by
+ * walking the project's keys in key order a chunk at a time, each key tested on its name, context
+ * and values (its values found by the key, its primary key's first column). The walk stops once
+ * the page is full and SHORT_SEARCH_LOOKAHEAD more matches are counted (the total is then a lower
+ * bound), or at the end of the keys (the total is exact). A term too rare to fill the page within
+ * SHORT_SEARCH_VALUE_BUDGET values read answers null: the caller reads every value once instead
+ * (docs/dashboard.md "Speed"). Exported for the tests, which count the keys it walks.
+ */
+export function shortSearchPage(
+  db: Db,
+  project: ProjectRow,
+  search: string,
+  offset: number,
+  pageSize: number,
+  seen?: { keys: number },
+): { rows: KeyRow[]; total: number; atLeast: boolean } | null {
+  const pattern = likePattern(search);
+  const languageCount = db.select({ n: sql<number>`count(*)` }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
+  const hit = sql<number>`(${translationKeys.key} LIKE ${pattern} ESCAPE '\\'
+    OR ${translationKeys.context} LIKE ${pattern} ESCAPE '\\'
+    OR EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.keyId} = ${translationKeys.id} AND ${translations.value} LIKE ${pattern} ESCAPE '\\'))`;
+  const pageIds: number[] = [];
+  let matches = 0;
+  let walked = 0;
+  let after: string | null = null;
+  for (;;) {
+    const chunk = db
+      .select({ id: translationKeys.id, key: translationKeys.key, hit })
+      .from(translationKeys)
+      .where(and(eq(translationKeys.projectId, project.id), after === null ? undefined : gt(translationKeys.key, after)))
+      .orderBy(asc(translationKeys.key))
+      .limit(SHORT_SEARCH_CHUNK_KEYS)
+      .all();
+    walked += chunk.length;
+    if (seen) seen.keys = walked;
+    for (const k of chunk) {
+      if (!k.hit) continue;
+      if (matches >= offset && matches < offset + pageSize) pageIds.push(k.id);
+      matches++;
+    }
+    if (chunk.length < SHORT_SEARCH_CHUNK_KEYS) return { rows: keyRows(db, pageIds), total: matches, atLeast: false };
+    if (matches >= offset + pageSize + SHORT_SEARCH_LOOKAHEAD) return { rows: keyRows(db, pageIds), total: matches, atLeast: true };
+    if (walked * Math.max(languageCount, 1) >= SHORT_SEARCH_VALUE_BUDGET) {
+      return matches >= offset + pageSize ? { rows: keyRows(db, pageIds), total: matches, atLeast: true } : null;
+    }
+    after = chunk[chunk.length - 1]!.key;
+  }
+}
+
+/** The key rows of `ids`, in key order. */
+function keyRows(db: Db, ids: number[]): KeyRow[] {
+  if (ids.length === 0) return [];
+  return db.select().from(translationKeys).where(inArray(translationKeys.id, ids)).orderBy(asc(translationKeys.key)).all();
 }
 
 export function getKey(db: Db, project: ProjectRow, publicId: string): KeyView {

@@ -56,3 +56,15 @@ export const IMPORTS_BUSY_MESSAGE = `${IMPORT_QUEUE_MAX} imports are already run
 export const IMPORTS_PER_CALLER_MAX = 2;
 /** The refusal of a caller's import past IMPORTS_PER_CALLER_MAX, a 429 with Retry-After: 5. */
 export const IMPORTS_PER_CALLER_BUSY_MESSAGE = `you already have ${IMPORTS_PER_CALLER_MAX} imports running or waiting; wait for one to finish`;
+
+/**
+ * A search shorter than the trigram index can find (one or two characters) walks the keys in key
+ * order, a chunk at a time, and stops once the page is full and this many matches past it are
+ * counted: its `page_info.total_count` is then a lower bound (`total_at_least: true`). The walk
+ * reads at most SHORT_SEARCH_VALUE_BUDGET values (keys walked x the project's languages; a key's
+ * values lie apart, about 5 µs each at 50,000 x 20); a term too rare to fill its page within that
+ * is answered by one pass over every value, exactly, as before (docs/dashboard.md "Speed").
+ */
+export const SHORT_SEARCH_LOOKAHEAD = 200;
+export const SHORT_SEARCH_VALUE_BUDGET = 25_000;
+export const SHORT_SEARCH_CHUNK_KEYS = 200;

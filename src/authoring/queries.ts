@@ -54,8 +54,15 @@ export function prepareImportQueries(db: Db) {
     insertValue: c.prepare<unknown, [number, number, string, number]>(
       "INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', ?)",
     ),
-    updateValue: c.prepare<unknown, [string, number, number, number]>(
-      "UPDATE translations SET value = ?, status = 'translated', updated_at = ? WHERE key_id = ? AND language_id = ?",
+    /** A new value with its findings (ProjectChecks.storeNew): one write of the row. */
+    insertChecked: c.prepare<unknown, [number, number, string, number, string, number, number, number]>(
+      `INSERT INTO translations (key_id, language_id, value, status, updated_at, problems, error_count, warning_count, checked_at)
+       VALUES (?, ?, ?, 'translated', ?, ?, ?, ?, ?)`,
+    ),
+    /** A changed value with its findings (ProjectChecks.storeReplacing): one write of the row. */
+    updateValue: c.prepare<unknown, [string, number, string, number, number, number, number, number]>(
+      `UPDATE translations SET value = ?, status = 'translated', updated_at = ?, problems = ?, error_count = ?, warning_count = ?, checked_at = ?
+       WHERE key_id = ? AND language_id = ?`,
     ),
     insertHistory: c.prepare<unknown, [number, number, string, string | null, string, string, string, number]>(
       `INSERT INTO translation_history (key_id, language_id, value, previous_value, status, by_kind, by_public_id, by_name, via, at)
@@ -108,27 +115,77 @@ export function prepareCheckQueries(db: Db) {
 
 export type CheckQueries = ReturnType<typeof prepareCheckQueries>;
 
+/** One finding of the problem list as the statements return it. */
+export interface ProblemRow {
+  key_id: string;
+  key: string;
+  language_code: string;
+  code: string;
+  severity: string;
+  message: string;
+}
+
 /**
- * The project's problem list (docs/product.md §7): one row per finding, from the JSON the checks
- * stored, in key then language order; `?2` narrows to a language, `?3` to a severity.
+ * The project's problem list (docs/product.md §7, docs/messages.md "The problem list"): one row per
+ * finding, from the JSON the checks stored, in key then language order; `?2` narrows to a language,
+ * `?3` to a severity. Three statements:
+ *
+ * - `counts`: the findings and the values holding them, from `language_counts` (one row per
+ *   language, kept by triggers): the total without reading a finding.
+ * - `walk` / `walkLanguage`: the project's keys in key order by their unique index, each key's values
+ *   with a finding looked up by the key (in one language: one primary-key look-up), stopping once
+ *   the page is full. The cost is the keys walked up to the page's end, not the findings.
+ * - `sorted`: every value with a finding (the partial index), sorted. The cost is the findings,
+ *   for a page deep among few findings, where walking the keys would read most of them.
  */
+const PROBLEM_SELECT = `SELECT k.public_id AS key_id, k.key AS key, l.code AS language_code, p.value ->> '$.code' AS code,
+         p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message`;
+const PROBLEM_SEVERITY = `(?3 IS NULL OR p.value ->> '$.severity' = ?3)`;
+const PROBLEM_ORDER = `ORDER BY k.key, l.code, p.key LIMIT ?4 OFFSET ?5`;
+
+/** The text of the problem list's statements (`prepareProblemQueries`), for the tests' query plans too. */
+export const PROBLEM_SQL = {
+  counts: `SELECT coalesce(sum(CASE ?3 WHEN 'error' THEN n.error_count WHEN 'warning' THEN n.warning_count ELSE n.error_count + n.warning_count END), 0) AS findings,
+         coalesce(sum(n.problem_value_count), 0) AS valued,
+         (SELECT count(*) FROM translation_keys WHERE project_id = ?1) AS keys,
+         count(*) AS languages
+       FROM languages l LEFT JOIN language_counts n ON n.language_id = l.id
+       WHERE l.project_id = ?1 AND (?2 IS NULL OR l.id = ?2)`,
+  // CROSS JOIN keeps the order written: keys first, in the order of their index.
+  walk: `${PROBLEM_SELECT}
+       FROM translation_keys k INDEXED BY keys_project_key_uq
+       CROSS JOIN translations t INDEXED BY translations_problems_idx
+       CROSS JOIN languages l
+       CROSS JOIN json_each(t.problems) p
+       WHERE k.project_id = ?1 AND ?2 IS NULL AND t.key_id = k.id AND (t.error_count > 0 OR t.warning_count > 0)
+         AND t.language_id IN (SELECT id FROM languages WHERE project_id = ?1)
+         AND l.id = t.language_id AND ${PROBLEM_SEVERITY}
+       ${PROBLEM_ORDER}`,
+  walkLanguage: `${PROBLEM_SELECT}
+       FROM translation_keys k INDEXED BY keys_project_key_uq
+       CROSS JOIN translations t
+       CROSS JOIN languages l
+       CROSS JOIN json_each(t.problems) p
+       WHERE k.project_id = ?1 AND t.key_id = k.id AND t.language_id = ?2 AND (t.error_count > 0 OR t.warning_count > 0)
+         AND l.id = t.language_id AND ${PROBLEM_SEVERITY}
+       ${PROBLEM_ORDER}`,
+  sorted: `${PROBLEM_SELECT}
+       FROM translations t
+         JOIN languages l ON l.id = t.language_id
+         JOIN translation_keys k ON k.id = t.key_id
+         JOIN json_each(t.problems) p
+       WHERE l.project_id = ?1 AND (t.error_count > 0 OR t.warning_count > 0)
+         AND (?2 IS NULL OR l.id = ?2) AND ${PROBLEM_SEVERITY}
+       ${PROBLEM_ORDER}`,
+};
+
 export function prepareProblemQueries(db: Db) {
   const c = db.$client;
-  const from = `FROM translations t
-    JOIN languages l ON l.id = t.language_id
-    JOIN translation_keys k ON k.id = t.key_id
-    JOIN json_each(t.problems) p
-    WHERE l.project_id = ?1 AND (t.error_count > 0 OR t.warning_count > 0)
-      AND (?2 IS NULL OR l.id = ?2) AND (?3 IS NULL OR p.value ->> '$.severity' = ?3)`;
+  type Params = [number, number | null, string | null, number, number];
   return {
-    count: c.query<{ n: number }, [number, number | null, string | null]>(`SELECT count(*) AS n ${from}`),
-    page: c.query<
-      { key_id: string; key: string; language_code: string; code: string; severity: string; message: string },
-      [number, number | null, string | null, number, number]
-    >(
-      `SELECT k.public_id AS key_id, k.key AS key, l.code AS language_code, p.value ->> '$.code' AS code,
-         p.value ->> '$.severity' AS severity, p.value ->> '$.message' AS message
-       ${from} ORDER BY k.key, l.code, p.key LIMIT ?4 OFFSET ?5`,
-    ),
+    counts: c.query<{ findings: number; valued: number; keys: number; languages: number }, [number, number | null, string | null]>(PROBLEM_SQL.counts),
+    walk: c.query<ProblemRow, Params>(PROBLEM_SQL.walk),
+    walkLanguage: c.query<ProblemRow, Params>(PROBLEM_SQL.walkLanguage),
+    sorted: c.query<ProblemRow, Params>(PROBLEM_SQL.sorted),
   };
 }

@@ -18,7 +18,9 @@ export type ProjectChangeListener = (projectId: number) => void;
  * - `event()` writes the webhook event to the outbox. Call it inside the transaction of the change
  *   it reports, so the change and its event commit or vanish together (docs/product.md §5). The
  *   envelope is serialised once here; every delivery sends these exact bytes. The sender in this
- *   process is woken on a later turn of the event loop, after the transaction committed.
+ *   process is woken on a later turn of the event loop, after the transaction committed. An event
+ *   no enabled endpoint of the project subscribes to, as that transaction sees them, is not written
+ *   at all (docs/webhooks.md "Events nobody subscribes to").
  * - `notify()` tells in-process caches (the CDN files, the public API answers) that a project
  *   changed. Call it after the commit; listeners run synchronously.
  */
@@ -36,6 +38,7 @@ export class Changes {
   }
 
   event<E extends EventType>(project: ProjectRef, event: E, data: EventData[E]): void {
+    if (!this.queries.subscribed.get(project.id, JSON.stringify(event))) return;
     const now = this.clock.now();
     const envelope: Envelope<E> = { event, event_version: EVENT_VERSION, occurred_at: iso(now), project_id: project.publicId, data };
     this.queries.insertEvent.run(project.id, event, JSON.stringify(envelope), now);

@@ -6,6 +6,8 @@ export interface PageInfo {
   page: number;
   page_size: number;
   total_pages: number;
+  /** Present (true) when `total_count` is a lower bound: a key search of one or two characters stops counting (docs/dashboard.md "Speed"). */
+  total_at_least?: true;
 }
 
 export function pageInfo(total: number, page: number, pageSize: number): PageInfo {

@@ -35,8 +35,11 @@ describe("dashboard-api.md Keys: one page of the key list is bounded by the size
     const r = await admin.get(`/projects/${pid}/keys`);
     expect(r.status).toBe(400);
     expect(r.body.error).toBe(`this page of 50 keys holds 57.2 MB of values, more than the 8.0 MB one page may: ask for fewer languages (languages=en,de) or fewer keys (page_size)`);
-    // So does the largest page asked for.
+    // So does the largest page asked for, and a page found by a search of one character (walked, not looked up).
     expect((await admin.get(`/projects/${pid}/keys?page_size=500`)).status).toBe(400);
+    const short = await admin.get(`/projects/${pid}/keys?search=x`);
+    expect(short.status).toBe(400);
+    expect(short.body.error).toContain("more than the 8.0 MB one page may");
   });
 
   test("fewer languages, or fewer keys, fit, and every value in them is whole", async () => {

@@ -14,7 +14,7 @@ import { askWhileLocked, closeWriteLockProbe } from "../helpers/write-lock.ts";
 let t: TestApp;
 let admin: DashboardClient;
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ subscribeAll: true }); // the outbox is read: events written only for a subscriber
   admin = await t.login();
 });
 afterAll(async () => {

@@ -205,5 +205,6 @@ const rows: Scenario[] = [
   importing("a value over 100,000 characters is 400 naming the entry", json({ long: "x".repeat(100_001) }), 400, { contains: ['"content"', 'entry "long"'] }),
 ];
 
-scenarios("import", standardWorld, rows);
+// Rows read the outbox, where an event is written only for a subscriber (docs/webhooks.md "Events nobody subscribes to").
+scenarios("import", standardWorld, rows, { subscribeAll: true });
 coverage("import", rows);

@@ -281,12 +281,13 @@ const checkRows: Scenario[] = [
   { name: "product §8: languages= over 2000 characters is 400 naming it", method: "GET", url: intl(`?languages=${"de,".repeat(700)}de`), status: 400, contains: ['"languages"'] },
 ];
 
-scenarios("keys and translations", standardWorld, rows);
-scenarios("message checks on keys and translations", messagesWorld, checkRows);
+// Rows read the outbox, where an event is written only for a subscriber (docs/webhooks.md "Events nobody subscribes to").
+scenarios("keys and translations", standardWorld, rows, { subscribeAll: true });
+scenarios("message checks on keys and translations", messagesWorld, checkRows, { subscribeAll: true });
 coverage("keys-translations", [...rows, ...checkRows]);
 
 test("concurrent writes: different keys all land, one name is created once", async () => {
-  const w = await openWorld(standardWorld);
+  const w = await openWorld(standardWorld, { subscribeAll: true });
   try {
     const member = w.as("member");
     const pid = w.ids.otherPid;

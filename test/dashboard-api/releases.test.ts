@@ -311,15 +311,16 @@ const operationRows: Scenario[] = [
   { name: "a member may not cancel a schedule", as: "member", method: "DELETE", url: "/projects/:pid/releases/:draftId/schedule", status: 403, contains: ["publisher role"] },
 ];
 
-scenarios("releases", standardWorld, rows);
-scenarios("release operations", standardWorld, operationRows);
-scenarios("message checks when publishing", messagesWorld, checkRows);
+// Rows read the outbox, where an event is written only for a subscriber (docs/webhooks.md "Events nobody subscribes to").
+scenarios("releases", standardWorld, rows, { subscribeAll: true });
+scenarios("release operations", standardWorld, operationRows, { subscribeAll: true });
+scenarios("message checks when publishing", messagesWorld, checkRows, { subscribeAll: true });
 coverage("releases", [...rows, ...checkRows, ...operationRows]);
 
 // Token rows are tests of their own: using a token records when it was last used, which the
 // tables count as a write.
 test("product §6, §7: a publish-scope token is refused while errors exist and cannot force", async () => {
-  const w = await openWorld(messagesWorld);
+  const w = await openWorld(messagesWorld, { subscribeAll: true });
   try {
     const token = w.as("token:publish");
     const url = `/projects/${w.ids.pid}/releases/${w.ids.draftId}/publish`;
@@ -337,7 +338,7 @@ test("product §6, §7: a publish-scope token is refused while errors exist and 
 });
 
 test("product §7, publishing §2: parallel publishes of one draft, forced or not, publish it once", async () => {
-  const w = await openWorld(messagesWorld);
+  const w = await openWorld(messagesWorld, { subscribeAll: true });
   try {
     const admin = w.as("admin");
     const url = (pid: string, rid: string) => `/projects/${pid}/releases/${rid}/publish`;

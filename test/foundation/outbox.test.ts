@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { Changes } from "../../src/changes/changes.ts";
+import { EVENT_TYPES } from "../../src/changes/events.ts";
 import { openDatabase, type Db } from "../../src/storage/db.ts";
 import { migrate } from "../../src/storage/migrate.ts";
 import { ManualClock } from "../helpers/app.ts";
@@ -20,6 +21,9 @@ function withDb(fn: (db: Db) => void | Promise<void>) {
     const db = openDatabase(dir);
     try {
       migrate(db.$client);
+      // An event is written only for a subscribed endpoint (docs/webhooks.md "Events nobody subscribes to").
+      db.$client.run("INSERT INTO projects (id, public_id, name, base_language_code, cdn_slug, created_at) VALUES (7, ?, 'P', 'en', 'slug7', 0)", [PROJECT.publicId]);
+      db.$client.run("INSERT INTO webhook_endpoints (public_id, project_id, url, events, enabled, created_at) VALUES ('whk_all', 7, 'https://hooks.example.test/', ?, 1, 0)", [JSON.stringify(EVENT_TYPES)]);
       await fn(db);
     } finally {
       db.$client.close();
@@ -97,7 +101,7 @@ describe("Changes.event, the outbox writer", () => {
 describe("every authoring change writes its envelope (interface §6.2)", () => {
   test("key, translation and release events carry exactly the interface's data fields", async () => {
     const clock = new ManualClock();
-    const w = await openWorld(standardWorld, { clock });
+    const w = await openWorld(standardWorld, { clock, subscribeAll: true });
     try {
       const admin = w.as("admin");
       const pid = w.ids.otherPid!;

@@ -14,6 +14,7 @@ import { loadSettings } from "../../src/config/settings.ts";
 import type { AppDeps, HttpFetch } from "../../src/deps.ts";
 import { openApp } from "../../src/server.ts";
 import { startWebhooks, type RunningWebhooks } from "../../src/webhooks/runtime.ts";
+import { EVENT_TYPES } from "../../src/changes/events.ts";
 import { startScheduledPublishing, type ScheduledPublishing } from "../../src/releases/schedule.ts";
 import { DashboardClient } from "./dashboard-client.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./server.ts";
@@ -68,6 +69,11 @@ export interface TestAppOptions {
   peer?: string;
   /** The app's outgoing HTTP (AppDeps.fetch); default the real fetch. */
   fetch?: HttpFetch;
+  /**
+   * Every project, those made later too, subscribed to every event (`subscribeAll`), for tests that
+   * read the outbox: an event nobody subscribes to is not written.
+   */
+  subscribeAll?: boolean;
 }
 
 export interface TestApp {
@@ -124,6 +130,14 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  if (options.subscribeAll) {
+    subscribeAll(t);
+    // A temporary trigger lives on this connection only, the one the app creates projects on.
+    deps.db.$client.run(`CREATE TEMP TRIGGER IF NOT EXISTS subscribe_new_projects AFTER INSERT ON main.projects BEGIN
+      INSERT INTO webhook_endpoints (public_id, project_id, url, events, enabled, created_at)
+      VALUES ('whk_all_' || NEW.id || '_' || hex(randomblob(6)), NEW.id, 'https://hooks.example.test/all', '${JSON.stringify(EVENT_TYPES)}', 1, 0);
+    END`);
+  }
   return t;
 }
 
@@ -136,4 +150,20 @@ export function copyDataDir(template: string): string {
   const dir = testDir("phrasebook-copy-");
   cpSync(template, dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Subscribes the project (a public id; every project when none) to every webhook event through an
+ * enabled endpoint, written straight to the database: an event nobody subscribes to is not
+ * written (docs/webhooks.md "Events nobody subscribes to"), and tests that read the outbox need
+ * them written. The sender is off in tests unless asked, so nothing is delivered.
+ */
+export function subscribeAll(t: TestApp, projectPublicId?: string): void {
+  const events = JSON.stringify(EVENT_TYPES);
+  const projects = t.query<{ id: number }>(projectPublicId === undefined ? "SELECT id FROM projects" : "SELECT id FROM projects WHERE public_id = ?", ...(projectPublicId === undefined ? [] : [projectPublicId]));
+  for (const { id } of projects) {
+    t.deps.db.$client
+      .query("INSERT INTO webhook_endpoints (public_id, project_id, url, events, enabled, created_at) VALUES (?, ?, 'https://hooks.example.test/all', ?, 1, 0)")
+      .run(`whk_all_${id}_${Math.random().toString(36).slice(2)}`, id, events);
+  }
 }

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DashboardClient, type Reply } from "./dashboard-client.ts";
-import { copyDataDir, ORIGIN, TEST_DIR_ROOT, testApp, testDir, type TestApp, type TestAppOptions } from "./app.ts";
+import { copyDataDir, ORIGIN, subscribeAll, TEST_DIR_ROOT, testApp, testDir, type TestApp, type TestAppOptions } from "./app.ts";
 
 /**
  * The API tokens a scenario can send its request with (`Authorization: Bearer`, no cookie), by the
@@ -199,6 +199,8 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
         try {
           const ctx: ScenarioContext = { t, ids: world.ids, as: (who, peer) => clientFor(t, world, who, peer) };
           await s.before?.(ctx);
+          // Events are written only for a subscribed endpoint (docs/webhooks.md "Events nobody subscribes to").
+          if (s.events) subscribeAll(t);
           const eventsBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM outbox_events")[0]!.n;
           const changesBefore = totalChanges(t);
           const auditBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM audit_log")[0]!.n;

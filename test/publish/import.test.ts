@@ -11,7 +11,7 @@ import { lang, publish, url } from "../helpers/releases.ts";
 let t: TestApp;
 let admin: DashboardClient;
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ subscribeAll: true }); // the outbox is read: events written only for a subscriber
   admin = await t.login();
 });
 afterAll(async () => {

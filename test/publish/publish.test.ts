@@ -14,7 +14,7 @@ import { lang, latestUrl, projectSlug, publish, SLUG, url } from "../helpers/rel
 let t: TestApp;
 let admin: DashboardClient;
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ subscribeAll: true }); // the outbox is read: events written only for a subscriber
   admin = await t.login();
 });
 afterAll(async () => {

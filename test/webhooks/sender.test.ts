@@ -170,16 +170,19 @@ describe("product §5: nothing lost, nothing doubled", () => {
     db.$client.run("DELETE FROM webhook_endpoints WHERE project_id = ?", [p.id]);
   });
 
-  test("CONTRACTS §13: an event no enabled endpoint subscribes to is not kept; one that has deliveries stays until the retention", () => {
+  test("CONTRACTS §13: an event no enabled endpoint subscribes to is not written; one unsubscribed before the sender handles it is removed then; one with deliveries stays until the retention", () => {
     const p = findProject(db, createProject(deps, { name: "Unsubscribed", base_language_code: "en" }).id);
-    createEndpoint(deps, p, { url: "https://a.example/", events: ["key_created"] });
+    const a = createEndpoint(deps, p, { url: "https://a.example/", events: ["key_created", "key_updated"] });
     createEndpoint(deps, p, { url: "https://c.example/", events: ["key_deleted"], enabled: false });
     db.transaction(() => {
       deps.changes.event(p, "key_created", { key: "taken", context: null });
       deps.changes.event(p, "key_deleted", { key: "only a disabled endpoint" });
-      deps.changes.event(p, "key_updated", { key: "nobody", context: null });
+      deps.changes.event(p, "release_created", { release_id: "rel_x", name: "nobody", tag: "v1", status: "draft" });
+      deps.changes.event(p, "key_updated", { key: "unsubscribed before the sender ran", context: null });
     });
-    expect(db.$client.query("SELECT count(*) AS n FROM outbox_events WHERE project_id = ?").get(p.id)).toEqual({ n: 3 });
+    // Written in the transaction only for an enabled endpoint that subscribes (docs/webhooks.md "Events nobody subscribes to").
+    expect(db.$client.query("SELECT event FROM outbox_events WHERE project_id = ? ORDER BY id").all(p.id)).toEqual([{ event: "key_created" }, { event: "key_updated" }]);
+    db.$client.run("UPDATE webhook_endpoints SET events = ? WHERE public_id = ?", [JSON.stringify(["key_created"]), a.id]);
     new DeliveryStore(db).dispatchOutbox(Date.now(), 100);
     expect(db.$client.query("SELECT event, dispatched_at IS NOT NULL AS dispatched FROM outbox_events WHERE project_id = ?").all(p.id)).toEqual([{ event: "key_created", dispatched: 1 }]);
     expect(db.$client.query("SELECT event FROM deliveries WHERE project_id = ?").all(p.id)).toEqual([{ event: "key_created" }]);

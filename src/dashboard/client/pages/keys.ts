@@ -133,9 +133,10 @@ export function keysPage(ctx: Ctx) {
       );
     };
 
-    const describe = (total: number) => {
+    const describe = (total: number, atLeast = false) => {
       const filter = describeFilter(state.status, languageOf(state.lang));
-      if (state.q) return `${plural(total, "key")} match “${state.q}”${filter ? `, ${filter}` : ""}`;
+      // A one- or two-character search counts its matches only so far (docs/dashboard.md "Speed").
+      if (state.q) return `${atLeast ? "At least " : ""}${plural(total, "key")} match “${state.q}”${filter ? `, ${filter}` : ""}`;
       return `${plural(total, "key")}${filter ? ` ${filter}` : ""}`;
     };
 
@@ -168,7 +169,7 @@ export function keysPage(ctx: Ctx) {
           writeUrl("replace");
           return loadGrid();
         }
-        summary.textContent = describe(info.total_count);
+        summary.textContent = describe(info.total_count, info.total_at_least === true);
         fill(gridBox, reply.items.length === 0 ? nothingFound() : keyGrid(reply.items, gridOptions(), pager(info)));
         // The editor benchmark (bench/editor.bench.sh) times the grid up to here.
         performance.clearMarks("keys-grid");
