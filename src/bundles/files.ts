@@ -46,6 +46,24 @@ function carriesMarker(dir: string, releasePublicId: string): boolean {
 }
 
 /**
+ * Whether a staging folder was killed before its marker was whole: it holds nothing, or only a
+ * marker that is a beginning of `releasePublicId`'s (the process died between the folder's mkdir
+ * and the marker's flush). Removing it loses nothing, and without this it would stay forever.
+ */
+function holdsUnfinishedMarker(dir: string, releasePublicId: string): boolean {
+  try {
+    if (!lstatSync(dir).isDirectory()) return false;
+    const entries = readdirSync(dir);
+    if (entries.length === 0) return true;
+    if (entries.length !== 1 || entries[0] !== RELEASE_MARKER) return false;
+    const marker = join(dir, RELEASE_MARKER);
+    return lstatSync(marker).isFile() && releaseMarkerText(releasePublicId).startsWith(readFileSync(marker, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Writes a file and flushes it to the disk before returning (docs/product.md §3: flushed before
  * published).
  */
@@ -135,7 +153,8 @@ export async function removeReleaseFiles(dataDir: string, releasePublicId: strin
  * folders and folders of a release that is not published (a publish killed between the rename and
  * the commit, a delete killed before its files went), each only when it carries the marker a
  * publish wrote into it naming that release (RELEASE_MARKER), and half-written temporary files in
- * the folders of published releases. A name alone proves nothing: anything else in the releases
+ * the folders of published releases; a staging folder killed before its marker was whole is removed
+ * when it holds nothing else. A name alone proves nothing: anything else in the releases
  * folder, a folder named like a release id included, is an operator's and is left alone (and
  * never served: the CDN finds files through the database).
  */
@@ -151,7 +170,7 @@ export function cleanStrayReleaseFiles(dataDir: string, published: ReadonlySet<s
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     const name = entry.name;
     const staged = entry.isDirectory() ? STAGING_NAME.exec(name)?.[1] : undefined;
-    if (staged !== undefined && carriesMarker(join(root, name), staged)) remove(name);
+    if (staged !== undefined && (carriesMarker(join(root, name), staged) || holdsUnfinishedMarker(join(root, name), staged))) remove(name);
     else if (entry.isDirectory() && RELEASE_ID.test(name) && !published.has(name) && carriesMarker(join(root, name), name)) remove(name);
     else if (entry.isDirectory() && published.has(name)) {
       for (const file of readdirSync(join(root, name))) if (TEMP_NAME.test(file)) remove(`${name}/${file}`);

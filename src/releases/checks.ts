@@ -57,47 +57,82 @@ export async function checkSource(
   source: SnapshotSource,
   keepArguments?: (code: string, args: (readonly MessageArgument[] | undefined)[]) => void,
 ): Promise<SnapshotCheck> {
-  const { syntax, keys, keyIds } = source;
-  const catalog = new PluralCatalog();
-  const base = source.languages.find((l) => l.isBase);
-  const baseValues = base ? source.valuesOf(base.code) : [];
-  const baseReads: (ReadMessage | undefined)[] = baseValues.map((v) => (v === undefined ? undefined : readMessage(v, syntax)));
-  if (base && syntax === "i18next") baseOfForms(keys, baseReads);
-  const result: SnapshotCheck = { errorCount: 0, errors: [], hint: null };
-  const errored: ErroredValue[] = [];
-  const ordered = base ? [base, ...source.languages.filter((l) => l !== base)] : source.languages;
-  const errorsByLanguage = new Map<string, ProblemItem[]>();
-  for (const lang of ordered) {
-    const ctx: CheckContext = { syntax, languageName: lang.name, plurals: catalog.of(lang.code), baseName: base?.name ?? "base", base: null };
-    const args = keepArguments && new Array<readonly MessageArgument[] | undefined>(keys.length);
+  const checker = new SnapshotChecker(source);
+  for (const lang of checker.languages) {
+    const args = checker.check(lang, checker.valuesOf(lang));
+    keepArguments?.(lang.code, args);
+    await yieldToRequests();
+  }
+  return checker.result();
+}
+
+type CheckedLanguage = SnapshotSource["languages"][number];
+
+/**
+ * The checks one language at a time, in the order they must run (the base language first: every
+ * other language is compared with it). A publish checks a language and writes its files from the
+ * same values and the same reads, so each value is read from the database and parsed once
+ * (docs/publishing.md §2).
+ */
+export class SnapshotChecker {
+  /** Base first, then the others in the snapshot's order. */
+  readonly languages: CheckedLanguage[];
+  private readonly catalog = new PluralCatalog();
+  private readonly base: CheckedLanguage | undefined;
+  private readonly baseValues: (string | undefined)[];
+  private readonly baseReads: (ReadMessage | undefined)[];
+  private readonly errored: ErroredValue[] = [];
+  private readonly errorsByLanguage = new Map<string, ProblemItem[]>();
+  errorCount = 0;
+
+  constructor(private readonly source: SnapshotSource) {
+    this.base = source.languages.find((l) => l.isBase);
+    this.baseValues = this.base ? source.valuesOf(this.base.code) : [];
+    this.baseReads = this.baseValues.map((v) => (v === undefined ? undefined : readMessage(v, source.syntax)));
+    if (this.base && source.syntax === "i18next") baseOfForms(source.keys, this.baseReads);
+    this.languages = this.base ? [this.base, ...source.languages.filter((l) => l !== this.base)] : source.languages;
+  }
+
+  /** A language's values: the base language's are already held. */
+  valuesOf(lang: CheckedLanguage): (string | undefined)[] {
+    return lang === this.base ? this.baseValues : this.source.valuesOf(lang.code);
+  }
+
+  /** Checks one language's values; answers each value's arguments, for the files' placeholders. */
+  check(lang: CheckedLanguage, values: (string | undefined)[]): (readonly MessageArgument[] | undefined)[] {
+    const { syntax, keys, keyIds } = this.source;
+    const isBase = lang === this.base;
+    const ctx: CheckContext = { syntax, languageName: lang.name, plurals: this.catalog.of(lang.code), baseName: this.base?.name ?? "base", base: null };
+    const args = new Array<readonly MessageArgument[] | undefined>(keys.length);
     const found: ProblemItem[] = [];
-    const values = source.valuesOf(lang.code);
     for (let i = 0; i < keys.length; i++) {
       const value = values[i];
       if (value === undefined) continue;
-      const read = lang === base ? baseReads[i]! : readMessage(value, syntax);
-      if (args && read.arguments.length > 0) args[i] = read.arguments;
-      ctx.base = lang === base ? null : (baseReads[i] ?? null);
+      const read = isBase ? this.baseReads[i]! : readMessage(value, syntax);
+      if (read.arguments.length > 0) args[i] = read.arguments;
+      ctx.base = isBase ? null : (this.baseReads[i] ?? null);
       // Errors only: warnings never block a publish, and the plural checks find nothing else.
       const problems = messageErrors(value, read, ctx);
-      if (problems.length > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: lang === base ? null : (baseValues[i] ?? null) });
+      if (problems.length > 0 && this.errored.length < HINT_SAMPLE) this.errored.push({ value, base: isBase ? null : (this.baseValues[i] ?? null) });
       for (const p of problems) {
         if (p.severity !== "error") continue;
-        result.errorCount++;
+        this.errorCount++;
         if (found.length < REFUSAL_LISTS_AT_MOST) found.push({ key_id: keyIds[i]!, key: keys[i]!, language_code: lang.code, ...p });
       }
     }
-    if (args) keepArguments!(lang.code, args);
-    errorsByLanguage.set(lang.code, found);
-    await yieldToRequests();
+    this.errorsByLanguage.set(lang.code, found);
+    return args;
   }
-  // Key order first, then language code, as the problem list orders them.
-  const all = [...errorsByLanguage.values()].flat();
-  const keyPosition = new Map(keys.map((k, i) => [k, i]));
-  all.sort((a, b) => keyPosition.get(a.key)! - keyPosition.get(b.key)! || (a.language_code < b.language_code ? -1 : a.language_code > b.language_code ? 1 : 0));
-  result.errors = all.slice(0, REFUSAL_LISTS_AT_MOST);
-  result.hint = syntaxHint(errored, syntax);
-  return result;
+
+  /** What the languages checked so far found. */
+  result(): SnapshotCheck {
+    const { keys, syntax } = this.source;
+    // Key order first, then language code, as the problem list orders them.
+    const all = [...this.errorsByLanguage.values()].flat();
+    const keyPosition = new Map(keys.map((k, i) => [k, i]));
+    all.sort((a, b) => keyPosition.get(a.key)! - keyPosition.get(b.key)! || (a.language_code < b.language_code ? -1 : a.language_code > b.language_code ? 1 : 0));
+    return { errorCount: this.errorCount, errors: all.slice(0, REFUSAL_LISTS_AT_MOST), hint: syntaxHint(this.errored, syntax) };
+  }
 }
 
 /** 409 with the errors that block publishing (docs/product.md §7). */

@@ -5,7 +5,7 @@
  * What start-up cleans is checked in-process.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RELEASE_MARKER, releaseMarkerText } from "../../src/bundles/files.ts";
 import { testApp } from "../helpers/app.ts";
@@ -176,14 +176,22 @@ describe("crash safety (product §3: all or nothing)", () => {
       writeFileSync(join(root, `.staging-${draftId}-abcdefgh`, RELEASE_MARKER), releaseMarkerText(draftId));
       writeFileSync(join(root, `.staging-${draftId}-abcdefgh`, "en.json"), "{");
       writeFileSync(join(root, published.id, ".tmp-abcdefgh-en.json.br"), "partial");
+      // A kill between a staging folder's mkdir and its marker's flush: empty, or a marker cut short.
+      mkdirSync(join(root, `.staging-${draftId}-emptyfld`));
+      mkdirSync(join(root, `.staging-${draftId}-cutshort`));
+      writeFileSync(join(root, `.staging-${draftId}-cutshort`, RELEASE_MARKER), releaseMarkerText(draftId).slice(0, 6));
+      // Named like a staging folder but holding something else: not provably ours, left alone.
+      mkdirSync(join(root, `.staging-${draftId}-operator`));
+      writeFileSync(join(root, `.staging-${draftId}-operator`, "keep.txt"), "an operator's file");
       writeFileSync(join(dataDir, "notes.txt"), "an operator's file"); // outside releases/: left alone
       const { result: t, output } = await capturingStdout(() => testApp({ dataDir }));
       try {
-        expect(releaseEntries(dataDir)).toEqual([published.id]);
+        expect(releaseEntries(dataDir).sort()).toEqual([`.staging-${draftId}-operator`, published.id].sort());
+        expect(readFileSync(join(root, `.staging-${draftId}-operator`, "keep.txt"), "utf8")).toBe("an operator's file");
         expect(readdirSync(join(root, published.id)).filter((f) => f.startsWith("."))).toEqual([RELEASE_MARKER]);
         expect(existsSync(join(dataDir, "notes.txt"))).toBe(true);
         const warning = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line)).find((l) => l.msg === "removed stray release files");
-        expect(warning).toMatchObject({ level: "warn", count: 3 });
+        expect(warning).toMatchObject({ level: "warn", count: 5 });
         const admin = await t.login();
         expect(await (await t.fetch(`/cdn/p/${await projectSlug(admin, pid)}/r/latest/en.json`)).json()).toEqual({ a: "A" });
       } finally {

@@ -5,6 +5,8 @@
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { systemClock } from "../../src/common/clock.ts";
 import { DIFF_LIST_MAX } from "../../src/releases/limits.ts";
 import { startReceiver } from "../helpers/https-receiver.ts";
@@ -190,5 +192,33 @@ test("releases §Diff: one language at a time, each read once per side (never pe
     expect(diff.changed[1]!.language_code).toBe("lb"); // key order first, then language
     // Each language of each side is read once: never all at once, never per key.
     for (const s of [before, after]) expect(s.loads).toEqual(codes);
+  }
+});
+
+test("publishing §2: an error the findings kept on save do not show (an approved value fixed since) still refuses the publish, and nothing of it stays", async () => {
+  const { t, admin } = await cdnFixture();
+  try {
+    const pid = await admin.project("Stale", "en", ["de"]);
+    const key = await admin.key(pid, "greeting", { en: "Hello {name}", de: "Hallo {nam}" });
+    expect((await admin.post(`/projects/${pid}/keys/${key}/translations/de/approve`)).status).toBe(200);
+    // Fixed, not approved again: the kept findings say no error; the approved value still has one.
+    expect((await admin.put(`/projects/${pid}/keys/${key}/translations/de`, { value: "Hallo {name}" })).status).toBe(200);
+    expect((await admin.get(`/projects/${pid}/problems`)).body.items).toEqual([]);
+    expect((await admin.patch(`/projects/${pid}`, { publish_approved_only: true })).status).toBe(200);
+    const draft = (await admin.post(`/projects/${pid}/releases`, { name: "R", tag: "r1" })).body;
+    const refused = await admin.post(`/projects/${pid}/releases/${draft.id}/publish`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_count).toBe(1);
+    expect(refused.body.problems).toMatchObject([{ key: "greeting", language_code: "de", severity: "error" }]);
+    // The draft is a draft again, with no folder of files, staging or other.
+    expect((await admin.get(`/projects/${pid}/releases/${draft.id}`)).body.status).toBe("draft");
+    expect(readdirSync(join(t.dataDir, "releases"))).toEqual([]);
+    // Approving the fixed value lets it through.
+    expect((await admin.post(`/projects/${pid}/keys/${key}/translations/de/approve`)).status).toBe(200);
+    const published = await admin.post(`/projects/${pid}/releases/${draft.id}/publish`);
+    expect(published.status).toBe(200);
+    expect(await (await t.fetch(lang(published.body, "de").download_urls.json)).json()).toEqual({ greeting: "Hallo {name}" });
+  } finally {
+    await t.close();
   }
 });
