@@ -37,6 +37,6 @@ echo " $(count fail) fail"
 if grep -hq '^(fail)' "$logs"/*.log; then
   echo
   echo "== failed tests"
-  grep -h -B40 '^(fail)' "$logs"/*.log | grep -E '^(\(fail\)|error:|      at .*test\.ts|Expected|Received|test/.*\.test\.ts:)' | tail -60
+  grep -h -B20 '^(fail)' "$logs"/*.log | grep -E '^(\(fail\)|error:|      at .*test\.ts)' | awk '!seen[$0]++' | tail -60
 fi
 [ "$status_rest" -eq 0 ] && [ "$status_slow" -eq 0 ]

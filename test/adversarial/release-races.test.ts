@@ -25,7 +25,8 @@ let clock: ManualClock;
 let server: Listening;
 
 beforeAll(async () => {
-  ({ t, admin, clock } = await cdnFixture());
+  // Subscribed, so the outbox holds the release_published events these tests count.
+  ({ t, admin, clock } = await cdnFixture({ subscribeAll: true }));
   server = listen(t);
 });
 afterAll(async () => {
