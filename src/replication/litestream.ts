@@ -77,6 +77,14 @@ export function findLitestream(bin: string): string {
 }
 
 /**
+ * Litestream's scheduling priority, raised where the system allows it (root, or CAP_SYS_NICE;
+ * elsewhere it stays as it was, silently): on a machine busy with a publish or anything else, its
+ * copies would otherwise wait for the CPU and stretch the recovery point past a second. It uses
+ * little CPU, so nothing else loses by it (docs/deploy.md "Continuous replication").
+ */
+const LITESTREAM_NICE = -5;
+
+/**
  * Litestream must not outlive Phrasebook: a second one started beside it after a crash would
  * replicate the same database twice. This shell keeps its standard input, a pipe from Phrasebook,
  * and stops Litestream (SIGTERM: it copies what is left, then exits) when the pipe closes, which
@@ -85,6 +93,7 @@ export function findLitestream(bin: string): string {
 const GUARD = `exec 3<&0
 "$@" </dev/null 3<&- &
 child=$!
+renice -n ${LITESTREAM_NICE} -p "$child" >/dev/null 2>&1 || :
 { while read -r _; do :; done; kill -TERM "$child" 2>/dev/null; } <&3 &
 watcher=$!
 exec 3<&-
