@@ -7,7 +7,7 @@
 export const GZIP_LEVEL_SMALL = 9;
 /**
  * Above the small size, gzip 6 and Brotli 5: measured on an 8 MB bundle of 100,000 strings (a
- * release of CONTRACTS §13's size), gzip 9 took 92 ms and 6 took 32 ms for 6% more bytes; Brotli 6
+ * release of the size docs/publishing.md §7 sets), gzip 9 took 92 ms and 6 took 32 ms for 6% more bytes; Brotli 6
  * took 130 ms and 5 took 43 ms for about as many bytes (2% fewer there). A `pull` of 50 such files
  * waits for every first compression, so the faster settings are what its figure is made of
  * (bench/RESULTS.md "Scale").
