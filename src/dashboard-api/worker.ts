@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import { setPriority } from "node:os";
-import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort } from "node:worker_threads";
 import { importResultOf, runImportJob, type ImportJob, type ImportReply } from "../authoring/import-job.ts";
 import type { ImportResult } from "../authoring/import.ts";
 import { HttpError } from "../common/errors.ts";
+import { runInWorker } from "../common/threads.ts";
+import { compileMessage, runCompileTask, type CompileReply } from "../releases/compile-job.ts";
 import { runReleaseReadJob, type ReleaseReadJob, type ReleaseReadReply } from "../releases/read-job.ts";
 import { parseJsonBody } from "./guards.ts";
 
@@ -12,14 +12,16 @@ import { parseJsonBody } from "./guards.ts";
  * The dashboard API's work on another thread (docs/publishing.md §6 "Not holding up other
  * requests"): parsing a large import body and running a large import take from a tenth of a second
  * to seconds, and the server's thread must go on answering CDN files and API lists meanwhile. Each
- * task gets a new worker thread, which ends when it answers; a crash of the process ends it too,
- * so nothing outlives the server.
+ * task gets a new worker thread, which ends when it answers (a publish keeps its threads for all its
+ * languages, releases/compile-job.ts); a crash of the process ends them too, so nothing outlives
+ * the server.
  */
-type Task = { kind: "import"; job: ImportJob } | { kind: "parse-body"; bytes: Uint8Array } | { kind: "release-read"; job: ReleaseReadJob };
+type Task = { kind: "import"; job: ImportJob } | { kind: "parse-body"; bytes: Uint8Array } | { kind: "release-read"; job: ReleaseReadJob } | ReturnType<typeof compileMessage>;
 
 type ParseReply = { ok: unknown } | { refused: { status: number; message: string } } | { crashed: string };
 
-async function perform(task: Task): Promise<ImportReply | ParseReply | ReleaseReadReply> {
+async function perform(task: Task): Promise<ImportReply | ParseReply | ReleaseReadReply | CompileReply> {
+  if (task.kind === "compile") return runCompileTask(task.task);
   if (task.kind === "import") return runImportJob(task.job);
   if (task.kind === "release-read") return runReleaseReadJob(task.job);
   try {
@@ -46,34 +48,6 @@ export function serveWorker(): void {
   }
   const port = parentPort;
   port.on("message", async (task: Task) => port.postMessage(await perform(task)));
-}
-
-/**
- * The module a worker starts from: the entry file beside this one when running from source; in the
- * compiled executable, where files are bundled into one, the executable's own entry (main.ts
- * serves the worker when it is not on the main thread).
- */
-function workerEntry(): string {
-  const source = new URL("./worker-entry.ts", import.meta.url);
-  return source.protocol === "file:" && existsSync(fileURLToPath(source)) ? source.href : Bun.main;
-}
-
-/** Runs `task` in a new worker thread, and ends the thread when it answers. */
-function runInWorker<R>(task: Task): Promise<R> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerEntry());
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      worker.terminate();
-      fn();
-    };
-    worker.addEventListener("message", (event: MessageEvent<R>) => finish(() => resolve(event.data)));
-    worker.addEventListener("error", (event) => finish(() => reject(new Error(`worker thread failed: ${event.message}`))));
-    worker.addEventListener("close", () => finish(() => reject(new Error("worker thread ended without an answer"))));
-    worker.postMessage(task);
-  });
 }
 
 export async function importOffThread(job: ImportJob): Promise<ImportResult> {

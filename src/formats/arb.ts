@@ -4,6 +4,7 @@ import { ARB_TRANSLATABLE, checkArbMetadata } from "./arb-metadata.ts";
 import type { Entry, FileContent, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { arbPlaceholdersJson } from "./icu.ts";
 import { describe, invalid, isPlainObject, IMPORT_LIMITS, parseJsonObject, tooManyEntries } from "./read.ts";
+import { addJsonString, textOf, type TextSink } from "./texts.ts";
 
 /**
  * ARB, Flutter's Application Resource Bundle (docs/formats.md "ARB"; docs/interface.md §2.6,
@@ -48,42 +49,49 @@ function storedEntryJson(stored: string, context: string | null, translatable: b
 }
 
 interface ArbKeyForms {
-  /** Each key's quoted message name. */
-  names: string[];
+  /** What comes before each key's value: the line break and the quoted message name. */
+  entry: string[];
+  /** What comes before each key's `@` entry. */
+  meta: string[];
   /** Each key's `@` entry from stored metadata (null: nothing to write), or undefined: inferred per language. */
   stored: (string | null | undefined)[];
   /** The kept `@@` attributes as lines, after `@@locale`. */
   fileLines: string[];
 }
 
-function write({ keys, languages, argumentsOf, work }: WriteInput): string {
+function writeTo({ keys, languages, argumentsOf, work }: WriteInput, out: TextSink): void {
   const lang = languages[0]!;
   // The quoted names and stored entries, made once per key set for every language (docs/formats.md "Speed").
   const forms = keys.own<ArbKeyForms>("arb", () => {
     const byKey = arbNames(keys.keys);
     const attributes = keys.arbAttributes ? (JSON.parse(keys.arbAttributes) as Record<string, unknown>) : {};
+    const names = keys.keys.map((key) => byKey.get(key)!);
     return {
-      names: keys.keys.map((key) => JSON.stringify(byKey.get(key)!)),
+      entry: names.map((name) => `,\n  ${JSON.stringify(name)}: `),
+      meta: names.map((name) => `,\n  ${JSON.stringify(`@${name}`)}: `),
       stored: keys.keys.map((key, i) => {
         const stored = keys.arbMetadata?.get(key);
         return stored === undefined ? undefined : storedEntryJson(stored, keys.contextOf[i]!, keys.translatableOf[i]!);
       }),
-      fileLines: Object.keys(attributes).map((k) => `  ${JSON.stringify(k)}: ${JSON.stringify(attributes[k])}`),
+      fileLines: Object.keys(attributes).map((k) => `,\n  ${JSON.stringify(k)}: ${JSON.stringify(attributes[k])}`),
     };
   });
-  const { names } = forms;
   // `@@locale` comes first (docs/interface.md §2.6 rule 5).
-  const lines = [`  "@@locale": ${JSON.stringify(arbLocale(lang.code))}`, ...forms.fileLines];
+  out.add(`{\n  "@@locale": ${JSON.stringify(arbLocale(lang.code))}`);
+  for (const line of forms.fileLines) out.add(line);
   for (let i = 0; i < keys.keys.length; i++) {
-    const valueJson = lang.json[i];
-    if (valueJson === undefined) continue;
-    const nameJson = names[i]!;
-    lines.push(`  ${nameJson}: ${valueJson}`);
+    const value = lang.values[i];
+    if (value === undefined) continue;
+    out.add(forms.entry[i]!);
+    addJsonString(out, value);
     const stored = forms.stored[i];
     if (stored !== undefined) {
       // The template's entry as pushed: its placeholders' types, formats and examples (docs/formats.md "ARB metadata").
       if (work) work.steps++;
-      if (stored !== null) lines.push(`  "@${nameJson.slice(1)}: ${stored}`);
+      if (stored !== null) {
+        out.add(forms.meta[i]!);
+        out.add(stored);
+      }
       continue;
     }
     const description = keys.contextOf[i];
@@ -92,13 +100,20 @@ function write({ keys, languages, argumentsOf, work }: WriteInput): string {
     if (work) work.steps += 1 + args.length;
     if (!description && args.length === 0 && translatable) continue;
     // Written by hand (it is on the publish hot path) from the already-quoted name.
-    const parts: string[] = [];
-    if (description) parts.push(`"description":${JSON.stringify(description)}`);
-    if (args.length > 0) parts.push(`"placeholders":${arbPlaceholdersJson(args)}`);
-    if (!translatable) parts.push(`"${ARB_TRANSLATABLE}":false`);
-    lines.push(`  "@${nameJson.slice(1)}: {${parts.join(",")}}`);
+    out.add(forms.meta[i]!);
+    let separator = "{";
+    if (description) {
+      out.add(`${separator}"description":${JSON.stringify(description)}`);
+      separator = ",";
+    }
+    if (args.length > 0) {
+      out.add(`${separator}"placeholders":${arbPlaceholdersJson(args)}`);
+      separator = ",";
+    }
+    if (!translatable) out.add(`${separator}"${ARB_TRANSLATABLE}":false`);
+    out.add("}");
   }
-  return `{\n${lines.join(",\n")}\n}\n`;
+  out.add("\n}\n");
 }
 
 /** File attributes not kept: the language (the import's own) and a time stamp that changes on every save. */
@@ -149,5 +164,6 @@ export const arb = {
   bundle: true,
   marksTranslatable: true,
   read,
-  write,
+  write: (input) => textOf((out) => writeTo(input, out)),
+  writeTo,
 } as const satisfies FileFormat<"arb">;

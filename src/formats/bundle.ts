@@ -2,7 +2,7 @@ import type { WorkCounter } from "../common/work.ts";
 import { readMessage, type MessageSyntax } from "../messages/read.ts";
 import type { BundleKeys, BundleLanguage, FileFormat, WriteInput } from "./format.ts";
 import { BUNDLE_FORMATS, formatNamed, type BundleFormat } from "./registry.ts";
-import { keyTexts, languageTexts } from "./texts.ts";
+import { keyTexts, languageTexts, type Utf8Bytes } from "./texts.ts";
 
 const BUNDLE_WRITERS: readonly (readonly [BundleFormat, FileFormat])[] = BUNDLE_FORMATS.map((name) => [name, formatNamed(name)]);
 
@@ -15,9 +15,27 @@ const BUNDLE_WRITERS: readonly (readonly [BundleFormat, FileFormat])[] = BUNDLE_
  * WriteInput; test/formats/bundle.test.ts holds it to the input's length).
  */
 export function compileLanguage(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax = "icu", work?: WorkCounter): Record<BundleFormat, string> {
-  const argumentsOf = (value: string) => readMessage(value, syntax, work).arguments;
-  const input: WriteInput = { keys: keyTexts(keySet), languages: [languageTexts(lang)], argumentsOf, work };
+  const input = writeInput(keySet, lang, syntax, work);
   const files = {} as Record<BundleFormat, string>;
   for (const [name, format] of BUNDLE_WRITERS) files[name] = format.write(input);
   return files;
+}
+
+/**
+ * The same files as `compileLanguage`, as UTF-8 bytes in `into`'s buffers (a publish keeps them
+ * from one language to the next, docs/formats.md "Speed"); each buffer is reset first.
+ */
+export function compileLanguageInto(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax, into: Record<BundleFormat, Utf8Bytes>): void {
+  const input = writeInput(keySet, lang, syntax);
+  for (const [name, format] of BUNDLE_WRITERS) {
+    const out = into[name];
+    out.reset();
+    if (format.writeTo) format.writeTo(input, out);
+    else out.add(format.write(input));
+  }
+}
+
+function writeInput(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax, work?: WorkCounter): WriteInput {
+  const argumentsOf = (value: string) => readMessage(value, syntax, work).arguments;
+  return { keys: keyTexts(keySet), languages: [languageTexts(lang)], argumentsOf, work };
 }

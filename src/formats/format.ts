@@ -1,5 +1,6 @@
 import type { WorkCounter } from "../common/work.ts";
 import type { MessageArgument } from "../messages/read.ts";
+import type { TextSink } from "./texts.ts";
 
 /**
  * The shape every file format exports (docs/formats.md): one file per format under src/formats/,
@@ -51,6 +52,12 @@ export interface FileFormat<Name extends string = string> {
    * same `WriteInput`, whose quoted forms are made once and shared (bundle.ts).
    */
   write(input: WriteInput): string;
+  /**
+   * A bundle format's writer, piece by piece into `out` (texts.ts TextSink): a publish encodes
+   * every language's files straight into buffers it keeps, with no file-sized string in between
+   * (docs/formats.md "Speed"). `write` is the same writer collecting into a string.
+   */
+  writeTo?(input: WriteInput, out: TextSink): void;
 }
 
 /** One message of a file, as the file states it. */
@@ -137,11 +144,11 @@ export interface KeyTexts extends BundleKeys {
   own<T>(format: string, build: () => T): T;
 }
 
-/** A language with each value's JSON form, quoted once for every format written from it. */
-export interface LanguageTexts extends BundleLanguage {
-  /** `JSON.stringify` of each value, aligned with `values`; undefined where there is none. */
-  json: (string | undefined)[];
-}
+/**
+ * A language as the writers take it. Values are quoted as they are written, and only those that
+ * need an escape are copied (texts.ts `addJsonString`, docs/formats.md "Speed").
+ */
+export type LanguageTexts = BundleLanguage;
 
 /** What `write` takes: the key set, the language(s) of the file, and how to read a message. */
 export interface WriteInput {

@@ -1,5 +1,6 @@
 import type { FileFormat, WriteInput } from "./format.ts";
 import { flatten, FlatEntries, parseJsonObject } from "./read.ts";
+import { addJsonString, textOf, type TextSink } from "./texts.ts";
 
 /**
  * JSON (docs/formats.md "JSON"; docs/interface.md §2.6, docs/product.md §3): a bundle format.
@@ -12,14 +13,19 @@ import { flatten, FlatEntries, parseJsonObject } from "./read.ts";
  * Read as an object of strings; nested objects are flattened with "." and a key produced twice is
  * an error.
  */
-function write({ keys, languages }: WriteInput): string {
+function writeTo({ keys, languages }: WriteInput, out: TextSink): void {
   const lang = languages[0]!;
-  const lines: string[] = [];
+  let first = true;
   for (let i = 0; i < keys.keys.length; i++) {
-    const valueJson = lang.json[i];
-    if (valueJson !== undefined) lines.push(`  ${keys.json[i]!}: ${valueJson}`);
+    const value = lang.values[i];
+    if (value === undefined) continue;
+    out.add(first ? "{\n  " : ",\n  ");
+    out.add(keys.json[i]!);
+    out.add(": ");
+    addJsonString(out, value);
+    first = false;
   }
-  return lines.length === 0 ? "{}\n" : `{\n${lines.join(",\n")}\n}\n`;
+  out.add(first ? "{}\n" : "\n}\n");
 }
 
 export const json = {
@@ -33,5 +39,6 @@ export const json = {
     flatten(await parseJsonObject(content, "JSON"), "", 1, out);
     return { languages: [{ entries: out.list() }] };
   },
-  write,
+  write: (input) => textOf((out) => writeTo(input, out)),
+  writeTo,
 } as const satisfies FileFormat<"json">;

@@ -36,10 +36,87 @@ export function keyTexts(keySet: BundleKeys): KeyTexts {
 }
 
 export function languageTexts(lang: BundleLanguage): LanguageTexts {
-  const json = new Array<string | undefined>(lang.values.length);
-  for (let i = 0; i < lang.values.length; i++) {
-    const value = lang.values[i];
-    if (value !== undefined) json[i] = JSON.stringify(value);
+  return lang;
+}
+
+/** What JSON.stringify escapes in a string: `"`, `\\`, control characters, and surrogates (only lone ones, but a pair is rare enough to take the slow way). */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Whether a string's JSON form is anything but the string between quotes. */
+export function needsJsonEscapes(s: string): boolean {
+  return JSON_ESCAPED.test(s);
+}
+
+/**
+ * Adds a string's JSON form: most values need no escape, and are added between quotes as they
+ * are, with no quoted copy made of each value of each language (docs/formats.md "Speed").
+ */
+export function addJsonString(out: TextSink, s: string): void {
+  if (JSON_ESCAPED.test(s)) out.add(JSON.stringify(s));
+  else {
+    out.add('"');
+    out.add(s);
+    out.add('"');
   }
-  return { ...lang, json };
+}
+
+/**
+ * Where a bundle format's writer puts its file, piece by piece (format.ts `writeTo`): a string
+ * (TextPieces) or UTF-8 bytes (Utf8Bytes, a publish's files). Pieces are written as they are, never
+ * glued first: text glued by `+` or a template literal makes a rope, and a whole file joined into
+ * one string is a fresh copy of many megabytes; on a virtual machine, memory touched for the first
+ * time costs more than the writing itself (docs/formats.md "Speed").
+ */
+export interface TextSink {
+  add(piece: string): void;
+}
+
+/** Collects the pieces into one string, made by a single join. */
+export class TextPieces implements TextSink {
+  private readonly pieces: string[] = [];
+  add(piece: string): void {
+    this.pieces.push(piece);
+  }
+  text(): string {
+    return this.pieces.join("");
+  }
+}
+
+/**
+ * Encodes the pieces to UTF-8 into one buffer, which grows as needed and is kept for the next file
+ * (`reset`): a publish writes every language's files through the same few buffers. Each piece is
+ * encoded as it comes: gathering pieces into larger strings first makes memory that is handed
+ * back to the system when freed and must be faulted in again (docs/formats.md "Speed").
+ */
+export class Utf8Bytes implements TextSink {
+  private buffer = Buffer.allocUnsafe(1 << 16);
+  private length = 0;
+
+  add(piece: string): void {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
+    if (this.length + piece.length * 3 > this.buffer.byteLength) this.grow(this.length + piece.length * 3);
+    this.length += this.buffer.write(piece, this.length, "utf8");
+  }
+
+  /** The bytes written since the last reset; valid until the next `add` or `reset`. */
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  private grow(atLeast: number): void {
+    const next = Buffer.allocUnsafe(Math.max(atLeast, this.buffer.byteLength * 2));
+    this.buffer.copy(next, 0, 0, this.length);
+    this.buffer = next;
+  }
+}
+
+/** A writer's file as one string. */
+export function textOf(writeTo: (out: TextSink) => void): string {
+  const out = new TextPieces();
+  writeTo(out);
+  return out.text();
 }

@@ -1,4 +1,5 @@
 import type { FileFormat, WriteInput } from "./format.ts";
+import { needsJsonEscapes, textOf, type TextSink } from "./texts.ts";
 
 /**
  * YAML (docs/formats.md "YAML"; docs/interface.md §2.6, docs/product.md §3): a bundle format.
@@ -42,16 +43,31 @@ function yamlScalar(s: string, json: string): string {
   return isPlainSafe(s) ? s : quoteYamlFromJson(json);
 }
 
-function write({ keys, languages }: WriteInput): string {
+/** A value as written, without a quoted copy made when it needs no escape (docs/formats.md "Speed"). */
+function addYamlScalar(out: TextSink, s: string): void {
+  if (isPlainSafe(s)) out.add(s);
+  else if (needsJsonEscapes(s) || YAML_EXTRA.test(s)) out.add(quoteYamlFromJson(JSON.stringify(s)));
+  else {
+    out.add('"');
+    out.add(s);
+    out.add('"');
+  }
+}
+
+function writeTo({ keys, languages }: WriteInput, out: TextSink): void {
   const lang = languages[0]!;
   // The keys' YAML forms, made once per key set for every language (docs/formats.md "Speed").
-  const keyYaml = keys.own("yaml", () => keys.keys.map((key, i) => yamlScalar(key, keys.json[i]!)));
-  const lines: string[] = [];
+  const keyYaml = keys.own("yaml", () => keys.keys.map((key, i) => `${yamlScalar(key, keys.json[i]!)}: `));
+  let empty = true;
   for (let i = 0; i < keys.keys.length; i++) {
-    const valueJson = lang.json[i];
-    if (valueJson !== undefined) lines.push(`${keyYaml[i]!}: ${yamlScalar(lang.values[i]!, valueJson)}`);
+    const value = lang.values[i];
+    if (value === undefined) continue;
+    out.add(keyYaml[i]!);
+    addYamlScalar(out, value);
+    out.add("\n");
+    empty = false;
   }
-  return lines.length === 0 ? "{}\n" : lines.join("\n") + "\n";
+  if (empty) out.add("{}\n");
 }
 
 export const yaml = {
@@ -62,5 +78,6 @@ export const yaml = {
   contentType: "application/yaml; charset=utf-8",
   bundle: true,
   read: async (content) => ({ languages: [(await import("./yaml-read.ts")).readYaml(content)] }),
-  write,
+  write: (input) => textOf((out) => writeTo(input, out)),
+  writeTo,
 } as const satisfies FileFormat<"yaml">;

@@ -1,10 +1,11 @@
 import { HttpError } from "../common/errors.ts";
+import { compareCodePoints } from "../common/text.ts";
 import { messageErrors, type CheckContext, type ProblemItem } from "../messages/check.ts";
 import { HINT_SAMPLE, syntaxHint, type ErroredValue, type SyntaxHint } from "../messages/hint.ts";
 import { pluralFormIn } from "../messages/plural-forms.ts";
 import { PluralCatalog } from "../messages/plurals.ts";
-import { readMessage, type MessageArgument, type ReadMessage } from "../messages/read.ts";
-import type { Snapshot, SnapshotSource } from "./snapshot.ts";
+import { readMessage, type MessageArgument, type MessageSyntax, type ReadMessage } from "../messages/read.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 /**
  * The message checks at publish time (docs/publishing.md §2): every value of the snapshot is read
@@ -44,67 +45,62 @@ function baseOfForms(keys: string[], baseReads: (ReadMessage | undefined)[]): vo
  * compiler. Yields between languages, so a large project does not hold up other requests.
  */
 export async function checkSnapshot(snapshot: Snapshot): Promise<SnapshotCheck> {
-  const byCode = new Map(snapshot.languages.map((l) => [l.code, l]));
-  const source = { ...snapshot, valuesOf: (code: string) => byCode.get(code)!.values, close() {} };
-  return checkSource(source, (code, args) => (byCode.get(code)!.arguments = args));
-}
-
-/**
- * The same checks over a snapshot read one language at a time (a publish): only the base
- * language's reads and the current language's values are held at once.
- */
-export async function checkSource(
-  source: SnapshotSource,
-  keepArguments?: (code: string, args: (readonly MessageArgument[] | undefined)[]) => void,
-): Promise<SnapshotCheck> {
-  const checker = new SnapshotChecker(source);
-  for (const lang of checker.languages) {
-    const args = checker.check(lang, checker.valuesOf(lang));
-    keepArguments?.(lang.code, args);
+  const order = checkingOrder(snapshot.languages);
+  const base = order[0]?.isBase ? order[0] : undefined;
+  const checker = new MessageChecker({ keys: snapshot.keys, keyIds: snapshot.keyIds, syntax: snapshot.syntax, base: base && { code: base.code, name: base.name, values: base.values } });
+  const tally = new CheckTally(snapshot.syntax);
+  for (const [position, lang] of order.entries()) {
+    const { args, findings } = checker.check(lang, lang.values);
+    lang.arguments = args;
+    tally.add(position, findings);
     await yieldToRequests();
   }
-  return checker.result();
+  return tally.result();
 }
 
-type CheckedLanguage = SnapshotSource["languages"][number];
+/**
+ * What checking one language found: every error counted, the first ones listed, and a sample of
+ * errored values for the syntax hint. A publish's languages may be checked on several threads;
+ * their findings are added up in language order (CheckTally), so the answer does not depend on
+ * which thread finished first.
+ */
+export interface LanguageFindings {
+  errorCount: number;
+  /** At most REFUSAL_LISTS_AT_MOST, in key order. */
+  errors: ProblemItem[];
+  /** At most HINT_SAMPLE. */
+  errored: ErroredValue[];
+}
+
+/** What the checks compare every language with: the keys and the base language's values. */
+export interface CheckBase {
+  keys: string[];
+  keyIds: string[];
+  syntax: MessageSyntax;
+  base: { code: string; name: string; values: (string | undefined)[] } | undefined;
+}
 
 /**
- * The checks one language at a time, in the order they must run (the base language first: every
- * other language is compared with it). A publish checks a language and writes its files from the
- * same values and the same reads, so each value is read from the database and parsed once
- * (docs/publishing.md §2).
+ * The checks of one language at a time against the base language, whose values are read (parsed)
+ * once when this is made. Each thread that checks languages of a publish holds one.
  */
-export class SnapshotChecker {
-  /** Base first, then the others in the snapshot's order. */
-  readonly languages: CheckedLanguage[];
+export class MessageChecker {
   private readonly catalog = new PluralCatalog();
-  private readonly base: CheckedLanguage | undefined;
-  private readonly baseValues: (string | undefined)[];
   private readonly baseReads: (ReadMessage | undefined)[];
-  private readonly errored: ErroredValue[] = [];
-  private readonly errorsByLanguage = new Map<string, ProblemItem[]>();
-  errorCount = 0;
 
-  constructor(private readonly source: SnapshotSource) {
-    this.base = source.languages.find((l) => l.isBase);
-    this.baseValues = this.base ? source.valuesOf(this.base.code) : [];
-    this.baseReads = this.baseValues.map((v) => (v === undefined ? undefined : readMessage(v, source.syntax)));
-    if (this.base && source.syntax === "i18next") baseOfForms(source.keys, this.baseReads);
-    this.languages = this.base ? [this.base, ...source.languages.filter((l) => l !== this.base)] : source.languages;
-  }
-
-  /** A language's values: the base language's are already held. */
-  valuesOf(lang: CheckedLanguage): (string | undefined)[] {
-    return lang === this.base ? this.baseValues : this.source.valuesOf(lang.code);
+  constructor(private readonly input: CheckBase) {
+    const values = input.base?.values ?? [];
+    this.baseReads = values.map((v) => (v === undefined ? undefined : readMessage(v, input.syntax)));
+    if (input.base && input.syntax === "i18next") baseOfForms(input.keys, this.baseReads);
   }
 
   /** Checks one language's values; answers each value's arguments, for the files' placeholders. */
-  check(lang: CheckedLanguage, values: (string | undefined)[]): (readonly MessageArgument[] | undefined)[] {
-    const { syntax, keys, keyIds } = this.source;
-    const isBase = lang === this.base;
-    const ctx: CheckContext = { syntax, languageName: lang.name, plurals: this.catalog.of(lang.code), baseName: this.base?.name ?? "base", base: null };
+  check(lang: { code: string; name: string }, values: (string | undefined)[]): { args: (readonly MessageArgument[] | undefined)[]; findings: LanguageFindings } {
+    const { syntax, keys, keyIds, base } = this.input;
+    const isBase = base !== undefined && lang.code === base.code;
+    const ctx: CheckContext = { syntax, languageName: lang.name, plurals: this.catalog.of(lang.code), baseName: base?.name ?? "base", base: null };
     const args = new Array<readonly MessageArgument[] | undefined>(keys.length);
-    const found: ProblemItem[] = [];
+    const findings: LanguageFindings = { errorCount: 0, errors: [], errored: [] };
     for (let i = 0; i < keys.length; i++) {
       const value = values[i];
       if (value === undefined) continue;
@@ -113,26 +109,46 @@ export class SnapshotChecker {
       ctx.base = isBase ? null : (this.baseReads[i] ?? null);
       // Errors only: warnings never block a publish, and the plural checks find nothing else.
       const problems = messageErrors(value, read, ctx);
-      if (problems.length > 0 && this.errored.length < HINT_SAMPLE) this.errored.push({ value, base: isBase ? null : (this.baseValues[i] ?? null) });
+      if (problems.length > 0 && findings.errored.length < HINT_SAMPLE) findings.errored.push({ value, base: isBase ? null : (base?.values[i] ?? null) });
       for (const p of problems) {
         if (p.severity !== "error") continue;
-        this.errorCount++;
-        if (found.length < REFUSAL_LISTS_AT_MOST) found.push({ key_id: keyIds[i]!, key: keys[i]!, language_code: lang.code, ...p });
+        findings.errorCount++;
+        if (findings.errors.length < REFUSAL_LISTS_AT_MOST) findings.errors.push({ key_id: keyIds[i]!, key: keys[i]!, language_code: lang.code, ...p });
       }
     }
-    this.errorsByLanguage.set(lang.code, found);
-    return args;
+    return { args, findings };
+  }
+}
+
+/** The findings of a publish's languages, added up in the order the languages are checked. */
+export class CheckTally {
+  private readonly byLanguage: (LanguageFindings | undefined)[] = [];
+  errorCount = 0;
+
+  constructor(private readonly syntax: MessageSyntax) {}
+
+  /** The findings of the language at `position` in the order of checking. */
+  add(position: number, findings: LanguageFindings): void {
+    this.byLanguage[position] = findings;
+    this.errorCount += findings.errorCount;
   }
 
-  /** What the languages checked so far found. */
+  /** What the languages added so far found. */
   result(): SnapshotCheck {
-    const { keys, syntax } = this.source;
-    // Key order first, then language code, as the problem list orders them.
-    const all = [...this.errorsByLanguage.values()].flat();
-    const keyPosition = new Map(keys.map((k, i) => [k, i]));
-    all.sort((a, b) => keyPosition.get(a.key)! - keyPosition.get(b.key)! || (a.language_code < b.language_code ? -1 : a.language_code > b.language_code ? 1 : 0));
-    return { errorCount: this.errorCount, errors: all.slice(0, REFUSAL_LISTS_AT_MOST), hint: syntaxHint(this.errored, syntax) };
+    const found = this.byLanguage.filter((f) => f !== undefined);
+    // Key order (code-point order, as the snapshot's keys are) first, then language code, as the
+    // problem list orders them.
+    const all = found.flatMap((f) => f.errors);
+    all.sort((a, b) => compareCodePoints(a.key, b.key) || (a.language_code < b.language_code ? -1 : a.language_code > b.language_code ? 1 : 0));
+    const errored = found.flatMap((f) => f.errored).slice(0, HINT_SAMPLE);
+    return { errorCount: this.errorCount, errors: all.slice(0, REFUSAL_LISTS_AT_MOST), hint: syntaxHint(errored, this.syntax) };
   }
+}
+
+/** The languages in the order they are checked: the base language first. */
+export function checkingOrder<L extends { isBase: boolean }>(languages: L[]): L[] {
+  const base = languages.find((l) => l.isBase);
+  return base ? [base, ...languages.filter((l) => l !== base)] : languages;
 }
 
 /** 409 with the errors that block publishing (docs/product.md §7). */

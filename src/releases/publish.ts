@@ -1,25 +1,28 @@
+import { availableParallelism } from "node:os";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
-import { bundleFileName } from "../bundles/layout.ts";
 import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
 import { log } from "../common/log.ts";
 import type { AppDeps, ServiceDeps } from "../deps.ts";
-import { compileLanguage } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { languageCounts, languages, releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import { channelsOn } from "./channels.ts";
-import { checkSource, publishRefusal, SnapshotChecker } from "./checks.ts";
+import { checkingOrder, CheckTally, publishRefusal } from "./checks.ts";
+import { LanguageCompiler } from "./compile-job.ts";
+import { CompilingThreads } from "./compile-threads.ts";
 import { findRelease } from "./releases.ts";
-import { openSnapshot, type SnapshotSource } from "./snapshot.ts";
+import { openSnapshot, type SnapshotSource, type SnapshotView } from "./snapshot.ts";
 
 export interface PublishOptions {
   /** Publish although messages have errors (docs/product.md §7); the caller checks it is an admin. */
   allowErrors?: boolean;
   /** Who publishes, for the audit log (docs/dashboard-api.md "Audit log"). */
   by?: AuditBy;
+  /** Worker threads that compile the languages; 0 compiles on the calling thread. By default by size (compilingThreads). */
+  threads?: number;
 }
 
 /**
@@ -41,70 +44,61 @@ export async function publishRelease(
 ): Promise<ReleaseRow> {
   assertDraft(findRelease(deps.db, project, releasePublicId));
   const started = performance.now();
-  // The snapshot is a read transaction of its own, read one language at a time (snapshot.ts
-  // `openSnapshot`): the checks and the files hold one language's values at a time, never the
-  // project's; the claim still refuses a second publish of the same draft (docs/publishing.md §2).
-  const snapshot = openSnapshot(deps.db, project.id);
+  const threads = options.threads ?? compilingThreads(deps.db, project.id);
+  const pool = threads > 0 ? await CompilingThreads.start(threads) : undefined;
   try {
-    return await publishSnapshot(deps, dataDir, project, releasePublicId, snapshot, options, started);
+    // With threads, each thread opens a copy of the snapshot, all of one moment, and reads its
+    // languages from it (compile-threads.ts).
+    const view = await pool?.openSnapshots(deps.db, project.id);
+    if (pool && view) return await publishSnapshot(deps, dataDir, project, releasePublicId, view, pool.compile.bind(pool), options, threads, started);
+    // Else the snapshot is a read transaction of this thread's, read one language at a time
+    // (snapshot.ts `openSnapshot`): the checks and the files hold one language's values at a time,
+    // never the project's; the claim still refuses a second publish of the same draft
+    // (docs/publishing.md §2).
+    const snapshot = openSnapshot(deps.db, project.id);
+    try {
+      const here: Compile = (_, dir, allowErrors) => compileHere(snapshot, dir, allowErrors);
+      const view = { languages: snapshot.languages, keyCount: snapshot.keys.length, syntax: snapshot.syntax };
+      return await publishSnapshot(deps, dataDir, project, releasePublicId, view, here, options, 0, started);
+    } finally {
+      snapshot.close();
+    }
   } finally {
-    snapshot.close();
+    await pool?.close();
   }
 }
+
+/** Checks every language and writes its files into a folder (null: checks only). */
+type Compile = (view: SnapshotView, dir: string | null, allowErrors: boolean) => Promise<CheckTally>;
 
 async function publishSnapshot(
   deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
   dataDir: string,
   project: ProjectRow,
   releasePublicId: string,
-  snapshot: SnapshotSource,
+  snapshot: SnapshotView,
+  compile: Compile,
   options: PublishOptions,
+  threads: number,
   started: number,
 ): Promise<ReleaseRow> {
   const { db, changes } = deps;
+  const allowErrors = options.allowErrors === true;
   // A refusal costs only the checks when the findings kept on save already say a message has an
   // error: nothing is claimed or compiled. Otherwise each language is checked and compiled from
   // the same values and reads (docs/publishing.md §2), and a finding the kept ones missed still
   // refuses the publish before anything is published.
-  if (!options.allowErrors && keptErrorCount(db, project.id) > 0) {
-    const check = await checkSource(snapshot);
-    if (check.errorCount > 0) throw publishRefusal(check);
+  if (!allowErrors && keptErrorCount(db, project.id) > 0) {
+    const check = await compile(snapshot, null, false);
+    if (check.errorCount > 0) throw publishRefusal(check.result());
   }
-  const checker = new SnapshotChecker(snapshot);
-  const refused = () => checker.errorCount > 0 && !options.allowErrors;
   const release = claimDraft(deps, project, releasePublicId);
   let staging: ReleaseStaging | undefined;
   try {
     staging = await ReleaseStaging.create(dataDir, release.publicId);
-    // Compiling a language overlaps with writing and flushing the previous one (the file system
-    // work runs off the main thread).
-    let writing: Promise<unknown> = Promise.resolve();
-    let checked = 0;
-    for (const lang of checker.languages) {
-      const values = checker.valuesOf(lang);
-      const args = checker.check(lang, values);
-      checked++;
-      if (refused()) break;
-      const files = compileLanguage(snapshot, { code: lang.code, values, arguments: args }, snapshot.syntax);
-      await writing;
-      writing = Promise.all(BUNDLE_FORMATS.map((format) => staging!.write(bundleFileName(lang.code, format), files[format])));
-      writing.catch(() => {}); // awaited on the next turn or below; this only silences the early report
-      // A language's values, reads and files are garbage once written, tens of MB at 100,000 keys,
-      // and left to itself the collector let a publish of 10 languages reach 500 MB; collected
-      // after each language it stays near 340 MB, for 50-100 ms of the server's thread each time
-      // and no slower a publish overall (bench/RESULTS.md "Scale").
-      Bun.gc(true);
-    }
-    if (refused()) {
-      // The rest is checked too, so the refusal counts and lists every error.
-      for (const lang of checker.languages.slice(checked)) {
-        checker.check(lang, checker.valuesOf(lang));
-        await yieldToRequests();
-      }
-      await writing.catch(() => {});
-      throw publishRefusal(checker.result());
-    }
-    await writing;
+    const check = await compile(snapshot, staging.path, allowErrors);
+    // Every language is checked either way, so the refusal counts and lists every error.
+    if (check.errorCount > 0 && !allowErrors) throw publishRefusal(check.result());
     const dir = await staging.commit();
     staging = undefined;
     let row: ReleaseRow;
@@ -112,7 +106,7 @@ async function publishSnapshot(
       // With replication on, the files reach the replica before the release is published, so a
       // restore never finds a published release without its files (docs/deploy.md "Continuous replication").
       await deps.releaseCopier?.copyRelease(release.publicId, dir);
-      row = markPublished(deps, project, release, snapshot.languages, checker.errorCount > 0, options.by ?? SYSTEM);
+      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0, options.by ?? SYSTEM);
     } catch (err) {
       await removeReleaseFiles(dataDir, release.publicId);
       throw err;
@@ -121,8 +115,9 @@ async function publishSnapshot(
     log.info("release published", {
       release_id: row.publicId,
       languages: snapshot.languages.length,
-      keys: snapshot.keys.length,
-      forced_errors: checker.errorCount,
+      keys: snapshot.keyCount,
+      forced_errors: check.errorCount,
+      threads,
       duration_ms: Math.round(performance.now() - started),
     });
     return row;
@@ -132,7 +127,43 @@ async function publishSnapshot(
   }
 }
 
+/**
+ * From this many values (keys x languages) a publish compiles on worker threads: below it, the
+ * few hundred milliseconds of a thread's start would cost more than they save.
+ */
+export const THREADS_FROM_VALUES = 200_000;
+/**
+ * At most this many compiling threads: each holds the base language's parsed messages and one
+ * language's values and files, about 100 MB at 100,000 keys, and a publish stays within 600 MB
+ * (docs/publishing.md §7). Two keep both cores of the smallest supported machine busy.
+ */
+export const THREADS_MAX = 2;
+
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** How many threads compile the project's languages; 0 is the calling thread. */
+function compilingThreads(db: Db, projectId: number): number {
+  const size = db.$client
+    .query<{ n: number }, [number, number]>("SELECT (SELECT count(*) FROM translation_keys WHERE project_id = ?) * (SELECT count(*) FROM languages WHERE project_id = ?) AS n")
+    .get(projectId, projectId);
+  if ((size?.n ?? 0) < THREADS_FROM_VALUES) return 0;
+  return Math.max(1, Math.min(THREADS_MAX, availableParallelism()));
+}
+
+/** Checks every language, base first, on this thread, yielding between languages. */
+async function compileHere(snapshot: SnapshotSource, dir: string | null, allowErrors: boolean): Promise<CheckTally> {
+  const tally = new CheckTally(snapshot.syntax);
+  const compiler = new LanguageCompiler(snapshot);
+  for (const [position, lang] of checkingOrder(snapshot.languages).entries()) {
+    const job = { code: lang.code, name: lang.name, dir: tally.errorCount > 0 && !allowErrors ? null : dir, allowErrors };
+    tally.add(position, (await compiler.run(job)).findings);
+    // A language's values, reads and files are garbage once written, tens of MB at 100,000 keys,
+    // and left to itself the collector let a publish of 10 languages reach 500 MB.
+    Bun.gc(true);
+    await yieldToRequests();
+  }
+  return tally;
+}
 
 /** The errors the message checks found on save, summed over the project's languages (kept counts). */
 function keptErrorCount(db: Db, projectId: number): number {
@@ -186,7 +217,7 @@ export function nextPublishedAt(db: Db, projectId: number, now: number): number 
   return Math.max(now, (last ?? 0) + 1);
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotSource["languages"], forced: boolean, by: AuditBy): ReleaseRow {
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotView["languages"], forced: boolean, by: AuditBy): ReleaseRow {
   return db.transaction((tx) => {
     const publishedAt = nextPublishedAt(tx as unknown as Db, project.id, clock.now());
     const row = tx

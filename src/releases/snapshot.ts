@@ -97,12 +97,42 @@ export interface SnapshotSource extends BundleKeys {
   close(): void;
 }
 
+/**
+ * What a publish itself needs of its snapshot when threads read the values (compile-threads.ts):
+ * the languages shipped, the number of keys, and the message syntax.
+ */
+export interface SnapshotView {
+  languages: { code: string; name: string; isBase: boolean }[];
+  keyCount: number;
+  syntax: MessageSyntax;
+}
+
+/** The view as `db` reads it now; inside a read (or the write lock) it is of that moment. */
+export function readSnapshotView(db: Db, projectId: number): SnapshotView {
+  const q = prepareSnapshotQueries(db);
+  const project = q.project.get(projectId);
+  if (!project) throw new Error(`project ${projectId} vanished`);
+  const keyCount = db.$client.query<{ n: number }, [number]>("SELECT count(*) AS n FROM translation_keys WHERE project_id = ?").get(projectId)?.n ?? 0;
+  return { languages: q.languages.all(projectId).map((l) => ({ code: l.code, name: l.name, isBase: l.code === project.base })), keyCount, syntax: project.syntax };
+}
+
 export function openSnapshot(db: Db, projectId: number): SnapshotSource {
-  const reader = openReadOnly(db.$client.filename);
+  return openSnapshotOf(db.$client.filename, projectId);
+}
+
+/**
+ * The same snapshot, of the database file at `path`: a publish's compiling threads open one each
+ * (compile-threads.ts). `opened` is called once the read transaction holds its view of the
+ * database, before the keys are read.
+ */
+export function openSnapshotOf(path: string, projectId: number, opened?: () => void): SnapshotSource {
+  const reader = openReadOnly(path);
   try {
     reader.$client.run("BEGIN");
     const q = prepareSnapshotQueries(reader);
+    // The first read starts the transaction's view (SQLite's BEGIN is deferred).
     const project = q.project.get(projectId);
+    opened?.();
     if (!project) throw new Error(`project ${projectId} vanished`);
     const keyRows = q.keys.all(projectId).sort((a, b) => compareCodePoints(a.key, b.key));
     const position = new Map<number, number>();

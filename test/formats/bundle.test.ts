@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { parse as parseYaml } from "yaml";
 import { compareCodePoints } from "../../src/common/text.ts";
 import { arbLocale } from "../../src/formats/arb.ts";
-import { compileLanguage } from "../../src/formats/bundle.ts";
+import { compileLanguage, compileLanguageInto } from "../../src/formats/bundle.ts";
+import { Utf8Bytes } from "../../src/formats/texts.ts";
 import type { BundleFormat } from "../../src/formats/registry.ts";
 
 const sorted = (keys: string[]) => [...keys].sort(compareCodePoints);
@@ -66,6 +67,30 @@ const TRICKY_VALUES = [
   "unicode: héllo wörld", "日本語のテキスト", "emoji 😀 here", "rtl עברית", "nel\u0085x", "ls\u2028ps\u2029",
   "bom\ufeffx", "nul\u0000x", "del\u007fx", "bell\u0007", "back\\slash", "percent %s and {count}", "Hello, world.", "Plain words",
 ];
+
+describe("the files' text (docs/formats.md \"Speed\")", () => {
+  const values = [...TRICKY_VALUES, "lone \ud800 high", "lone \udc00 low", "x\udfff", "pair \ud83d\ude00", 'quote " and \\', "ctl \u0001\u001f", "\u2028", "{n, plural, one{# \"a\"} other{#}}"];
+  const keys = values.map((_, i) => `k${String(i).padStart(3, "0")}`);
+
+  test("product §3: every value is written as JSON.stringify writes it (lone surrogates escaped), though most are not copied to be quoted", () => {
+    const files = compileLanguage({ keys, contexts: new Map() }, { code: "en", values });
+    expect(files.json).toBe(`{\n${keys.map((k, i) => `  ${JSON.stringify(k)}: ${JSON.stringify(values[i])}`).join(",\n")}\n}\n`);
+    const arb = JSON.parse(files.arb);
+    for (const [i, k] of keys.entries()) expect(arb[k]).toBe(values[i]!);
+    expect(parseYaml(files.yaml, { uniqueKeys: true })).toEqual(Object.fromEntries(keys.map((k, i) => [k, values[i]!])));
+    for (const text of Object.values(files)) expect(text.isWellFormed()).toBe(true);
+  });
+
+  test("publishing §2: the bytes a publish writes through its kept buffers are each file's UTF-8, language after language", () => {
+    const into = { json: new Utf8Bytes(), yaml: new Utf8Bytes(), arb: new Utf8Bytes() };
+    // A long language first, then a short one: the second must not keep the first one's tail.
+    for (const lang of [{ code: "de", values: values.map((v) => v.repeat(50)) }, { code: "fr", values: values.map((v, i) => (i < 3 ? v : undefined)) }]) {
+      const files = compileLanguage({ keys, contexts: new Map() }, lang);
+      compileLanguageInto({ keys, contexts: new Map() }, lang, "icu", into);
+      for (const f of ["json", "yaml", "arb"] as const) expect(Buffer.from(into[f].bytes()).equals(Buffer.from(files[f], "utf8"))).toBe(true);
+    }
+  });
+});
 
 describe("YAML bundle (product §3)", () => {
   for (const version of ["1.1", "1.2"] as const) {

@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import { writeDurable } from "../bundles/files.ts";
+import { bundleFileName } from "../bundles/layout.ts";
+import { compileLanguageInto } from "../formats/bundle.ts";
+import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
+import { Utf8Bytes } from "../formats/texts.ts";
+import { MessageChecker, type LanguageFindings } from "./checks.ts";
+import { openSnapshotOf, type SnapshotSource } from "./snapshot.ts";
+
+/**
+ * One language of a publish as a job (docs/publishing.md §2): its values read from the snapshot and
+ * checked, then, unless an error refuses the publish, compiled to every bundle format and written,
+ * flushed, into the staging folder. A large publish runs these jobs on worker threads, each with
+ * its own copy of the snapshot (compile-threads.ts); a small one on the server's thread.
+ */
+export interface LanguageJob {
+  code: string;
+  name: string;
+  /** The staging folder to write into; null checks only (the publish is refused already). */
+  dir: string | null;
+  /** Write the files although the language has errors (an admin's allow_errors). */
+  allowErrors: boolean;
+}
+
+export interface LanguageDone {
+  findings: LanguageFindings;
+  written: boolean;
+}
+
+export class LanguageCompiler {
+  private readonly checker: MessageChecker;
+  private readonly base: SnapshotSource["languages"][number] | undefined;
+  private readonly baseValues: (string | undefined)[];
+  /**
+   * Each format's file is written as UTF-8 into a buffer kept from one language to the next: no
+   * file-sized string is made, and no new buffer per file, memory the system must hand over page
+   * by page at a cost greater than the writing itself (docs/formats.md "Speed").
+   */
+  private readonly files = Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, new Utf8Bytes()])) as Record<BundleFormat, Utf8Bytes>;
+
+  constructor(private readonly snapshot: SnapshotSource) {
+    this.base = snapshot.languages.find((l) => l.isBase);
+    this.baseValues = this.base ? snapshot.valuesOf(this.base.code) : [];
+    const { keys, keyIds, syntax } = snapshot;
+    this.checker = new MessageChecker({ keys, keyIds, syntax, base: this.base && { code: this.base.code, name: this.base.name, values: this.baseValues } });
+  }
+
+  async run(job: LanguageJob): Promise<LanguageDone> {
+    const values = job.code === this.base?.code ? this.baseValues : this.snapshot.valuesOf(job.code);
+    const { args, findings } = this.checker.check(job, values);
+    if (job.dir === null || (findings.errorCount > 0 && !job.allowErrors)) return { findings, written: false };
+    compileLanguageInto(this.snapshot, { code: job.code, values, arguments: args }, this.snapshot.syntax, this.files);
+    const dir = job.dir;
+    await Promise.all(BUNDLE_FORMATS.map((format) => writeDurable(join(dir, bundleFileName(job.code, format)), this.files[format].bytes())));
+    return { findings, written: true };
+  }
+}
+
+/**
+ * A task of a compiling thread: `start` answers once the thread is ready; `open` opens its copy of
+ * the snapshot and counts itself in `opened` (1 when its view is taken, OPEN_FAILED when it
+ * cannot), which the server's thread waits on while it holds the write lock; then one language at
+ * a time; `close` ends the read transaction.
+ */
+export type CompileTask =
+  | { start: true }
+  | { open: { path: string; projectId: number; opened: Int32Array } }
+  | { job: LanguageJob }
+  | { close: true };
+export type CompileReply = { ok: LanguageDone | null } | { crashed: string };
+
+/** What a thread adds to the `opened` count when it cannot open its snapshot. */
+export const OPEN_FAILED = 1000;
+
+/** The message a compiling thread is sent: the worker's dispatcher (dashboard-api/worker.ts) knows it by its kind. */
+export const compileMessage = (task: CompileTask) => ({ kind: "compile" as const, task });
+
+let snapshot: SnapshotSource | undefined;
+let compiler: LanguageCompiler | undefined;
+
+/** The worker thread's side. Never throws: the reply says what happened. */
+export async function runCompileTask(task: CompileTask): Promise<CompileReply> {
+  try {
+    if ("start" in task) return { ok: null };
+    if ("close" in task) {
+      snapshot?.close();
+      snapshot = compiler = undefined;
+      return { ok: null };
+    }
+    if ("open" in task) {
+      const { path, projectId, opened } = task.open;
+      const count = (n: number) => {
+        Atomics.add(opened, 0, n);
+        Atomics.notify(opened, 0);
+      };
+      let counted = false;
+      try {
+        snapshot = openSnapshotOf(path, projectId, () => {
+          counted = true;
+          count(1);
+        });
+      } catch (err) {
+        if (!counted) count(OPEN_FAILED);
+        throw err;
+      }
+      compiler = new LanguageCompiler(snapshot);
+      return { ok: null };
+    }
+    if (!compiler) throw new Error("a language job came before the snapshot was opened");
+    const done = await compiler.run(task.job);
+    // A language's values, reads and files are garbage once written, tens of MB at 100,000 keys;
+    // collected at once, each thread holds about one language at a time (docs/publishing.md §7).
+    Bun.gc(true);
+    return { ok: done };
+  } catch (err) {
+    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+}
+
+/** The answer of a reply, or the error it reports. */
+export function compileResultOf(reply: CompileReply): LanguageDone | null {
+  if ("ok" in reply) return reply.ok;
+  throw new Error(`publish thread: ${reply.crashed}`);
+}

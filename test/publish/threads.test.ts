@@ -1,0 +1,172 @@
+/**
+ * docs/publishing.md §2 "Threads": a large publish checks and compiles its languages on worker
+ * threads. What it ships and what it refuses must not depend on where the work ran: the files of a
+ * publish on threads are byte-identical to those of the same snapshot compiled on the server's
+ * thread, a refusal lists the same errors, and allow_errors writes the same files.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { findProject } from "../../src/authoring/projects.ts";
+import { HttpError } from "../../src/common/errors.ts";
+import { publishRelease } from "../../src/releases/publish.ts";
+import { createRelease } from "../../src/releases/releases.ts";
+import { testApp, type TestApp } from "../helpers/app.ts";
+import { importJson } from "../helpers/releases.ts";
+
+const KEYS = 400;
+
+/** A project with placeholders, plurals, selects, ARB metadata, a context and a key not to translate. */
+async function project(t: TestApp, broken: boolean) {
+  const admin = await t.login();
+  const pid = await admin.project(`Threads ${broken}`, "en", ["de", "fr-CA", "ja", "ar"]);
+  const arb: Record<string, unknown> = { "@@locale": "en" };
+  for (let i = 0; i < KEYS; i++) {
+    const key = `item_${String(i).padStart(4, "0")}`;
+    arb[key] = i % 3 === 0 ? `{count, plural, =0{No items} one{One item} other{{count} items for {name}}}` : i % 3 === 1 ? `Hello {name}, you have {when}` : `Plain text ${i} "quoted" \u00e9\u{1F600}`;
+    if (i % 3 === 1) arb[`@${key}`] = { description: `greeting ${i}`, placeholders: { name: { type: "String", example: "Ana" }, when: { type: "DateTime", format: "yMd" } } };
+    if (i % 3 === 0) arb[`@${key}`] = { placeholders: { count: { type: "int" }, name: {} } };
+  }
+  const base = await admin.post(`/projects/${pid}/import`, { language_code: "en", format: "arb", content: JSON.stringify(arb) });
+  expect(base.status).toBe(200);
+  for (const code of ["de", "fr-CA", "ja", "ar"]) {
+    const values: Record<string, string> = {};
+    for (let i = 0; i < KEYS; i += code === "ja" ? 2 : 1) {
+      const key = `item_${String(i).padStart(4, "0")}`;
+      values[key] =
+        i % 3 === 0
+          ? code === "ar"
+            ? `{count, plural, zero{لا شيء} one{واحد} two{اثنان} few{{count} قليل} many{{count} كثير} other{{count} {name}}}`
+            : `{count, plural, one{Ein ${code}} other{{count} ${code} {name}}}`
+          : i % 3 === 1
+            ? `${code} {name} {when}`
+            : `${code} text ${i} \\ \u2028 end`;
+    }
+    // Errors the checks on save let through are not what this test is about: broken values
+    // go in as the base language's placeholders unknown to it, which a save also flags.
+    if (broken && (code === "de" || code === "ar")) values.item_0001 = `${code} {nobody} {when}`;
+    await importJson(admin, pid, code, values);
+  }
+  return { admin, pid, row: findProject(t.deps.db, pid) };
+}
+
+/** Publishes a new draft (or `draft`) with `threads`; answers the release's files by name, or the refusal. */
+async function publishWith(t: TestApp, row: ReturnType<typeof findProject>, tag: string, threads: number, allowErrors = false, draft = createRelease(t.deps, row, null, { name: tag, tag })) {
+  try {
+    const published = await publishRelease(t.deps, t.dataDir, row, draft.id, { threads, allowErrors });
+    const dir = join(t.dataDir, "releases", published.publicId);
+    const files = Object.fromEntries(
+      readdirSync(dir)
+        .filter((f) => !f.startsWith("."))
+        .sort()
+        .map((f) => [f, readFileSync(join(dir, f))]),
+    );
+    return { files, refusal: undefined };
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    return { files: undefined, refusal: { status: err.status, body: JSON.parse(err.body!) } };
+  }
+}
+
+describe("publishing on worker threads (docs/publishing.md §2)", () => {
+  test("two threads, one thread and the server's thread write byte-identical files", async () => {
+    const t = await testApp();
+    try {
+      const { row } = await project(t, false);
+      const inline = await publishWith(t, row, "inline", 0);
+      const two = await publishWith(t, row, "two", 2);
+      const one = await publishWith(t, row, "one", 1);
+      expect(Object.keys(inline.files!)).toEqual(["ar.arb", "ar.json", "ar.yaml", "de.arb", "de.json", "de.yaml", "en.arb", "en.json", "en.yaml", "fr-CA.arb", "fr-CA.json", "fr-CA.yaml", "ja.arb", "ja.json", "ja.yaml"]);
+      for (const [name, bytes] of Object.entries(inline.files!)) {
+        expect(two.files![name]!.equals(bytes)).toBe(true);
+        expect(one.files![name]!.equals(bytes)).toBe(true);
+      }
+      // The files are what the project holds: metadata, plurals and the missing half of Japanese.
+      const ja = JSON.parse(inline.files!["ja.json"]!.toString());
+      expect(Object.keys(ja).length).toBe(KEYS / 2);
+      const en = JSON.parse(inline.files!["en.arb"]!.toString());
+      expect(en["@item0001"].placeholders.when).toEqual({ type: "DateTime", format: "yMd" });
+      // No staging folder is left behind by any of them.
+      expect(readdirSync(join(t.dataDir, "releases")).filter((f) => f.startsWith("."))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a refusal on threads lists the same errors as one on the server's thread, and nothing of it stays", async () => {
+    const t = await testApp();
+    try {
+      const { row, admin, pid } = await project(t, true);
+      const inline = await publishWith(t, row, "inline", 0);
+      const two = await publishWith(t, row, "two", 2);
+      expect(inline.refusal!.status).toBe(409);
+      expect(inline.refusal!.body.error_count).toBe(2);
+      expect(inline.refusal!.body.problems.map((p: any) => `${p.key} ${p.language_code} ${p.code}`)).toEqual(["item_0001 ar placeholder_unknown", "item_0001 de placeholder_unknown"]);
+      expect(two.refusal).toEqual(inline.refusal);
+      const drafts = (await admin.get(`/projects/${pid}/releases`)).body.items.map((r: any) => r.status);
+      expect(drafts).toEqual(["draft", "draft"]);
+      expect(readdirSync(join(t.dataDir, "releases"))).toEqual([]);
+      // An admin's allow_errors ships the errors as they are, the same from either thread.
+      const forcedInline = await publishWith(t, row, "forced-inline", 0, true);
+      const forcedTwo = await publishWith(t, row, "forced-two", 2, true);
+      expect(Object.keys(forcedTwo.files!).length).toBe(15);
+      for (const [name, bytes] of Object.entries(forcedInline.files!)) expect(forcedTwo.files![name]!.equals(bytes)).toBe(true);
+      expect(JSON.parse(forcedTwo.files!["de.json"]!.toString()).item_0001).toBe("de {nobody} {when}");
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("every thread reads the same moment: a value written to every language at once, over and over, ships the same in all of them", async () => {
+    const t = await testApp();
+    try {
+      const { row } = await project(t, false);
+      const db = t.deps.db.$client;
+      const keyId = db.query<{ id: number }, [number]>("SELECT id FROM translation_keys WHERE project_id = ? AND key = 'item_0002'").get(row.id)!.id;
+      let tick = 0;
+      // One statement changes the value in every language: any moment has one number in all of them.
+      const write = db.prepare("UPDATE translations SET value = 'tick ' || ? WHERE key_id = ?");
+      const ticking = setInterval(() => write.run(++tick, keyId), 1);
+      try {
+        for (let round = 0; round < 3; round++) {
+          const { files } = await publishWith(t, row, `tick-${round}`, 2);
+          const seen = new Set(["en", "de", "fr-CA", "ja", "ar"].map((code) => JSON.parse(files![`${code}.json`]!.toString()).item_0002));
+          expect(seen.size).toBe(1);
+        }
+      } finally {
+        clearInterval(ticking);
+      }
+      expect(tick).toBeGreaterThan(3);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a write lock held elsewhere (a long import) makes the publish wait for it without holding up the server's thread", async () => {
+    const t = await testApp();
+    try {
+      const { row } = await project(t, false);
+      const draft = createRelease(t.deps, row, null, { name: "waits", tag: "waits" });
+      const other = new Database(join(t.dataDir, "phrasebook.db"));
+      other.run("BEGIN IMMEDIATE");
+      other.run("UPDATE translations SET value = 'committed while the publish waited' WHERE key_id = (SELECT id FROM translation_keys WHERE project_id = ? AND key = 'item_0002')", [row.id]);
+      const publishing = publishWith(t, row, "waits", 2, false, draft);
+      // The server's thread answers timers (and so requests) while the publish waits for the lock.
+      const lateBy: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const due = performance.now() + 20;
+        await new Promise((r) => setTimeout(r, 20));
+        lateBy.push(performance.now() - due);
+      }
+      other.run("COMMIT");
+      other.close();
+      const { files } = await publishing;
+      expect(Math.max(...lateBy)).toBeLessThan(1_000);
+      // It took its snapshot after the commit, in every language.
+      for (const code of ["en", "de", "fr-CA", "ar"]) expect(JSON.parse(files![`${code}.json`]!.toString()).item_0002).toBe("committed while the publish waited");
+    } finally {
+      await t.close();
+    }
+  });
+});
