@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { writeSync } from "node:fs";
 import { CliError } from "../../common/errors.ts";
 import { DOWNLOAD_MAX_BYTES, IMPORT_TIMEOUT_MS, JSON_ANSWER_MAX_BYTES, REDIRECTS_MAX, REQUEST_TIMEOUT_MS, STALL_TIMEOUT_MS } from "./limits.ts";
@@ -190,9 +191,11 @@ export class PhrasebookClient {
   /**
    * A CDN file (no token: download URLs need none, docs/interface.md §4.5), streamed into the file
    * descriptor `fd` as it comes (never held whole), following at most REDIRECTS_MAX redirects,
-   * each to an allowed origin. Returns the bytes written.
+   * each to an allowed origin. Answers the bytes written and whether they are proven whole: a
+   * Phrasebook server's ETag is the start of the file's SHA-256 (docs/cdn.md "ETag"), hashed here
+   * as the bytes come, which costs far less than reading a large file back to parse it.
    */
-  async download(what: string, rawUrl: unknown, fd: number): Promise<number> {
+  async download(what: string, rawUrl: unknown, fd: number): Promise<{ bytes: number; provenWhole: boolean }> {
     let url = this.allowedUrl(what, rawUrl);
     for (let redirects = 0; ; redirects++) {
       const res = await this.send(what, url.href, "GET", {}, {});
@@ -206,12 +209,23 @@ export class PhrasebookClient {
         await res.body?.cancel().catch(() => {});
         throw new CliError(`${what}: ${res.status} from ${shownUrl(url.href)}`, 2);
       }
-      return readBounded(what, url.href, res, DOWNLOAD_MAX_BYTES, (chunk) => {
+      const tag = CONTENT_TAG.exec(res.headers.get("etag") ?? "")?.[1];
+      const hash = tag === undefined ? undefined : createHash("sha256");
+      const bytes = await readBounded(what, url.href, res, DOWNLOAD_MAX_BYTES, (chunk) => {
+        hash?.update(chunk);
         for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
       });
+      return { bytes, provenWhole: hash !== undefined && hash.digest("base64url").startsWith(tag!) };
     }
   }
 }
+
+/**
+ * A Phrasebook CDN file's ETag: the first 22 characters of the unencoded file's SHA-256 in
+ * base64url, with `-gz` or `-br` for a compressed answer. A proxy may weaken or replace it; then
+ * nothing is proven and the caller reads the file to check it.
+ */
+const CONTENT_TAG = /^"([A-Za-z0-9_-]{22})(?:-gz|-br)?"$/;
 
 /** A refusal of the server (exit 2) with the body it came with: a blocked publish lists its problems. */
 export class HttpRefusal extends CliError {

@@ -178,6 +178,12 @@ async function shape(client: PhrasebookClient, d: Download): Promise<void> {
   }
 }
 
+/** Whether the file at `path` exists and holds what `temp` holds: sizes first, bytes only when they agree. */
+function sameBytes(path: string, temp: string): boolean {
+  if (!existsSync(path) || statSync(path).size !== statSync(temp).size) return false;
+  return readFileSync(path).equals(readFileSync(temp));
+}
+
 /** `phrasebook pull` (docs/product.md §6). */
 export async function runPull(args: ParsedArgs): Promise<number> {
   if (args.words.length > 1) throw new CliError(`pull takes no FILE (got "${args.words[1]}"); use --out PATTERN`, 1);
@@ -249,9 +255,10 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       const d: Download = { ...item, file, bytes: 0 };
       downloads[at] = d;
       try {
-        await client.download(`pull ${item.path}`, item.url, file.descriptor);
+        const got = await client.download(`pull ${item.path}`, item.url, file.descriptor);
         file.close();
-        await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
+        // Proven whole by its content tag, a file is not read back (docs/automation.md "pull").
+        if (!got.provenWhole) await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
         await shape(client, d);
         d.bytes = statSync(file.temp).size;
       } catch (err) {
@@ -273,7 +280,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       await print(`flat ${d.path}: not nested as the source is, because ${d.flatBecause}\n`);
     }
     const what = d.fallback ? `${d.code}, gen-l10n's fallback for ${d.from}, ${detail.tag}` : `${d.code}, ${detail.tag}`;
-    if (existsSync(d.path) && readFileSync(d.path).equals(readFileSync(d.file.temp))) {
+    if (sameBytes(d.path, d.file.temp)) {
       d.file.discard();
       await print(`unchanged ${d.path} (${what})\n`);
       continue;
