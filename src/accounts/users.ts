@@ -160,7 +160,8 @@ export async function updateUser(db: Db, publicId: string, patch: UserPatch, opt
       }
       if (Object.keys(values).length === 0) return userView(user);
       const changed = db.update(users).set(values).where(eq(users.id, user.id)).returning().get()!;
-      // What changed, by name; a new password is logged as the fact, never the value (CONTRACTS §11).
+      // What changed, by name; a new password is logged as the fact, never the value
+      // (docs/dashboard-api.md "Audit log").
       const details: Record<string, unknown> = {};
       if (values.name !== undefined) details.name = { from: user.name, to: values.name };
       if (values.role !== undefined) details.role = { from: user.role, to: values.role };

@@ -7,5 +7,5 @@ export const AUDIT_PAGE_SIZE_DEFAULT = 50;
 export const AUDIT_PAGE_SIZE_MAX = 200;
 /** The longest action name is far shorter; this only bounds the query parameter. */
 export const AUDIT_ACTION_MAX_LENGTH = 40;
-/** CONTRACTS §11: entries are kept 400 days. */
+/** Entries are kept 400 days (docs/dashboard-api.md "Audit log"). */
 export const AUDIT_RETENTION_DAYS = 400;

@@ -41,7 +41,8 @@ export interface AuditEntry {
 
 /**
  * Field names a detail may never have: whatever a caller passes, a secret or a token's value does
- * not enter the log (CONTRACTS §11). A caller names what changed (`secret_changed: true`), not the value.
+ * not enter the log (docs/dashboard-api.md "Audit log"). A caller names what changed
+ * (`secret_changed: true`), not the value.
  */
 const SECRET_FIELDS = /^(password|password_hash|secret|token|token_hash|client_secret|code|id_token|access_token|refresh_token)$/i;
 

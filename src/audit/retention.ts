@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 /** Daily at 03:41 UTC: an odd minute, away from the webhook log's hourly run. */
 export const AUDIT_RETENTION_SCHEDULE = "41 3 * * *";
 
-/** Removes entries older than AUDIT_RETENTION_DAYS (CONTRACTS §11: kept 400 days). */
+/** Removes entries older than AUDIT_RETENTION_DAYS (kept 400 days: docs/dashboard-api.md "Audit log"). */
 export function removeOldAuditEntries(db: Db, now: number): number {
   const cutoff = now - AUDIT_RETENTION_DAYS * DAY_MS;
   return db.delete(auditLog).where(lt(auditLog.at, cutoff)).returning({ id: auditLog.id }).all().length;

@@ -142,7 +142,8 @@ function isLoopbackHost(hostname: string): boolean {
 
 /**
  * The OpenID issuer: https, or http on a loopback address only (a provider on the same machine,
- * tests); anything else would send the sign-in's code and tokens in clear text (CONTRACTS §11).
+ * tests); anything else would send the sign-in's code and tokens in clear text (docs/deploy.md
+ * "Single sign-on").
  */
 function issuer(env: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;

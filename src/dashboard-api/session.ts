@@ -46,7 +46,8 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
     return { user: started.session.user, csrf_token: started.session.csrfToken };
   };
   const { oidc } = methods;
-  // A refusal goes back to the login page with its sentence (CONTRACTS §11); the cookie goes.
+  // A refusal goes back to the login page with its sentence (docs/dashboard-api.md "Single
+  // sign-on"); the cookie goes.
   const refused = (set: ReplySet, message: string) => redirect(set, `${loginPage}?sso_error=${encodeURIComponent(message)}`, [oidcCookie("", secure, 0)]);
 
   return new Elysia()
@@ -60,7 +61,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
       },
       { body: Credentials },
     )
-    // What the login page offers (CONTRACTS §11); no session needed.
+    // What the login page offers (docs/dashboard-api.md "Single sign-on"); no session needed.
     .get("/auth-methods", () => ({
       password: deps.settings.passwordLogin,
       oidc: oidc.enabled ? { name: oidc.label, start_url: `${deps.settings.publicUrl}${DASHBOARD_API_PREFIX}/oidc/start` } : null,
@@ -132,7 +133,8 @@ export function sessionRoutes(deps: AppDeps, context: DashboardContext, methods:
         if (caller.kind === "token") throw badRequest("a token has no session to end; delete the token in the dashboard to revoke it");
         const method = logout(deps.db, deps.clock, readCookie(request.headers.get("cookie"), SESSION_COOKIE), clientOf(request));
         set.headers["set-cookie"] = sessionCookie("", secure, 0);
-        // A session from single sign-on also ends at the provider, if the browser goes there (CONTRACTS §11).
+        // A session from single sign-on also ends at the provider, if the browser goes there
+        // (docs/dashboard-api.md "Authentication").
         return { end_session_url: method === "oidc" ? await methods.oidc.endSessionUrl() : null };
       },
       { access: "read" },

@@ -15,7 +15,7 @@ export function isCategory(name: string): name is Category {
   return (CATEGORIES as readonly string[]).includes(name);
 }
 
-/** The argument a plural is named by when the format names none (CONTRACTS §10, docs/formats.md). */
+/** The argument a plural is named by when the format names none (docs/formats.md "Plurals"). */
 export const DEFAULT_PLURAL_ARGUMENT = "count";
 
 /** The forms of one plural: selector (`one`, `=0`) to text, in the order written. */

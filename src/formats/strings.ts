@@ -13,7 +13,7 @@ import { invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
  * `\UXXXX` are undone; a key or value may be unquoted when it is letters, digits and `_.-:/$`.
  *
  * Written in UTF-8 (the client writes UTF-16 over a UTF-16 file): every key that is no plural
- * (plurals go to `.stringsdict`, CONTRACTS §10 "Apple plurals"), its context as a comment above.
+ * (plurals go to `.stringsdict`, docs/formats.md "Apple"), its context as a comment above.
  */
 
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", n: "\n", t: "\t", r: "\r", "0": "\0", "'": "'" };

@@ -13,8 +13,8 @@ import { escapeXmlText, lineOf, parseXml } from "./xml.ts";
  * to 0 in every language) and the other keys its categories. The variable's
  * `NSStringFormatValueTypeKey` (`d`, `lld`) is written back from the placeholders the cases use.
  *
- * Written: the keys whose value holds a plural (the rest go to `.strings`, CONTRACTS §10), each
- * plural with the categories of the language, plus `zero` when the value has `=0`.
+ * Written: the keys whose value holds a plural (the rest go to `.strings`, docs/formats.md
+ * "Apple"), each plural with the categories of the language, plus `zero` when the value has `=0`.
  */
 
 const FORMAT_KEY = "NSStringLocalizedFormatKey";

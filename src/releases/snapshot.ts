@@ -81,7 +81,7 @@ export function takeSnapshot(db: Db, projectId: number): Snapshot {
 }
 
 /**
- * A snapshot read one language at a time (CONTRACTS §13: a publish of 5 million values within
+ * A snapshot read one language at a time (docs/publishing.md §7: a publish of 5 million values within
  * 600 MB): the keys and languages are read when it opens, each language's values when asked for,
  * all inside one read transaction on a connection of its own. WAL keeps that transaction's view
  * of the database for as long as it is open, so every language is read as it was at the moment

@@ -62,7 +62,7 @@ export function createToken({ db, clock }: ServiceDeps, project: ProjectRow, inp
       .values({ publicId: newId("tok"), projectId: project.id, name, tokenHash: sha256Hex(token), scopes, createdAt: clock.now() })
       .returning()
       .get();
-    // The token's name and scopes, never its value (CONTRACTS §11).
+    // The token's name and scopes, never its value (docs/dashboard-api.md "Audit log").
     recordAudit(db, clock, by, { action: "token_created", target: { kind: "token", id: made.publicId, name: made.name }, projectId: project.id, details: { scopes } });
     return made;
   });

@@ -143,7 +143,7 @@ export function updateEndpoint({ db, clock, changes }: ServiceDeps, project: Pro
   if (Object.keys(values).length === 0) return endpointView(row);
   const updated = db.transaction(() => {
     const changed = db.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, row.id)).returning().get()!;
-    // What changed; a secret only as the fact that it did (CONTRACTS §11).
+    // What changed; a secret only as the fact that it did (docs/dashboard-api.md "Audit log").
     const details: Record<string, unknown> = {};
     if (values.url !== undefined) details.url = { from: maskQuery(row.url), to: maskQuery(changed.url) };
     if (values.events !== undefined) details.events = { from: row.events, to: changed.events };

@@ -56,8 +56,9 @@ export class DeliveryStore {
           subscribed = true;
           this.q.insertDelivery.run(newId("dlv"), ep.id, ev.projectId, ev.id, ev.event, ev.payload, now, now);
         }
-        // An event no endpoint takes is not kept (CONTRACTS §13): a push of 100,000 strings to a
-        // project without webhooks wrote 100,000 rows that nothing would ever read.
+        // An event no endpoint takes is not kept (docs/webhooks.md "Events nobody subscribes
+        // to"): a push of 100,000 strings to a project without webhooks wrote 100,000 rows that
+        // nothing would ever read.
         if (subscribed) this.q.markDispatched.run(now, ev.id);
         else this.q.deleteEvent.run(ev.id);
       }

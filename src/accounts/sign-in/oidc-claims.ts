@@ -3,9 +3,10 @@ import { EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from "../limits.ts";
 
 /**
  * What single sign-on reads from the provider's claims (the ID token's, with the userinfo
- * endpoint's on top), and the checks of CONTRACTS §11 on them: a verified email, an allowed
- * domain, an allowed group. Plain functions of plain data, so the rules are tested without a
- * provider too; the provider's own tests run them end to end (test/accounts/oidc*.test.ts).
+ * endpoint's on top), and the checks of docs/dashboard-api.md "Single sign-on" on them: a
+ * verified email, an allowed domain, an allowed group. Plain functions of plain data, so the rules
+ * are tested without a provider too; the provider's own tests run them end to end
+ * (test/accounts/oidc*.test.ts).
  */
 export interface OidcPerson {
   email: string;

@@ -19,9 +19,9 @@ export interface LinkedUser {
 }
 
 /**
- * The user a verified person signs in as (CONTRACTS §11), in one writing transaction: an existing
- * user of that email (linked by the verified address), or a new one, `admin` when a group is one
- * of `adminGroups`. With `adminGroups` set, every sign-in re-reads the role from the groups; a
+ * The user a verified person signs in as (docs/dashboard-api.md "Single sign-on"), in one
+ * writing transaction: an existing user of that email (linked by the verified address), or a new
+ * one, `admin` when a group is one of `adminGroups`. With `adminGroups` set, every sign-in re-reads the role from the groups; a
  * demotion of the last admin is not made (the sign-in keeps the role, and it is logged). A role
  * it changes moves the credential epoch and carries the user's sessions to it, as `updateUser` does.
  */

@@ -61,8 +61,8 @@ export interface OidcMethod extends SignInMethod<OidcCallback> {
 }
 
 /**
- * Signing in with OpenID Connect (CONTRACTS §11; docs/deploy.md "Single sign-on"): the
- * authorization code flow with PKCE (S256), state and nonce, through `openid-client`, a certified
+ * Signing in with OpenID Connect (docs/deploy.md "Single sign-on", docs/dashboard-api.md
+ * "Single sign-on"): the authorization code flow with PKCE (S256), state and nonce, through `openid-client`, a certified
  * relying party, which checks the ID token's signature, issuer, audience, expiry and nonce. The
  * library is imported on the first sign-in, never at start or on the command line
  * (docs/architecture.md "Loading only what is used"). Every request to the provider goes through
@@ -95,7 +95,8 @@ export function oidcSignIn(deps: { db: Db; clock: Clock; settings: Settings; fet
       timeout: PROVIDER_TIMEOUT_SECONDS,
       // The ID token's signature is checked against the provider's published keys even though it
       // came straight from the token endpoint (OpenID Connect Core §3.1.3.7 would let TLS stand in
-      // for it): a token signed by a key the provider does not publish is refused (CONTRACTS §11).
+      // for it): a token signed by a key the provider does not publish is refused
+      // (docs/dashboard-api.md "Single sign-on").
       // http only on loopback: the setting refuses any other (config/settings.ts).
       execute: [oc.enableNonRepudiationChecks, ...(issuer.protocol === "http:" ? [oc.allowInsecureRequests] : [])],
     });
@@ -218,8 +219,8 @@ export function oidcSignIn(deps: { db: Db; clock: Clock; settings: Settings; fet
 }
 
 /**
- * Where a sign-in may return to (CONTRACTS §11): a path on this server's public origin, else the
- * dashboard. A `next` of another origin, or one a browser reads as another (`//evil`, `/\evil`,
+ * Where a sign-in may return to (docs/dashboard-api.md "Single sign-on"): a path on this
+ * server's public origin, else the dashboard. A `next` of another origin, or one a browser reads as another (`//evil`, `/\evil`,
  * and `/.//evil`, whose resolved path is `//evil`), would make this server an open redirect.
  */
 export function sameOriginNext(next: string | undefined, publicUrl: string): string {

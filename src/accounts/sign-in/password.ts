@@ -54,9 +54,9 @@ export function passwordSignIn(deps: { db: Db; clock: Clock; settings?: { passwo
       }
       if (!user || hash === undefined || !ok) throw unauthorized(WRONG_EMAIL_OR_PASSWORD);
       throttle.succeed(address, email, attemptedAt);
-      // With password sign-in off, only break-glass accounts pass (CONTRACTS §11). Decided after
-      // the password, so a wrong one is the same 401 for every account and the answer does not
-      // tell which accounts are break-glass ones.
+      // With password sign-in off, only break-glass accounts pass (docs/dashboard-api.md "Single
+      // sign-on"). Decided after the password, so a wrong one is the same 401 for every account
+      // and the answer does not tell which accounts are break-glass ones.
       if (offForMost && !user.breakGlass) throw forbidden(PASSWORD_LOGIN_OFF);
       return { user, epoch: user.credentialEpoch };
     },
