@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One project of 100,000 keys x 50 languages as an ordinary project (CONTRACTS §13 "Size"): the
+# One project of 100,000 keys x 50 languages as an ordinary project (docs/deploy.md "Sizing"): the
 # driver (bench/lib/scale-driver.ts) generates a file per language, pushes each with the compiled
 # client to the compiled server, then measures every figure of the size goal: pushes (new, and
 # every base string changed, with the server's peak memory), the key grid's pages, searches and
@@ -26,7 +26,7 @@ PHRASEBOOK_BIN=$(realpath "$BIN") "$BUN" bench/lib/scale-driver.ts | tee "$OUT" 
   const ms = (r) => r.ms === undefined ? '-' : r.ms + ' ms' + (r.first_ms !== undefined ? ' (first ' + r.first_ms + ')' : '');
   console.log('## Scale: ' + setup.keys.toLocaleString('en-US') + ' keys x ' + setup.languages + ' languages (' + setup.translations.toLocaleString('en-US') + ' translations)\n');
   console.log('Command: \`SCALE_KEYS=' + setup.keys + ' SCALE_LANGUAGES=' + setup.languages + ' bash bench/scale.bench.sh\` (' + new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC, $(nproc) cores shared with other work; load average before: $LOAD_BEFORE, at the start of the driver: ' + setup.load + ')\n');
-  console.log('| step | figure | goal (CONTRACTS §13) |');
+  console.log('| step | figure | goal (docs/deploy.md \"Sizing\") |');
   console.log('|---|---:|---|');
   const line = (label, figure, g = '') => console.log('| ' + label + ' | ' + figure + ' | ' + g + ' |');
   const pb = get('push new base'), po = get('push each other language'), pc = get('push changed base');

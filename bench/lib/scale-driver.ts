@@ -1,5 +1,5 @@
 /**
- * Driver of bench/scale.bench.sh (CONTRACTS §13 "Size"; docs/deploy.md "Database size"): one
+ * Driver of bench/scale.bench.sh (docs/deploy.md "Sizing"): one
  * project of SCALE_KEYS keys x SCALE_LANGUAGES languages built the way a team builds it, files
  * generated on disk and sent by the compiled client (`phrasebook push`, one file per language) to
  * the compiled server, then every figure of the size goal measured against that server. One JSON
