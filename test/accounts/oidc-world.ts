@@ -33,7 +33,10 @@ export function providerFor(accounts: Record<string, TestAccount>, more: { port?
   });
 }
 
-/** The settings of CONTRACTS §11 for a provider: staff and admins of example.test may sign in. */
+/**
+ * The single sign-on settings (docs/deploy.md "Single sign-on") for a provider: staff and admins
+ * of example.test may sign in.
+ */
 export function oidcEnv(provider: TestProvider, more: Record<string, string> = {}): Record<string, string> {
   return {
     PHRASEBOOK_OIDC_ISSUER: provider.issuer,

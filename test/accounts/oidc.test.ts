@@ -1,5 +1,5 @@
 /**
- * Single sign-on against a real OpenID provider (CONTRACTS §11, docs/deploy.md "Single sign-on"):
+ * Single sign-on against a real OpenID provider (docs/deploy.md and docs/dashboard-api.md "Single sign-on"):
  * the npm `oidc-provider` on loopback, and the in-process app signing people in over HTTP. The
  * browser's walk through the same flow is test/dashboard/sso.test.ts.
  */
@@ -32,7 +32,7 @@ async function withApp(body: (t: TestApp) => Promise<void>, env: Record<string, 
 
 const countUsers = (t: TestApp) => t.query<{ n: number }>("SELECT count(*) AS n FROM users")[0]!.n;
 
-describe("CONTRACTS §11: signing in with OpenID Connect", () => {
+describe("signing in with OpenID Connect", () => {
   test("GET /auth-methods offers the provider's button and the password form", () =>
     withApp(async (t) => {
       const res = await t.fetch("/dashboard/api/auth-methods");
@@ -126,7 +126,7 @@ describe("CONTRACTS §11: signing in with OpenID Connect", () => {
   });
 });
 
-describe("CONTRACTS §11: refusals go back to the login page with one sentence, and create nothing", () => {
+describe("refusals go back to the login page with one sentence, and create nothing", () => {
   async function refused(t: TestApp, res: Response, sentence: RegExp): Promise<void> {
     const out = await outcome(res);
     expect(out.status).toBe(302);
@@ -205,7 +205,7 @@ describe("CONTRACTS §11: refusals go back to the login page with one sentence, 
     }));
 });
 
-describe("CONTRACTS §11: groups are read again at every sign-in", () => {
+describe("groups are read again at every sign-in", () => {
   test("an admin taken out of the admin groups is a member from that sign-in on", () =>
     withApp(async (t) => {
       const ada = { ...accounts.ada!, groups: ["staff", ADMIN_GROUP] };
@@ -262,7 +262,7 @@ describe("CONTRACTS §11: groups are read again at every sign-in", () => {
     ));
 });
 
-describe("CONTRACTS §11: the provider's keys", () => {
+describe("the provider's keys", () => {
   test("a key the provider rotated in is known at once; a token signed by a key it does not publish is refused", async () => {
     const rotating = await providerFor(accounts);
     const port = rotating.port;
@@ -288,7 +288,7 @@ describe("CONTRACTS §11: the provider's keys", () => {
   });
 });
 
-describe("CONTRACTS §11: signing out", () => {
+describe("signing out", () => {
   test("POST /logout answers the provider's end_session_url for a single sign-on session, null for a password one", () =>
     withApp(async (t) => {
       const out = await signIn(t, "bob");
@@ -306,7 +306,7 @@ describe("CONTRACTS §11: signing out", () => {
     }));
 });
 
-describe("CONTRACTS §11: PHRASEBOOK_PASSWORD_LOGIN=false", () => {
+describe("PHRASEBOOK_PASSWORD_LOGIN=false", () => {
   test("the form is not offered, POST /login is 403 with the reason, break-glass users still sign in and are marked", () =>
     withApp(
       async (t) => {
@@ -332,7 +332,7 @@ describe("CONTRACTS §11: PHRASEBOOK_PASSWORD_LOGIN=false", () => {
     ));
 });
 
-describe("CONTRACTS §11: the settings", () => {
+describe("the single sign-on settings", () => {
   test("the issuer must be https, or http on a loopback address", () => {
     const base = { PHRASEBOOK_OIDC_CLIENT_ID: "x" };
     expect(() => loadSettings({ ...base, PHRASEBOOK_OIDC_ISSUER: "http://idp.example.test/realms/x" })).toThrow("PHRASEBOOK_OIDC_ISSUER: must be https (http only on a loopback address)");
@@ -357,7 +357,7 @@ describe("CONTRACTS §11: the settings", () => {
   });
 });
 
-test("CONTRACTS §11: no secret, password, code or token value is ever in the audit log", () =>
+test("no secret, password, code or token value is ever in the audit log", () =>
   withApp(async (t) => {
     const admin = await t.login();
     const s = await start(t);

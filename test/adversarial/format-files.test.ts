@@ -1,5 +1,5 @@
 /**
- * Hostile and broken files of the native formats (CONTRACTS §10, docs/formats.md "Bad files"):
+ * Hostile and broken files of the native formats (docs/formats.md "XML and bad files"):
  * an XML entity bomb, an external entity, any DOCTYPE of a file's own, a broken property list, a
  * PO whose Plural-Forms do not fit its language, a UTF-16 file without a byte order mark, deep
  * nesting and oversized plural forms. Each is a 400 naming the line and the problem, and nothing

@@ -1,10 +1,10 @@
 /**
- * Where a single sign-on returns to (`next`, CONTRACTS §11) must be a path of this server. The
- * check refused `//evil`, `/\evil` and other origins as written, but then answered the path the URL
- * parser made of `next`, and dot segments collapse into a leading `//`: `next=/.//evil.example`
- * came back as `Location: //evil.example`, which a browser follows to another site (an open
- * redirect, through a real sign-in at the provider). A `next` whose path resolves so now lands on
- * the dashboard like any other origin.
+ * Where a single sign-on returns to (`next`, docs/dashboard-api.md "Single sign-on") must be a
+ * path of this server. The check refused `//evil`, `/\evil` and other origins as written, but then
+ * answered the path the URL parser made of `next`, and dot segments collapse into a leading `//`:
+ * `next=/.//evil.example` came back as `Location: //evil.example`, which a browser follows to
+ * another site (an open redirect, through a real sign-in at the provider). A `next` whose path
+ * resolves so now lands on the dashboard like any other origin.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ORIGIN, testApp } from "../helpers/app.ts";

@@ -115,7 +115,7 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     expect(textOf("server")).not.toMatch(nodeImport("crypto|zlib"));
   });
 
-  test("CONTRACTS §11: openid-client is loaded on the first single sign-on only: not by serve, a client command, or the dashboard API", () => {
+  test("openid-client is loaded on the first single sign-on only: not by serve, a client command, or the dashboard API", () => {
     const OIDC = ["node_modules/openid-client/", "node_modules/oauth4webapi/", "node_modules/jose/"];
     for (const command of ["server", "status", "publish", "push", "pull"]) expect(loadedOf(modulesOf(command), OIDC)).toEqual([]);
     expect(loadedOf(modulesOf(), OIDC)).toEqual([]);

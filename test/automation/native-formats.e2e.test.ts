@@ -1,5 +1,5 @@
 /**
- * Native app files through the compiled client (CONTRACTS §10, docs/automation.md): `push` of an
+ * Native app files through the compiled client (docs/formats.md, docs/automation.md): `push` of an
  * Android tree, Apple `.lproj` folders (a UTF-16 `.strings` among them), a String Catalog, PO and
  * XLIFF files, then `pull --format` of each, which must give back equivalent files: same keys,
  * strings, plural forms, placeholders and comments. A broken file stops the push before anything
@@ -21,7 +21,7 @@ async function entries(format: FormatName, text: string) {
   return Object.fromEntries(content.languages.map((l) => [l.locale ?? "-", Object.fromEntries(l.entries.filter((e) => e.value !== "").map((e) => [e.key, e.value]))]));
 }
 
-describe("CONTRACTS §10: native files pushed and pulled with the client", () => {
+describe("native files pushed and pulled with the client", () => {
   let d: Deployment;
   let repo: string;
   beforeAll(async () => {
@@ -63,7 +63,8 @@ describe("CONTRACTS §10: native files pushed and pulled with the client", () =>
       const theirs = await entries("android", readFileSync(join(FIXTURES, `android/${folder}/strings.xml`), "utf8"));
       for (const [key, value] of Object.entries(theirs["-"]!)) expect(ours["-"]![key], key).toBe(value);
     }
-    // translatable="false" comes back from the release's files (CONTRACTS §10), and aapt2 takes the tree.
+    // translatable="false" comes back from the release's files (docs/formats.md "Not
+    // translatable"), and aapt2 takes the tree.
     const values = readFileSync(join(repo, "app/src/main/res/values/strings.xml"), "utf8");
     expect(values).toContain('<string name="app_name" translatable="false">Phrasebook</string>');
     expect(values.match(/translatable=/g)).toHaveLength(1);

@@ -38,7 +38,7 @@ describe("product §6: {language} and {locale} patterns", () => {
     expect(languageFromPath("strings.json", "strings.json")).toBeUndefined();
   });
 
-  test("CONTRACTS §10: {android} is the resource folder, values for the base language; a folder names its language back", () => {
+  test("{android} is the resource folder, values for the base language; a folder names its language back", () => {
     expect(["en", "de", "pt-BR", "sr-Latn", "es-419"].map((code) => fillPattern("res/{android}/strings.xml", code, "en"))).toEqual([
       "res/values/strings.xml",
       "res/values-de/strings.xml",

@@ -1,5 +1,5 @@
 /**
- * What SQLite keeps beside the values (docs/architecture.md "Counts kept"; CONTRACTS §13): the
+ * What SQLite keeps beside the values (docs/architecture.md "Counts kept"; docs/deploy.md "Sizing"): the
  * per-language counts answer GET /progress and the key grid's counts exactly after every kind of
  * write, and a search through the trigram index finds exactly what a comparison with every key,
  * context and value finds: short terms, other scripts, letter case, LIKE's wildcards as

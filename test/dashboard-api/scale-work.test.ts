@@ -1,5 +1,5 @@
 /**
- * The work a large project's requests do, counted rather than timed (CONTRACTS §13 "Size";
+ * The work a large project's requests do, counted rather than timed (docs/deploy.md "Sizing";
  * docs/architecture.md "Counts kept"): an event nobody subscribes to is never written, a push of
  * changed strings writes each value's row once, `GET /problems` walks the keys in order for a
  * page instead of sorting every finding, and a one-character search stops walking the keys once
@@ -67,7 +67,7 @@ describe("the outbox holds only events somebody subscribes to (docs/webhooks.md 
   });
 });
 
-describe("a push of changed strings (CONTRACTS §13: 100,000 in under 10 s)", () => {
+describe("a push of changed strings (the size goal: 100,000 in under 10 s)", () => {
   test("writes each new or changed value's row once (value and findings together) and its history entry, nothing else", async () => {
     const t = await testApp();
     try {

@@ -34,7 +34,7 @@ const EXAMPLES: Record<string, Example> = {
   "GET /users": { rule: "no token", url: "/users", ok: 200 },
   "GET /audit": { rule: "no token", url: "/audit", ok: 200 },
   "GET /projects/:pid/audit": { rule: "no token", url: "/projects/:pid/audit", ok: 200 },
-  // CONTRACTS §11: no token reaches the members of a project.
+  // No token reaches the members of a project (docs/dashboard-api.md "Project roles").
   "GET /projects/:pid/members": { rule: "no token", url: "/projects/:pid/members", ok: 200 },
   "PUT /projects/:pid/members/:userId": { rule: "no token", url: "/projects/:pid/members/:memberId", body: { role: "viewer" }, ok: 200 },
   "DELETE /projects/:pid/members/:userId": { rule: "no token", url: "/projects/:pid/members/:memberId", ok: 204 },

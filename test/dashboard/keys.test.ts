@@ -143,7 +143,7 @@ describe("dashboard: keys and translations", () => {
     expect(await page.getByLabel("Format").inputValue()).toBe("yaml");
     await page.getByLabel("File").setInputFiles({ name: "en.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ "a.one": "One", "a.two": "Two" })) });
     expect(await page.getByLabel("Format").inputValue()).toBe("json");
-    // CONTRACTS §10: the dry run's preview shows on the page before anything changes.
+    // The dry run's preview shows on the page before anything changes (docs/dashboard.md "Import").
     await page.getByRole("button", { name: "Preview import" }).click();
     const preview = page.getByRole("region", { name: "Preview of the import" });
     await preview.getByText("Preview for en, nothing changed yet: 2 new keys, 2 translations to set, 0 keys to delete, 0 unchanged.").waitFor();

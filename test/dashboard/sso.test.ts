@@ -1,5 +1,5 @@
 /**
- * Single sign-on in the browser, as a person does it (CONTRACTS §11, docs/dashboard.md "Login"):
+ * Single sign-on in the browser, as a person does it (docs/dashboard.md "Login"):
  * the compiled server, a real provider on loopback (oidc-provider), and Chromium clicking through
  * both; the audit log page shows what happened. The rules of the flow are test/accounts/oidc.test.ts.
  */

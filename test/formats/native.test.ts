@@ -1,7 +1,8 @@
 /**
- * The formats for native apps and migrations (CONTRACTS §10, docs/formats.md), through the
- * dashboard API in-process: the sample files under test/fixtures/formats/ (written for these
- * tests) are imported, a release is published, and the dashboard export gives each format back.
+ * The formats for native apps and migrations (docs/formats.md "Formats for native apps and
+ * migrations"), through the dashboard API in-process: the sample files under
+ * test/fixtures/formats/ (written for these tests) are imported, a release is published, and the
+ * dashboard export gives each format back.
  * What we write is checked by the formats' own tools, not by our reading of it: `msgfmt --check`
  * (gettext), translate-toolkit (xliff2po, prop2po's `.strings` reader, its Android reader),
  * `aapt2 compile` (Android) and `plistutil` (`.stringsdict`); XLIFF 2.0 against the core structure.
@@ -80,7 +81,7 @@ async function values(pid: string, code: string): Promise<Record<string, string>
   return Object.fromEntries(list.body.items.filter((k: any) => k.translations[code]).map((k: any) => [k.key, k.translations[code].value]));
 }
 
-describe("gettext PO (CONTRACTS §10)", () => {
+describe("gettext PO", () => {
   test("msgctxt is the key, msgid the base string, Plural-Forms map msgstr[i] to ICU categories; the export passes msgfmt --check and reads back the same", async () => {
     const pid = await admin.project("PO", "en", ["ru"]);
     // The files name their language in the header: no language_code needed.
@@ -118,7 +119,7 @@ describe("gettext PO (CONTRACTS §10)", () => {
   });
 });
 
-describe("Android strings.xml (CONTRACTS §10)", () => {
+describe("Android strings.xml", () => {
   test("strings and plurals with Android's escaping and comments; aapt2 compiles the export and translate-toolkit reads the same strings", async () => {
     const pid = await admin.project("Android", "en", ["de", "pt-BR"]);
     await importFile(pid, "android", fixture("android/values/strings.xml"), "en");
@@ -142,7 +143,7 @@ describe("Android strings.xml (CONTRACTS §10)", () => {
       const path = saved(`android/res/${folder}/strings.xml`, text);
       const compiled = run(["aapt2", "compile", path, "-o", join(work, "android")]);
       expect(compiled.code, compiled.out).toBe(0);
-      // CONTRACTS §10: translatable="false" kept, in the file it came from.
+      // translatable="false" kept, in the file it came from (docs/formats.md "Not translatable").
       if (code === "en") expect(text).toContain('<string name="app_name" translatable="false">Phrasebook</string>');
       if (code === "pt-BR") continue;
       const original = await entriesOf("android", fixture(`android/${folder}/strings.xml`));
@@ -169,7 +170,7 @@ describe("Android strings.xml (CONTRACTS §10)", () => {
   });
 });
 
-describe("Apple .strings, .stringsdict and .xcstrings (CONTRACTS §10)", () => {
+describe("Apple .strings, .stringsdict and .xcstrings", () => {
   test(".strings and .stringsdict set one project; the exports split plurals from the rest; prop2po and plistutil read them", async () => {
     const pid = await admin.project("Apple", "en", ["de"]);
     await importFile(pid, "strings", fixture("apple/en.lproj/Localizable.strings"), "en");
@@ -220,7 +221,7 @@ describe("Apple .strings, .stringsdict and .xcstrings (CONTRACTS §10)", () => {
   });
 });
 
-describe("XLIFF 1.2 and 2.0 (CONTRACTS §10)", () => {
+describe("XLIFF 1.2 and 2.0", () => {
   test("XLIFF 1.2 sets source and target languages; the export passes xliff2po, and its PO passes msgfmt --check", async () => {
     const pid = await admin.project("XLIFF", "en", ["de", "fr"]);
     const r = await importFile(pid, "xliff", fixture("xliff/de-1.2.xlf"));
@@ -296,7 +297,7 @@ describe("XLIFF 1.2 and 2.0 (CONTRACTS §10)", () => {
   });
 });
 
-describe("a string marked not to be translated (CONTRACTS §10: translatable=\"false\" kept; docs/formats.md \"Not translatable\")", () => {
+describe("a string marked not to be translated (translatable=\"false\" kept; docs/formats.md \"Not translatable\")", () => {
   const androidBase = (marked: boolean) =>
     `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <string name="app_name"${marked ? ' translatable="false"' : ""}>Phrasebook</string>\n    <plurals name="files"${marked ? ' translatable="false"' : ""}>\n        <item quantity="one">%d file</item>\n        <item quantity="other">%d files</item>\n    </plurals>\n    <string name="hello">Hello</string>\n</resources>\n`;
   const mark = async (pid: string) =>
@@ -406,7 +407,7 @@ describe("a string marked not to be translated (CONTRACTS §10: translatable=\"f
   });
 });
 
-describe("native placeholders are checked like ICU arguments (CONTRACTS §10)", () => {
+describe("native placeholders are checked like ICU arguments", () => {
   test("a translation must use the base string's %1$s, %@, %lld: another is placeholder_unknown, a missing one placeholder_missing", async () => {
     const pid = await admin.project("Placeholders", "en", ["de"]);
     await importFile(pid, "json", JSON.stringify({ a: "Hi %1$s, you have %2$lld", b: "Open %@", c: "50% off" }), "en");
@@ -420,7 +421,7 @@ describe("native placeholders are checked like ICU arguments (CONTRACTS §10)", 
   });
 });
 
-describe("the CDN and download_urls stay JSON, YAML and ARB (CONTRACTS §10)", () => {
+describe("the CDN and download_urls stay JSON, YAML and ARB", () => {
   test("a project fed from strings.xml publishes the spec's three formats, and a draft has nothing to export", async () => {
     const pid = await admin.project("Fed from Android", "en");
     await importFile(pid, "android", fixture("android/values/strings.xml"), "en");

@@ -219,7 +219,8 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
           }
           if (s.status >= 400) {
             expect(typeof reply.body?.error, "a refused request answers {\"error\"}").toBe("string");
-            // ...but a refused sign-in's audit entry (CONTRACTS §11: failed sign-ins are logged).
+            // ...but a refused sign-in's audit entry (failed sign-ins are logged: docs/dashboard-api.md
+            // "Audit log").
             const logged = t.query<{ action: string }>("SELECT action FROM audit_log WHERE id > ?", auditBefore).map((r) => r.action);
             expect(logged.filter((a) => a !== "sign_in_failed"), "a refused request logs no action but a failed sign-in").toEqual([]);
             expect(totalChanges(t) - logged.length, "a refused request writes nothing").toBe(changesBefore);

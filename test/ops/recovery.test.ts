@@ -1,6 +1,6 @@
 /**
  * The restore drill of docs/deploy.md "Restore drill", run against the compiled executable
- * (CONTRACTS §13 "Recovery point of seconds", docs/deploy.md "Continuous replication"):
+ * (docs/deploy.md "Continuous replication": a recovery point of a second):
  * translations are written and releases published without pause while the server replicates to a
  * folder; the server and every process it started are killed at one instant (SIGKILL to its
  * process group: the machine is lost) and the data dir deleted; `phrasebook restore` brings the

@@ -1,8 +1,8 @@
 /**
- * product §3, docs/publishing.md §2: a publish ships every language as it was at one moment,
- * although it reads the snapshot one language at a time (CONTRACTS §13: bounded memory). Edits
- * made while its files are being written (the release is claimed, so the snapshot was taken)
- * are in none of them.
+ * docs/product.md §3, docs/publishing.md §2: a publish ships every language as it was at one
+ * moment, although it reads the snapshot one language at a time (bounded memory: docs/publishing.md
+ * §7). Edits made while its files are being written (the release is claimed, so the snapshot was
+ * taken) are in none of them.
  */
 import { describe, expect, test } from "bun:test";
 import { testApp } from "../helpers/app.ts";

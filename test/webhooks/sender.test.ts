@@ -170,7 +170,7 @@ describe("product §5: nothing lost, nothing doubled", () => {
     db.$client.run("DELETE FROM webhook_endpoints WHERE project_id = ?", [p.id]);
   });
 
-  test("CONTRACTS §13: an event no enabled endpoint subscribes to is not written; one unsubscribed before the sender handles it is removed then; one with deliveries stays until the retention", () => {
+  test("an event no enabled endpoint subscribes to is not written; one unsubscribed before the sender handles it is removed then; one with deliveries stays until the retention", () => {
     const p = findProject(db, createProject(deps, { name: "Unsubscribed", base_language_code: "en" }).id);
     const a = createEndpoint(deps, p, { url: "https://a.example/", events: ["key_created", "key_updated"] });
     createEndpoint(deps, p, { url: "https://c.example/", events: ["key_deleted"], enabled: false });
