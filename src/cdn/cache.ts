@@ -1,3 +1,5 @@
+import type { BundleFormat } from "../formats/registry.ts";
+
 /**
  * The in-process cache in front of the data dir (docs/cdn.md "Speed"), bounded by
  * PHRASEBOOK_CDN_CACHE_MB. Two levels: a file is its bytes in every encoding (shared by its pinned
@@ -9,10 +11,16 @@
 export interface CachedFile {
   key: string;
   projectId: number;
+  /** Where the file is on disk, for the encodings made later. */
+  diskPath: string;
   /** Bun Blobs: a Response built from one shares its bytes instead of copying them. */
   identity: Blob;
-  gzip: Blob | null; // null when compression would not make it smaller
-  br: Blob | null;
+  /**
+   * null when compression would not make it smaller; undefined until a request wants that
+   * encoding (a file is compressed once per encoding, on the first request that asks for it).
+   */
+  gzip: Blob | null | undefined;
+  br: Blob | null | undefined;
   etag: string; // strong tag of the identity bytes, quoted
   size: number;
   hot: boolean;
@@ -33,9 +41,13 @@ export interface Variant {
 
 export interface Route {
   file: CachedFile;
+  /** What the route's variants are made with: the file's format and the path's cache header. */
+  ext: BundleFormat;
+  cacheControl: string;
   identity: Variant;
-  gzip: Variant | null;
-  br: Variant | null;
+  /** As the file's: null when not smaller, undefined until made. */
+  gzip: Variant | null | undefined;
+  br: Variant | null | undefined;
 }
 
 /** Map entries, responses, header objects and the like, counted per file on top of its bytes. */
@@ -93,6 +105,14 @@ export class CdnCache {
     file.routes.add(path);
     this.routes.set(path, route);
     return true;
+  }
+
+  /** A file still cached took `bytes` more (an encoding made for it); the budget holds. */
+  grew(file: CachedFile, bytes: number): void {
+    file.size += bytes;
+    if (this.files.get(file.key) !== file) return;
+    this.bytes += bytes;
+    this.evictFor(0);
   }
 
   purgeProject(projectId: number): void {

@@ -8,7 +8,7 @@ import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED, fileHeaders, NOT_FOUND_HEAD
 import { parseCdnPath, type CdnPath } from "./paths.ts";
 import { prepareCdnQueries } from "./queries.ts";
 import { resolveFile } from "./resolve.ts";
-import { loadFile } from "./store.ts";
+import { loadEncoding, loadFile } from "./store.ts";
 
 const BYTES_PER_MB = 1024 * 1024;
 const HIT = { result: "hit" };
@@ -29,11 +29,11 @@ export interface Cdn {
 
 const NOT_FOUND = new HttpError(404, "not found", NOT_FOUND_HEADERS);
 
-function makeVariant(path: CdnPath, cacheControl: string, file: CachedFile, encoding: Encoding): Variant | null {
+function makeVariant(ext: CdnPath["ext"], cacheControl: string, file: CachedFile, encoding: Encoding): Variant | null | undefined {
   const body = encoding === "identity" ? file.identity : encoding === "gzip" ? file.gzip : file.br;
-  if (body === null) return null;
+  if (body === null || body === undefined) return body;
   const etag = encoding === "identity" ? file.etag : `${file.etag.slice(0, -1)}-${encoding === "gzip" ? "gz" : "br"}"`;
-  const headers = fileHeaders(path.ext, cacheControl, etag, encoding);
+  const headers = fileHeaders(ext, cacheControl, etag, encoding);
   return {
     etag,
     bytes: body.size,
@@ -48,18 +48,18 @@ function makeRoute(path: CdnPath, file: CachedFile, moving: boolean): Route {
   const cacheControl = moving ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
   return {
     file,
-    identity: makeVariant(path, cacheControl, file, "identity")!,
-    gzip: makeVariant(path, cacheControl, file, "gzip"),
-    br: makeVariant(path, cacheControl, file, "br"),
+    ext: path.ext,
+    cacheControl,
+    identity: makeVariant(path.ext, cacheControl, file, "identity")!,
+    gzip: makeVariant(path.ext, cacheControl, file, "gzip"),
+    br: makeVariant(path.ext, cacheControl, file, "br"),
   };
 }
 
-/** The hot path: pick the encoding, answer 304 on a matching tag, else a clone of a ready response. */
-function respond(request: Request, method: string, route: Route, encodings: EncodingChooser, sent: (bytes: number) => void): Response {
-  const headers = request.headers;
-  const encoding = encodings.choose(headers.get("accept-encoding"));
+/** The hot path: answer 304 on a matching tag, else a clone of a ready response. */
+function respond(request: Request, method: string, route: Route, encoding: Encoding, sent: (bytes: number) => void): Response {
   const v = (encoding === "br" ? route.br : encoding === "gzip" ? route.gzip : null) ?? route.identity;
-  const ifNoneMatch = headers.get("if-none-match");
+  const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch !== null && etagMatches(ifNoneMatch, v.etag)) return v.notModified.clone();
   if (method === "GET") sent(v.bytes);
   return v.ok.clone();
@@ -90,6 +90,36 @@ export function createCdn(deps: CdnDeps): Cdn {
   const sent = (bytes: number) => void (bytesCell.value += bytes);
   const encodings = new EncodingChooser();
 
+  const making = new Map<string, Promise<void>>();
+
+  /**
+   * Makes an encoding a cached file does not have yet (once, however many requests want it at
+   * the same time) and gives it to every route of the file, and to `route` (which a purge may
+   * have taken out of the cache meanwhile).
+   */
+  async function withEncoding(file: CachedFile, encoding: "gzip" | "br", route?: Route): Promise<void> {
+    if (file[encoding] === undefined) {
+      const key = `${file.key}#${encoding}`;
+      let pending = making.get(key);
+      if (!pending) {
+        pending = loadEncoding(file, encoding)
+          .then((blob) => {
+            if (file[encoding] !== undefined) return;
+            file[encoding] = blob;
+            cache.grew(file, blob?.size ?? 0);
+            for (const path of file.routes) {
+              const r = cache.routes.get(path);
+              if (r?.file === file) r[encoding] = makeVariant(r.ext, r.cacheControl, file, encoding);
+            }
+          })
+          .finally(() => making.delete(key));
+        making.set(key, pending);
+      }
+      await pending;
+    }
+    if (route && route[encoding] === undefined) route[encoding] = makeVariant(route.ext, route.cacheControl, file, encoding);
+  }
+
   async function fill(request: Request, method: string, path: string): Promise<Response> {
     const parsed = parseCdnPath(path.slice(prefix.length));
     if (!parsed) return NOT_FOUND.toResponse();
@@ -97,19 +127,27 @@ export function createCdn(deps: CdnDeps): Cdn {
     if (!file) return NOT_FOUND.toResponse();
     const generation = cache.generation(file.projectId);
     const key = `${file.releasePublicId}/${file.code}.${parsed.ext}`;
+    const encoding = encodings.choose(request.headers.get("accept-encoding"));
     let cached = cache.file(key);
     if (!cached) {
       let pending = loading.get(key);
       if (!pending) {
-        pending = loadFile(deps.settings.dataDir, file.projectId, file.releasePublicId, file.code, parsed.ext).finally(() => loading.delete(key));
+        pending = loadFile(deps.settings.dataDir, file.projectId, file.releasePublicId, file.code, parsed.ext, encoding).finally(() => loading.delete(key));
         loading.set(key, pending);
       }
       cached = (await pending) ?? undefined;
       if (!cached) return NOT_FOUND.toResponse();
     }
+    if (encoding !== "identity") await withEncoding(cached, encoding);
     const route = makeRoute(parsed, cached, file.moving);
     cache.add(path, route, generation);
-    return respond(request, method, route, encodings, sent);
+    return respond(request, method, route, encoding, sent);
+  }
+
+  /** A cached route whose file lacks the encoding this request wants: made, then answered. */
+  async function encodeAndRespond(request: Request, method: string, route: Route, encoding: "gzip" | "br"): Promise<Response> {
+    await withEncoding(route.file, encoding, route);
+    return respond(request, method, route, encoding, sent);
   }
 
   function handle(request: Request, method: string, path: string): Response | Promise<Response> | undefined {
@@ -118,8 +156,13 @@ export function createCdn(deps: CdnDeps): Cdn {
     if (method === "GET" || method === "HEAD") {
       const route = cache.route(path);
       if (route !== undefined) {
+        const encoding = encodings.choose(request.headers.get("accept-encoding"));
+        if (encoding !== "identity" && route[encoding] === undefined) {
+          missCell.value++;
+          return encodeAndRespond(request, method, route, encoding);
+        }
         hitCell.value++;
-        return respond(request, method, route, encodings, sent);
+        return respond(request, method, route, encoding, sent);
       }
       missCell.value++;
       return fill(request, method, path);

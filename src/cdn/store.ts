@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { writeAtomic } from "../bundles/files.ts";
 import { bundleFileName, bundlePath } from "../bundles/layout.ts";
 import { sha256Base64Url } from "../common/hash.ts";
@@ -7,6 +7,7 @@ import { log } from "../common/log.ts";
 import type { BundleFormat } from "../formats/registry.ts";
 import { cachedSize, type CachedFile } from "./cache.ts";
 import { brotli, gzip } from "../common/compress.ts";
+import type { Encoding } from "../common/http.ts";
 
 const COMPRESSED_SUFFIX = { gzip: ".gz", br: ".br" } as const;
 
@@ -42,8 +43,14 @@ async function variant(path: string, name: string, identity: Uint8Array, encodin
   return useful.length > 0 ? useful : null;
 }
 
-/** Loads one published file in every encoding, or null when it is missing from the disk. */
-export async function loadFile(dataDir: string, projectId: number, releasePublicId: string, code: string, ext: BundleFormat): Promise<CachedFile | null> {
+/**
+ * Loads one published file: its bytes, and the encoding `wanted` (made now, unless already stored
+ * beside the file). The other encoding is taken when stored, else left to the first request that
+ * wants it (`loadEncoding`): a client asks for one, and making both doubled the work of every first
+ * request (a `pull` of 50 large files waits for all of them, docs/cdn.md "Headers").
+ * Null when the file is missing from the disk.
+ */
+export async function loadFile(dataDir: string, projectId: number, releasePublicId: string, code: string, ext: BundleFormat, wanted: Encoding): Promise<CachedFile | null> {
   const path = bundlePath(dataDir, releasePublicId, code, ext);
   const identity = readIfPresent(path);
   if (identity === null) {
@@ -51,16 +58,34 @@ export async function loadFile(dataDir: string, projectId: number, releasePublic
     return null;
   }
   const name = bundleFileName(code, ext);
-  const [gz, br] = await Promise.all([variant(path, name, identity, "gzip"), variant(path, name, identity, "br")]);
+  const encoded = async (encoding: "gzip" | "br") => (encoding === wanted ? variant(path, name, identity, encoding) : stored(path, encoding));
+  const [gz, br] = await Promise.all([encoded("gzip"), encoded("br")]);
   return {
     key: `${releasePublicId}/${name}`,
     projectId,
+    diskPath: path,
     identity: new Blob([identity as Uint8Array<ArrayBuffer>]),
-    gzip: gz && new Blob([gz as Uint8Array<ArrayBuffer>]),
-    br: br && new Blob([br as Uint8Array<ArrayBuffer>]),
+    gzip: blobOf(gz),
+    br: blobOf(br),
     etag: contentTag(identity),
     size: cachedSize(identity.length, gz?.length ?? 0, br?.length ?? 0),
     hot: false,
     routes: new Set(),
   };
+}
+
+/** An encoding of a cached file that was not made when it was loaded: made now (or read, if stored since). */
+export async function loadEncoding(file: CachedFile, encoding: "gzip" | "br"): Promise<Blob | null> {
+  const identity = await file.identity.bytes();
+  return blobOf(await variant(file.diskPath, basename(file.diskPath), identity, encoding)) ?? null;
+}
+
+/** A variant stored beside the file: its bytes, null for "does not help", undefined when not made yet. */
+function stored(path: string, encoding: "gzip" | "br"): Uint8Array | null | undefined {
+  const bytes = readIfPresent(path + COMPRESSED_SUFFIX[encoding]);
+  return bytes === null ? undefined : bytes.length > 0 ? bytes : null;
+}
+
+function blobOf(bytes: Uint8Array | null | undefined): Blob | null | undefined {
+  return bytes ? new Blob([bytes as Uint8Array<ArrayBuffer>]) : bytes;
 }

@@ -5,12 +5,12 @@ import { EncodingChooser, etagMatches, preferredEncoding } from "../../src/commo
 
 function blob(key: string, projectId: number, bytes: number): CachedFile {
   const identity = new Blob([new Uint8Array(bytes)]);
-  return { key, projectId, identity, gzip: null, br: null, etag: `"${key}"`, size: cachedSize(bytes, 0, 0), hot: false, routes: new Set() };
+  return { key, projectId, diskPath: `/nowhere/${key}`, identity, gzip: null, br: null, etag: `"${key}"`, size: cachedSize(bytes, 0, 0), hot: false, routes: new Set() };
 }
 
 function route(f: CachedFile): Route {
   const ok = new Response(f.identity);
-  return { file: f, identity: { etag: f.etag, bytes: f.identity.size, ok, notModified: new Response(null, { status: 304 }) }, gzip: null, br: null };
+  return { file: f, ext: "json", cacheControl: "no-store", identity: { etag: f.etag, bytes: f.identity.size, ok, notModified: new Response(null, { status: 304 }) }, gzip: null, br: null };
 }
 
 const KB = 1024;

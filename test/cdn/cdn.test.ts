@@ -149,6 +149,32 @@ describe("CDN file endpoints (interface §4.5, product §3)", () => {
     expect(await Bun.file(`${dir}/en.json.gz`).exists()).toBe(true);
   });
 
+  test("docs/cdn.md Headers: each encoding is made on the first request that wants it, once, and then serves every URL of the file", async () => {
+    const second = await publish(h.admin, pid, "v-encodings");
+    const pinned = url(lang(second, "en"));
+    const latest = latestUrl(slug, "en");
+    const dir = `${h.t.dataDir}/releases/${second.id}`;
+    const plain = await fetchRaw(h.t, pinned, { "accept-encoding": "identity" });
+    expect(await Bun.file(`${dir}/en.json.br`).exists()).toBe(false);
+    expect(await Bun.file(`${dir}/en.json.gz`).exists()).toBe(false);
+    const br = await fetchRaw(h.t, pinned, { "accept-encoding": "br" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(Buffer.from(brotliDecompressSync(br.body)).equals(Buffer.from(plain.body))).toBe(true);
+    expect(await Bun.file(`${dir}/en.json.br`).exists()).toBe(true);
+    expect(await Bun.file(`${dir}/en.json.gz`).exists()).toBe(false);
+    // Ten clients want gzip at once, by the pinned and the latest URL (already cached without it).
+    const gz = await Promise.all(Array.from({ length: 10 }, (_, i) => fetchRaw(h.t, i % 2 ? pinned : latest, { "accept-encoding": "gzip" })));
+    for (const r of gz) {
+      expect(r.headers.get("content-encoding")).toBe("gzip");
+      expect(Buffer.from(gunzipSync(r.body)).equals(Buffer.from(plain.body))).toBe(true);
+    }
+    expect(gz[1]!.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(gz[0]!.headers.get("cache-control")).toBe("public, max-age=60, must-revalidate");
+    const { readdirSync } = await import("node:fs");
+    expect(readdirSync(dir).filter((f) => f.startsWith("en.json")).sort()).toEqual(["en.json", "en.json.br", "en.json.gz"]);
+    expect(readdirSync(dir).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
+  });
+
   test("interface §4.5 rule 2: latest tracks the newest release's languages and drops one it did not ship", async () => {
     const c = h.admin;
     const p = await c.project("Latest languages", "en", ["de"]);
