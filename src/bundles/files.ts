@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, fsync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { randomString } from "../common/ids.ts";
@@ -74,6 +74,38 @@ export async function writeDurable(path: string, data: string | Uint8Array): Pro
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * A new file written as its bytes come (synchronously, into the page cache) and flushed to the disk
+ * on `close`, which runs off the thread: a publish compiles its next language while the disk syncs
+ * this one's files (docs/publishing.md §2 "Threads").
+ */
+export class DurableFile {
+  private constructor(private readonly fd: number) {}
+
+  /** Creates `path`, which must not exist, for the owner only. */
+  static create(path: string): DurableFile {
+    return new DurableFile(openSync(path, "wx", FILE_MODE));
+  }
+
+  write(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.byteLength; ) at += writeSync(this.fd, bytes, at);
+  }
+
+  /** Flushes the file to the disk and closes it; closed also when the flush fails. */
+  async close(): Promise<void> {
+    try {
+      await new Promise<void>((resolve, reject) => fsync(this.fd, (err) => (err ? reject(err) : resolve())));
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+
+  /** Closes without flushing (the file is being given up). */
+  abandon(): void {
+    closeSync(this.fd);
   }
 }
 

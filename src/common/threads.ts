@@ -19,11 +19,12 @@ function workerEntry(): string {
 
 /** A worker thread that runs tasks one after the other; `close` ends it. */
 export class WorkerThread {
-  private readonly worker = new Worker(workerEntry());
+  private readonly worker: Worker;
   private waiting: { resolve: (reply: unknown) => void; reject: (err: Error) => void } | undefined;
   private failed: Error | undefined;
 
   constructor() {
+    this.worker = new Worker(workerEntry());
     this.worker.addEventListener("message", (event: MessageEvent) => this.settle((w) => w.resolve(event.data)));
     this.worker.addEventListener("error", (event) => this.fail(new Error(`worker thread failed: ${event.message}`)));
     this.worker.addEventListener("close", () => this.fail(new Error("worker thread ended without an answer")));

@@ -22,14 +22,14 @@ export function compileLanguage(keySet: BundleKeys, lang: BundleLanguage, syntax
 }
 
 /**
- * The same files as `compileLanguage`, as UTF-8 bytes in `into`'s buffers (a publish keeps them
- * from one language to the next, docs/formats.md "Speed"); each buffer is reset first.
+ * The same files as `compileLanguage`, as UTF-8 bytes through `into`'s buffers (a publish keeps
+ * them from one language to the next, and gives each a drain that writes to the file,
+ * docs/formats.md "Speed"). The caller resets each buffer before and ends it after.
  */
 export function compileLanguageInto(keySet: BundleKeys, lang: BundleLanguage, syntax: MessageSyntax, into: Record<BundleFormat, Utf8Bytes>): void {
   const input = writeInput(keySet, lang, syntax);
   for (const [name, format] of BUNDLE_WRITERS) {
     const out = into[name];
-    out.reset();
     if (format.writeTo) format.writeTo(input, out);
     else out.add(format.write(input));
   }

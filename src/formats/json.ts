@@ -15,13 +15,14 @@ import { addJsonString, textOf, type TextSink } from "./texts.ts";
  */
 function writeTo({ keys, languages }: WriteInput, out: TextSink): void {
   const lang = languages[0]!;
+  // What comes before each value after the first, made once per key set (docs/formats.md "Speed").
+  const entry = keys.own("json", () => keys.json.map((k) => `,\n  ${k}: `));
   let first = true;
   for (let i = 0; i < keys.keys.length; i++) {
     const value = lang.values[i];
     if (value === undefined) continue;
-    out.add(first ? "{\n  " : ",\n  ");
-    out.add(keys.json[i]!);
-    out.add(": ");
+    if (first) out.add(`{\n  ${keys.json[i]!}: `);
+    else out.add(entry[i]!);
     addJsonString(out, value);
     first = false;
   }

@@ -83,28 +83,47 @@ export class TextPieces implements TextSink {
 }
 
 /**
- * Encodes the pieces to UTF-8 into one buffer, which grows as needed and is kept for the next file
- * (`reset`): a publish writes every language's files through the same few buffers. Each piece is
- * encoded as it comes: gathering pieces into larger strings first makes memory that is handed
- * back to the system when freed and must be faulted in again (docs/formats.md "Speed").
+ * Encodes the pieces to UTF-8 into a buffer kept from one file to the next. With a `drain` (set by
+ * `reset`), the bytes are handed to it whenever the buffer is full and at `end`, so the buffer stays
+ * small and a publish writes its files as they are made; without one, the buffer grows to hold the
+ * whole file (`bytes`). Each piece is encoded as it comes: gathering pieces into larger strings
+ * first makes memory that is handed back to the system when freed and must be faulted in again
+ * (docs/formats.md "Speed").
  */
 export class Utf8Bytes implements TextSink {
-  private buffer = Buffer.allocUnsafe(1 << 16);
+  private buffer: Buffer;
   private length = 0;
+  private drain: ((bytes: Uint8Array) => void) | undefined;
+
+  constructor(initialBytes = 1 << 16) {
+    this.buffer = Buffer.allocUnsafe(initialBytes);
+  }
+
+  /** Starts a new file: its bytes go to `drain` as they come, or are kept for `bytes`. */
+  reset(drain?: (bytes: Uint8Array) => void): void {
+    this.length = 0;
+    this.drain = drain;
+  }
 
   add(piece: string): void {
     // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
-    if (this.length + piece.length * 3 > this.buffer.byteLength) this.grow(this.length + piece.length * 3);
+    const most = piece.length * 3;
+    if (this.length + most > this.buffer.byteLength) {
+      if (this.drain) this.end();
+      if (this.length + most > this.buffer.byteLength) this.grow(this.length + most);
+    }
     this.length += this.buffer.write(piece, this.length, "utf8");
   }
 
-  /** The bytes written since the last reset; valid until the next `add` or `reset`. */
-  bytes(): Uint8Array {
-    return this.buffer.subarray(0, this.length);
+  /** Hands what is gathered to the drain, if there is one. */
+  end(): void {
+    if (this.drain && this.length > 0) this.drain(this.buffer.subarray(0, this.length));
+    if (this.drain) this.length = 0;
   }
 
-  reset(): void {
-    this.length = 0;
+  /** The bytes written since the last reset (without a drain); valid until the next `add` or `reset`. */
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
   }
 
   private grow(atLeast: number): void {

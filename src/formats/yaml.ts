@@ -56,18 +56,18 @@ function addYamlScalar(out: TextSink, s: string): void {
 
 function writeTo({ keys, languages }: WriteInput, out: TextSink): void {
   const lang = languages[0]!;
-  // The keys' YAML forms, made once per key set for every language (docs/formats.md "Speed").
-  const keyYaml = keys.own("yaml", () => keys.keys.map((key, i) => `${yamlScalar(key, keys.json[i]!)}: `));
-  let empty = true;
+  // The keys' YAML forms, each after the previous line's end, made once per key set for every
+  // language (docs/formats.md "Speed").
+  const entry = keys.own("yaml", () => keys.keys.map((key, i) => `\n${yamlScalar(key, keys.json[i]!)}: `));
+  let first = true;
   for (let i = 0; i < keys.keys.length; i++) {
     const value = lang.values[i];
     if (value === undefined) continue;
-    out.add(keyYaml[i]!);
+    out.add(first ? entry[i]!.slice(1) : entry[i]!);
     addYamlScalar(out, value);
-    out.add("\n");
-    empty = false;
+    first = false;
   }
-  if (empty) out.add("{}\n");
+  out.add(first ? "{}\n" : "\n");
 }
 
 export const yaml = {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { writeDurable } from "../bundles/files.ts";
+import { DurableFile } from "../bundles/files.ts";
 import { bundleFileName } from "../bundles/layout.ts";
 import { compileLanguageInto } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
@@ -36,7 +36,17 @@ export class LanguageCompiler {
    * file-sized string is made, and no new buffer per file, memory the system must hand over page
    * by page at a cost greater than the writing itself (docs/formats.md "Speed").
    */
-  private readonly files = Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, new Utf8Bytes()])) as Record<BundleFormat, Utf8Bytes>;
+  /**
+   * Each format's file goes through a small buffer kept from one language to the next, written
+   * to the file whenever it fills: no file-sized string or buffer is made, memory the system must
+   * hand over page by page at a cost greater than the writing itself (docs/formats.md "Speed").
+   */
+  private readonly buffers = Object.fromEntries(BUNDLE_FORMATS.map((f) => [f, new Utf8Bytes(FILE_BUFFER_BYTES)])) as Record<BundleFormat, Utf8Bytes>;
+  /**
+   * The previous language's files being flushed to the disk: the next language is compiled
+   * meanwhile (docs/publishing.md §2 "Threads"). `flush` waits for the last one.
+   */
+  private syncing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly snapshot: SnapshotSource) {
     this.base = snapshot.languages.find((l) => l.isBase);
@@ -49,23 +59,47 @@ export class LanguageCompiler {
     const values = job.code === this.base?.code ? this.baseValues : this.snapshot.valuesOf(job.code);
     const { args, findings } = this.checker.check(job, values);
     if (job.dir === null || (findings.errorCount > 0 && !job.allowErrors)) return { findings, written: false };
-    compileLanguageInto(this.snapshot, { code: job.code, values, arguments: args }, this.snapshot.syntax, this.files);
     const dir = job.dir;
-    await Promise.all(BUNDLE_FORMATS.map((format) => writeDurable(join(dir, bundleFileName(job.code, format)), this.files[format].bytes())));
+    const files = BUNDLE_FORMATS.map((format) => [format, DurableFile.create(join(dir, bundleFileName(job.code, format)))] as const);
+    try {
+      for (const [format, file] of files) this.buffers[format].reset((bytes) => file.write(bytes));
+      compileLanguageInto(this.snapshot, { code: job.code, values, arguments: args }, this.snapshot.syntax, this.buffers);
+      for (const [format] of files) this.buffers[format].end();
+    } catch (err) {
+      for (const [, file] of files) file.abandon();
+      throw err;
+    }
+    // One language's files are flushed while the next is compiled; a failure is reported by the
+    // next language's wait or by `flush`.
+    const previous = this.syncing;
+    this.syncing = Promise.all([previous, ...files.map(([, file]) => file.close())]);
+    this.syncing.catch(() => {});
+    await previous;
     return { findings, written: true };
   }
+
+  /** Waits until every file written so far is flushed to the disk; throws what a write threw. */
+  async flush(): Promise<void> {
+    const syncing = this.syncing;
+    this.syncing = Promise.resolve();
+    await syncing;
+  }
 }
+
+/** Bytes gathered before a file's buffer is written out: a few dozen writes for an 8 MB file. */
+const FILE_BUFFER_BYTES = 256 * 1024;
 
 /**
  * A task of a compiling thread: `start` answers once the thread is ready; `open` opens its copy of
  * the snapshot and counts itself in `opened` (1 when its view is taken, OPEN_FAILED when it
  * cannot), which the server's thread waits on while it holds the write lock; then one language at
- * a time; `close` ends the read transaction.
+ * a time; `flush` answers once every file written is on the disk; `close` ends the read transaction.
  */
 export type CompileTask =
   | { start: true }
   | { open: { path: string; projectId: number; opened: Int32Array } }
   | { job: LanguageJob }
+  | { flush: true }
   | { close: true };
 export type CompileReply = { ok: LanguageDone | null } | { crashed: string };
 
@@ -107,6 +141,10 @@ export async function runCompileTask(task: CompileTask): Promise<CompileReply> {
       return { ok: null };
     }
     if (!compiler) throw new Error("a language job came before the snapshot was opened");
+    if ("flush" in task) {
+      await compiler.flush();
+      return { ok: null };
+    }
     const done = await compiler.run(task.job);
     // A language's values, reads and files are garbage once written, tens of MB at 100,000 keys;
     // collected at once, each thread holds about one language at a time (docs/publishing.md §7).

@@ -86,6 +86,7 @@ export class CompilingThreads {
           const job: LanguageJob = { code: lang.code, name: lang.name, dir: tally.errorCount > 0 && !allowErrors ? null : dir, allowErrors };
           tally.add(position, compileResultOf(await t.run<CompileReply>(compileMessage({ job })))!.findings);
         }
+        compileResultOf(await t.run<CompileReply>(compileMessage({ flush: true })));
       }),
     );
     return tally;

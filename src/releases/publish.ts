@@ -162,6 +162,7 @@ async function compileHere(snapshot: SnapshotSource, dir: string | null, allowEr
     Bun.gc(true);
     await yieldToRequests();
   }
+  await compiler.flush();
   return tally;
 }
 

@@ -86,8 +86,19 @@ describe("the files' text (docs/formats.md \"Speed\")", () => {
     // A long language first, then a short one: the second must not keep the first one's tail.
     for (const lang of [{ code: "de", values: values.map((v) => v.repeat(50)) }, { code: "fr", values: values.map((v, i) => (i < 3 ? v : undefined)) }]) {
       const files = compileLanguage({ keys, contexts: new Map() }, lang);
+      for (const f of ["json", "yaml", "arb"] as const) into[f].reset();
       compileLanguageInto({ keys, contexts: new Map() }, lang, "icu", into);
       for (const f of ["json", "yaml", "arb"] as const) expect(Buffer.from(into[f].bytes()).equals(Buffer.from(files[f], "utf8"))).toBe(true);
+      // Drained in small pieces as they come, the same bytes.
+      const drained = { json: new Utf8Bytes(64), yaml: new Utf8Bytes(64), arb: new Utf8Bytes(64) };
+      const got = { json: [] as Uint8Array[], yaml: [] as Uint8Array[], arb: [] as Uint8Array[] };
+      for (const f of ["json", "yaml", "arb"] as const) drained[f].reset((bytes) => got[f].push(Buffer.from(bytes)));
+      compileLanguageInto({ keys, contexts: new Map() }, lang, "icu", drained);
+      for (const f of ["json", "yaml", "arb"] as const) {
+        drained[f].end();
+        expect(got[f].length).toBeGreaterThan(lang.code === "de" ? 10 : 0);
+        expect(Buffer.concat(got[f]).equals(Buffer.from(files[f], "utf8"))).toBe(true);
+      }
     }
   });
 });

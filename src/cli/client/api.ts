@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { writeSync } from "node:fs";
 import { CliError } from "../../common/errors.ts";
 import { DOWNLOAD_MAX_BYTES, IMPORT_TIMEOUT_MS, JSON_ANSWER_MAX_BYTES, REDIRECTS_MAX, REQUEST_TIMEOUT_MS, STALL_TIMEOUT_MS } from "./limits.ts";
@@ -210,7 +209,8 @@ export class PhrasebookClient {
         throw new CliError(`${what}: ${res.status} from ${shownUrl(url.href)}`, 2);
       }
       const tag = CONTENT_TAG.exec(res.headers.get("etag") ?? "")?.[1];
-      const hash = tag === undefined ? undefined : createHash("sha256");
+      // node:crypto only here: the commands that download nothing do not load it (docs/architecture.md "Start-up").
+      const hash = tag === undefined ? undefined : (await import("node:crypto")).createHash("sha256");
       const bytes = await readBounded(what, url.href, res, DOWNLOAD_MAX_BYTES, (chunk) => {
         hash?.update(chunk);
         for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
