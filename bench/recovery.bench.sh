@@ -4,7 +4,8 @@
 # beside the replica, then the server's process group killed mid-write with its data dir deleted,
 # `phrasebook restore` timed, and the recovery point measured from the acknowledged writes. The
 # replica is a folder on the same disk (the figures of a network replica depend on the network).
-# Knobs: BENCH_KEYS (100000), BENCH_LANGS (10), BENCH_WRITE_SECONDS (10).
+# Knobs: BENCH_KEYS (100000), BENCH_LANGS (10), BENCH_WRITE_SECONDS (10), BENCH_DATA_DIR (a data
+# dir to take instead of seeding, consumed: the one SCALE_KEEP=1 bash bench/scale.bench.sh keeps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUN=${BUN:-tools/node_modules/.bin/bun}

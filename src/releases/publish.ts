@@ -45,7 +45,11 @@ export async function publishRelease(
   assertDraft(findRelease(deps.db, project, releasePublicId));
   const started = performance.now();
   const threads = options.threads ?? compilingThreads(deps.db, project.id);
-  const pool = threads > 0 ? await CompilingThreads.start(threads) : undefined;
+  // Threads that cannot start leave the work to this thread, slower but the same.
+  const pool =
+    threads > 0
+      ? await CompilingThreads.start(threads).catch((err) => void log.warn("publish threads did not start; compiling on the server's thread", { error: String(err) }))
+      : undefined;
   try {
     // With threads, each thread opens a copy of the snapshot, all of one moment, and reads its
     // languages from it (compile-threads.ts).
