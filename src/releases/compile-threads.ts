@@ -103,10 +103,12 @@ export class CompilingThreads {
 const OPEN_WAIT_MS = 5_000;
 /** How long a publish tries to take the write lock, a few milliseconds at a time, before it fails. */
 const LOCK_WAIT_MS = 30_000;
+const LOCK_RETRY_MS = 2;
 
 /**
- * A connection holding SQLite's write lock. Taken without a busy timeout and tried again after a
- * pause: the server's thread must never sleep inside SQLite while a long import holds the lock.
+ * A connection holding SQLite's write lock. Taken without a busy timeout and tried again every
+ * LOCK_RETRY_MS: the server's thread must never sleep inside SQLite while a long import holds the
+ * lock, and each attempt costs microseconds.
  */
 async function writeLock(path: string): Promise<Database> {
   const lock = new Database(path);
@@ -120,7 +122,8 @@ async function writeLock(path: string): Promise<Database> {
         lock.close();
         throw err;
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Tried again soon: a writer that commits without pause leaves only short gaps to take it in.
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
   }
 }
