@@ -164,6 +164,50 @@ describe("hardening finding 3: pull trusts nothing the server names", () => {
   });
 });
 
+describe("a download proven by its ETag is still checked for its shape (docs/automation.md \"What the client trusts\")", () => {
+  /** A CDN answer whose ETag is the start of its bytes' SHA-256, as a Phrasebook server's is. */
+  const tagged = (body: Uint8Array) =>
+    new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": "application/json", etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url").slice(0, 22)}"` } });
+
+  for (const [what, body] of [
+    ["text that is no JSON object", new TextEncoder().encode("yes: this is not json\n")],
+    ["bytes that are not UTF-8", Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a])],
+  ] as const) {
+    test(`${what}, with a tag that matches it, is refused and nothing is written`, async () => {
+      handler = releaseServing(() => tagged(body));
+      const r = await run(["pull"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^phrasebook: pull out\/de\.json: the download of .*\/cdn\/de\.json is not a whole json file \(/);
+      expect(existsSync(join(repo, "out")) ? readdirSync(join(repo, "out")) : []).toEqual([]);
+    });
+  }
+
+  test("a large file of two-, three- and four-byte characters cut across chunks at every place is taken whole, not read back", async () => {
+    const value = "ő€😀".repeat(40_000);
+    const file = new TextEncoder().encode(`{\n  "a": ${JSON.stringify(value)},\n  "b": "end"\n}\n`);
+    // Sent in chunks of 1 to 7 bytes past 64 KB, so chunk ends fall inside every kind of sequence.
+    handler = releaseServing(() => {
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          let at = 0;
+          for (let n = 0; at < file.length; n++) {
+            const size = 65_536 + (n % 7) + 1;
+            controller.enqueue(file.slice(at, at + size));
+            at += size;
+          }
+          controller.close();
+        },
+      });
+      const res = tagged(file);
+      return new Response(stream, { headers: res.headers });
+    });
+    const r = await run(["pull"]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(join(repo, "out", "de.json")).equals(Buffer.from(file))).toBe(true);
+    rmSync(join(repo, "out"), { recursive: true, force: true });
+  });
+});
+
 describe("hardening finding 4: push reads only regular files inside the working tree", () => {
   let imports = 0;
   beforeAll(() => {

@@ -53,6 +53,16 @@ async function project(t: TestApp, broken: boolean) {
   return { admin, pid, row: findProject(t.deps.db, pid) };
 }
 
+/** Runs `body` on a new test app holding the project, and closes the app. */
+async function withProject(broken: boolean, body: (t: TestApp, p: Awaited<ReturnType<typeof project>>) => Promise<void>): Promise<void> {
+  const t = await testApp();
+  try {
+    await body(t, await project(t, broken));
+  } finally {
+    await t.close();
+  }
+}
+
 /** Publishes a new draft (or `draft`) with `threads`; answers the release's files by name, or the refusal. */
 async function publishWith(t: TestApp, row: ReturnType<typeof findProject>, tag: string, threads: number, allowErrors = false, draft = createRelease(t.deps, row, null, { name: tag, tag })) {
   try {
@@ -73,9 +83,7 @@ async function publishWith(t: TestApp, row: ReturnType<typeof findProject>, tag:
 
 describe("publishing on worker threads (docs/publishing.md §2)", () => {
   test("two threads, one thread and the server's thread write byte-identical files", async () => {
-    const t = await testApp();
-    try {
-      const { row } = await project(t, false);
+    await withProject(false, async (t, { row }) => {
       const inline = await publishWith(t, row, "inline", 0);
       const two = await publishWith(t, row, "two", 2);
       const one = await publishWith(t, row, "one", 1);
@@ -91,15 +99,11 @@ describe("publishing on worker threads (docs/publishing.md §2)", () => {
       expect(en["@item0001"].placeholders.when).toEqual({ type: "DateTime", format: "yMd" });
       // No staging folder is left behind by any of them.
       expect(readdirSync(join(t.dataDir, "releases")).filter((f) => f.startsWith("."))).toEqual([]);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test("a refusal on threads lists the same errors as one on the server's thread, and nothing of it stays", async () => {
-    const t = await testApp();
-    try {
-      const { row, admin, pid } = await project(t, true);
+    await withProject(true, async (t, { row, admin, pid }) => {
       const inline = await publishWith(t, row, "inline", 0);
       const two = await publishWith(t, row, "two", 2);
       expect(inline.refusal!.status).toBe(409);
@@ -115,15 +119,11 @@ describe("publishing on worker threads (docs/publishing.md §2)", () => {
       expect(Object.keys(forcedTwo.files!).length).toBe(15);
       for (const [name, bytes] of Object.entries(forcedInline.files!)) expect(forcedTwo.files![name]!.equals(bytes)).toBe(true);
       expect(JSON.parse(forcedTwo.files!["de.json"]!.toString()).item_0001).toBe("de {nobody} {when}");
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test("every thread reads the same moment: a value another connection rewrites in every language at once, without pause, comes out the same in all of them", async () => {
-    const t = await testApp();
-    try {
-      const { row } = await project(t, false);
+    await withProject(false, async (t, { row }) => {
       const keyId = t.deps.db.$client.query<{ id: number }, [number]>("SELECT id FROM translation_keys WHERE project_id = ? AND key = 'item_0002'").get(row.id)!.id;
       // A writer on a thread and a connection of its own: one statement changes the value in every
       // language, so any moment of the database has one number in all of them. It commits without
@@ -176,15 +176,11 @@ describe("publishing on worker threads (docs/publishing.md §2)", () => {
         }
       }
       expect(ticks.size).toBeGreaterThan(1); // the writer did move between rounds
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test("a write lock held elsewhere (a long import) makes the publish wait for it without holding up the server's thread", async () => {
-    const t = await testApp();
-    try {
-      const { row } = await project(t, false);
+    await withProject(false, async (t, { row }) => {
       const draft = createRelease(t.deps, row, null, { name: "waits", tag: "waits" });
       const other = new Database(join(t.dataDir, "phrasebook.db"));
       other.run("BEGIN IMMEDIATE");
@@ -201,8 +197,6 @@ describe("publishing on worker threads (docs/publishing.md §2)", () => {
       const { files } = await publishing;
       // It took its snapshot after the commit, in every language.
       for (const code of ["en", "de", "fr-CA", "ar"]) expect(JSON.parse(files![`${code}.json`]!.toString()).item_0002).toBe("committed while the publish waited");
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

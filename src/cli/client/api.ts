@@ -190,11 +190,14 @@ export class PhrasebookClient {
   /**
    * A CDN file (no token: download URLs need none, docs/interface.md §4.5), streamed into the file
    * descriptor `fd` as it comes (never held whole), following at most REDIRECTS_MAX redirects,
-   * each to an allowed origin. Answers the bytes written and whether they are proven whole: a
-   * Phrasebook server's ETag is the start of the file's SHA-256 (docs/cdn.md "ETag"), hashed here
-   * as the bytes come, which costs far less than reading a large file back to parse it.
+   * each to an allowed origin. Answers the bytes written, whether they are proven whole (a
+   * Phrasebook server's ETag is the start of the file's SHA-256, docs/cdn.md "Headers", hashed here
+   * as the bytes come, which costs far less than reading a large file back to parse it), and their
+   * shape: whether they are UTF-8, and their first and last bytes that are not white space. A tag
+   * proves only that the bytes are those the server meant; the shape is what the caller checks
+   * them against (docs/automation.md "What the client trusts").
    */
-  async download(what: string, rawUrl: unknown, fd: number): Promise<{ bytes: number; provenWhole: boolean }> {
+  async download(what: string, rawUrl: unknown, fd: number): Promise<{ bytes: number; provenWhole: boolean; shape: TextShape }> {
     let url = this.allowedUrl(what, rawUrl);
     for (let redirects = 0; ; redirects++) {
       const res = await this.send(what, url.href, "GET", {}, {});
@@ -209,15 +212,70 @@ export class PhrasebookClient {
         throw new CliError(`${what}: ${res.status} from ${shownUrl(url.href)}`, 2);
       }
       const tag = CONTENT_TAG.exec(res.headers.get("etag") ?? "")?.[1];
-      // node:crypto only here: the commands that download nothing do not load it (docs/architecture.md "Start-up").
+      // node:crypto and node:buffer only here: the commands that download nothing do not load them
+      // (docs/architecture.md "Start-up").
       const hash = tag === undefined ? undefined : (await import("node:crypto")).createHash("sha256");
+      const shape = new TextShapeReader((await import("node:buffer")).isUtf8);
       const bytes = await readBounded(what, url.href, res, DOWNLOAD_MAX_BYTES, (chunk) => {
         hash?.update(chunk);
+        shape.read(chunk);
         for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
       });
-      return { bytes, provenWhole: hash !== undefined && hash.digest("base64url").startsWith(tag!) };
+      return { bytes, provenWhole: hash !== undefined && hash.digest("base64url").startsWith(tag!), shape: shape.end() };
     }
   }
+}
+
+/** What a download looks like, read as it streams: UTF-8 or not, and its first and last non-space bytes (-1: none). */
+export interface TextShape {
+  utf8: boolean;
+  first: number;
+  last: number;
+}
+
+/**
+ * Reads a download's shape chunk by chunk, without holding it: a chunk may end inside a UTF-8
+ * sequence, whose first bytes wait for the next chunk.
+ */
+export class TextShapeReader {
+  private utf8 = true;
+  private carry: Uint8Array = new Uint8Array(0);
+  private first = -1;
+  private last = -1;
+
+  constructor(private readonly isUtf8: (bytes: Uint8Array) => boolean) {}
+
+  read(chunk: Uint8Array): void {
+    for (let i = 0; i < chunk.length && this.first < 0; i++) if (!isSpace(chunk[i]!)) this.first = chunk[i]!;
+    for (let i = chunk.length - 1; i >= 0; i--) {
+      if (!isSpace(chunk[i]!)) {
+        this.last = chunk[i]!;
+        break;
+      }
+    }
+    if (!this.utf8) return;
+    const data = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
+    const cut = completeUpTo(data);
+    this.utf8 = this.isUtf8(data.subarray(0, cut));
+    this.carry = data.slice(cut);
+  }
+
+  end(): TextShape {
+    return { utf8: this.utf8 && this.carry.length === 0, first: this.first, last: this.last };
+  }
+}
+
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** The length of `data` up to its last complete UTF-8 sequence (a sequence cut by the chunk's end is left out). */
+function completeUpTo(data: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, data.length); back++) {
+    const b = data[data.length - back]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return length > back ? data.length - back : data.length;
+  }
+  return data.length;
 }
 
 /**

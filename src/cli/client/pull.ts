@@ -5,7 +5,7 @@ import { ContentError, parseJsonObject } from "../../formats/read.ts";
 import { formatOfPath, isBundleFormat, isMultiLanguage, readFile, type BundleFormat, type FormatName } from "../../formats/registry.ts";
 import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
-import { PhrasebookClient } from "./api.ts";
+import { PhrasebookClient, type TextShape } from "./api.ts";
 import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
 import { PendingFile, readTextFile, writeAtomically } from "./files.ts";
 import { isNested, nest, teamArb } from "./shape.ts";
@@ -94,6 +94,12 @@ async function checkWhole(path: string, url: string, format: BundleFormat, bytes
     const why = err instanceof ContentError ? `${err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : ""}${err.reason}` : "not UTF-8 text";
     throw new CliError(`pull ${path}: the download of ${url.slice(0, 200)} is not a whole ${format} file (${why})`, 2);
   }
+}
+
+/** UTF-8 text, and for JSON and ARB one object from its first brace to its last. */
+function shapedAs(format: BundleFormat, shape: TextShape): boolean {
+  if (!shape.utf8) return false;
+  return format === "yaml" || (shape.first === 0x7b && shape.last === 0x7d);
 }
 
 /** The release's languages, as far as the client believes them (./limits.ts bounds their number). */
@@ -257,8 +263,9 @@ export async function runPull(args: ParsedArgs): Promise<number> {
       try {
         const got = await client.download(`pull ${item.path}`, item.url, file.descriptor);
         file.close();
-        // Proven whole by its content tag, a file is not read back (docs/automation.md "pull").
-        if (!got.provenWhole) await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
+        // Proven whole by its content tag and shaped as its format, a file is not read back
+        // (docs/automation.md "pull"); anything else is parsed, and refused with its fault.
+        if (!(got.provenWhole && shapedAs(item.format, got.shape))) await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
         await shape(client, d);
         d.bytes = statSync(file.temp).size;
       } catch (err) {
