@@ -254,10 +254,22 @@ export class TextShapeReader {
       }
     }
     if (!this.utf8) return;
-    const data = this.carry.length === 0 ? chunk : Buffer.concat([this.carry, chunk]);
-    const cut = completeUpTo(data);
-    this.utf8 = this.isUtf8(data.subarray(0, cut));
-    this.carry = data.slice(cut);
+    let rest = chunk;
+    if (this.carry.length > 0) {
+      // Only the sequence the last chunk began is joined up, not the whole chunk copied.
+      const need = sequenceLength(this.carry[0]!) - this.carry.length;
+      if (chunk.length < need) {
+        this.carry = Buffer.concat([this.carry, chunk]);
+        return;
+      }
+      this.utf8 = this.isUtf8(Buffer.concat([this.carry, chunk.subarray(0, need)]));
+      this.carry = new Uint8Array(0);
+      if (!this.utf8) return;
+      rest = chunk.subarray(need);
+    }
+    const cut = completeUpTo(rest);
+    this.utf8 = this.isUtf8(rest.subarray(0, cut));
+    this.carry = rest.slice(cut);
   }
 
   end(): TextShape {
@@ -267,13 +279,15 @@ export class TextShapeReader {
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
+/** How many bytes the UTF-8 sequence that `lead` begins takes. */
+const sequenceLength = (lead: number) => (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1);
+
 /** The length of `data` up to its last complete UTF-8 sequence (a sequence cut by the chunk's end is left out). */
 function completeUpTo(data: Uint8Array): number {
   for (let back = 1; back <= Math.min(3, data.length); back++) {
     const b = data[data.length - back]!;
     if ((b & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
-    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return length > back ? data.length - back : data.length;
+    return sequenceLength(b) > back ? data.length - back : data.length;
   }
   return data.length;
 }
