@@ -37,6 +37,14 @@ describe("dashboard: members and roles", () => {
     expect(stored).toMatchObject({ role: "translator", languages: ["de"] });
     expect(admin.problems).toEqual([]);
 
+    // A draft that would publish new values in German and French.
+    const published = await f.api.post(`/projects/${pid}/releases`, { name: "First", tag: "v1" });
+    expect((await f.api.post(`/projects/${pid}/releases/${published.body.id}/publish`)).status).toBe(200);
+    const cartKey = (await f.api.get(`/projects/${pid}/keys`)).body.items[0].id;
+    await f.api.put(`/projects/${pid}/keys/${cartKey}/translations/de`, { value: "Einkaufswagen" });
+    await f.api.put(`/projects/${pid}/keys/${cartKey}/translations/fr`, { value: "Chariot" });
+    const draft = await f.api.post(`/projects/${pid}/releases`, { name: "Second", tag: "v2" });
+
     for (const viewport of [DESKTOP, PHONE]) {
       const { page, problems } = await f.page(viewport, "tina@example.test", "tina-password");
       await page.getByRole("link", { name: "Roles shop" }).waitFor();
@@ -54,6 +62,12 @@ describe("dashboard: members and roles", () => {
       await page.getByText("Only a publisher or an admin of the project can add languages.").waitFor();
       expect(await page.getByRole("row", { name: /French/ }).count()).toBe(0);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // What the draft would publish: the German change, and French only counted.
+      await page.goto(`/dashboard/projects/${pid}/releases/${draft.body.id}`);
+      const changes = page.getByRole("region", { name: "What publishing changes" });
+      await changes.getByText("Einkaufswagen").waitFor();
+      await changes.getByText("1 value changed in languages your role does not cover.").waitFor();
+      expect(await page.getByText("Chariot").count()).toBe(0);
       expect(problems).toEqual([]);
     }
   });

@@ -64,6 +64,8 @@ export function diffView(diff: Diff, againstLabel: string): HTMLElement {
         )
       : null,
     diff.truncated ? h("p", { class: "muted small" }, "Each list shows its first 1,000 entries; the counts are whole.") : null,
+    // A translator or reviewer is shown only their languages' values; the counts are whole (docs/dashboard-api.md "Project roles").
+    !diff.truncated && diff.changed.length < counts.changed ? h("p", { class: "muted small" }, `${plural(counts.changed - diff.changed.length, "value")} changed in languages your role does not cover.`) : null,
   );
 }
 
