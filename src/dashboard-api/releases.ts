@@ -10,7 +10,7 @@ import { createRelease, findRelease, listReleases, releaseDetail, updateRelease 
 import { republishRelease } from "../releases/republish.ts";
 import { cancelSchedule, scheduleRelease } from "../releases/schedule.ts";
 import { releaseReadOffThread } from "./worker.ts";
-import { grantHolds, type Access, type DashboardContext } from "./access.ts";
+import { grantHolds, onlyVisible, visibleLanguages, type Access, type DashboardContext } from "./access.ts";
 
 /**
  * Who may run each release operation (docs/releases.md, docs/dashboard-api.md "Access"), in one
@@ -26,6 +26,22 @@ export const RELEASE_OPERATIONS_ACCESS = {
   rotateChannelSlug: "release",
   deleteChannel: "release",
 } as const satisfies Record<string, Access>;
+
+/**
+ * A diff without the values and language codes of languages a language-limited role does not see
+ * (docs/dashboard-api.md "Project roles"): a draft's diff holds strings not yet published. Its
+ * counts stay whole, as a page of problems counts every language's.
+ */
+function diffShown(visible: Set<string> | null, diff: ReleaseDiff): ReleaseDiff {
+  if (visible === null) return diff;
+  const code = (c: string) => c;
+  return {
+    ...diff,
+    changed: onlyVisible(visible, diff.changed, (c) => c.language_code),
+    languages_added: onlyVisible(visible, diff.languages_added, code),
+    languages_removed: onlyVisible(visible, diff.languages_removed, code),
+  };
+}
 
 /** Releases: drafts, publishing, slugs, deletion (docs/product.md §4, docs/publishing.md). */
 export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
@@ -79,7 +95,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
         status(201, releaseDetail(db, cdnUrl, project, await republishRelease(deps, dataDir, project, params.rid, caller.userId, body, by))),
       { access: RELEASE_OPERATIONS_ACCESS.republish, inProject: true, body: RepublishInput },
     )
-    .get("/projects/:pid/releases/:rid/diff", ({ project, params, query }) => reads.run<ReleaseDiff>({ kind: "diff", dataDir, project, releaseId: params.rid, against: query.against }), {
+    .get("/projects/:pid/releases/:rid/diff", async ({ project, grant, params, query }) => diffShown(visibleLanguages(grant, project), await reads.run<ReleaseDiff>({ kind: "diff", dataDir, project, releaseId: params.rid, against: query.against })), {
       access: RELEASE_OPERATIONS_ACCESS.diff,
       inProject: true,
       query: DiffQuery,

@@ -262,6 +262,26 @@ describe("groups are read again at every sign-in", () => {
     ));
 });
 
+describe("what single sign-on changes is in the audit log's transaction", () => {
+  test("when the entry cannot be written, no user is created and no role changed", () =>
+    withApp(async (t) => {
+      const ada = accounts.ada!;
+      try {
+        expect((await signIn(t, "ada")).session).not.toBeNull();
+        t.deps.db.$client.run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log refused'); END");
+        const users = t.query("SELECT public_id, role, credential_epoch FROM users ORDER BY id");
+        // A first sign-in (user_created) and a demotion by the groups (user_changed) both fail whole.
+        expect((await signIn(t, "bob")).status).toBe(500);
+        ada.groups = ["staff"];
+        expect((await signIn(t, "ada")).status).toBe(500);
+        expect(t.query("SELECT public_id, role, credential_epoch FROM users ORDER BY id")).toEqual(users);
+        expect(t.query("SELECT 1 FROM users WHERE email = 'bob@example.test'")).toEqual([]);
+      } finally {
+        accounts.ada = people().ada!;
+      }
+    }));
+});
+
 describe("the provider's keys", () => {
   test("a key the provider rotated in is known at once; a token signed by a key it does not publish is refused", async () => {
     const rotating = await providerFor(accounts);

@@ -7,7 +7,9 @@ import { describe, expect, test } from "bun:test";
 import { AUDIT_ACTIONS } from "../../src/audit/actions.ts";
 import { recordAudit, SYSTEM } from "../../src/audit/record.ts";
 import { removeOldAuditEntries } from "../../src/audit/retention.ts";
-import { openWorld, scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
+import type { Reply } from "../helpers/dashboard-client.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { openWorld, scenarios, type Scenario, type ScenarioContext, type WorldApp } from "../helpers/scenario.ts";
 import { coverage } from "./routes.ts";
 import { MEMBER, standardWorld } from "./world.ts";
 
@@ -174,25 +176,78 @@ const actions: Scenario[] = [
 ];
 scenarios("each action writes its own audit entry", standardWorld, actions);
 
-describe("an entry is written in the action's transaction", () => {
-  test("when the entry cannot be written, the action is not made either", async () => {
-    const w = await openWorld(standardWorld);
-    try {
-      w.t.deps.db.$client.run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log refused'); END");
-      const admin = w.as("admin");
-      expect((await admin.delete(`/projects/${w.ids.pid}/tokens/${w.ids.tokenId}`)).status).toBe(500);
-      expect(w.t.query("SELECT name FROM api_tokens WHERE public_id = ?", w.ids.tokenId!)).toEqual([{ name: "CI" }]);
-      expect((await admin.patch(`/projects/${w.ids.pid}`, { name: "Renamed" })).status).toBe(500);
-      expect(w.t.query("SELECT name FROM projects WHERE public_id = ?", w.ids.pid!)).toEqual([{ name: "Shop" }]);
-      expect((await admin.delete(`/users/${w.ids.memberId}`)).status).toBe(500);
-      expect(w.t.query("SELECT count(*) AS n FROM users WHERE public_id = ?", w.ids.memberId!)).toEqual([{ n: 1 }]);
-      expect((await admin.post(`/projects/${w.ids.pid}/releases/${w.ids.draftId}/publish`, {})).status).toBe(500);
-      expect(w.t.query("SELECT status FROM releases WHERE public_id = ?", w.ids.draftId!)).toEqual([{ status: "draft" }]);
-      expect((await w.t.client().login(MEMBER.email, MEMBER.password)).status).toBe(500);
-      expect(w.t.query("SELECT count(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.public_id = ?", w.ids.memberId!)).toEqual([{ n: 1 }]);
-    } finally {
-      await w.close();
-    }
+/** Every table's rows, in order: equal before and after means nothing was written or removed. */
+function everything(t: TestApp): string {
+  const tables = t.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+  // Rows sorted as text: some tables have no rowid to order by.
+  return JSON.stringify(tables.map(({ name }) => [name, t.query(`SELECT * FROM "${name}"`).map((row) => JSON.stringify(row)).sort()]));
+}
+
+/**
+ * [action, the route, what to prepare first (its entries may be written), the request that records the
+ * action]. Each action of AUDIT_ACTIONS but the failed sign-in (a refusal, recorded on its own).
+ */
+type Attempt = [action: string, request: string, prepare: ((w: WorldApp) => Promise<unknown>) | null, act: (w: WorldApp) => Promise<Reply>];
+const onChannel = (w: WorldApp) => w.as("admin").put(`/projects/${w.ids.pid}/channels/staging`, { release_id: w.ids.releaseId });
+const scheduled = (w: WorldApp) => w.as("admin").put(`/projects/${w.ids.pid}/releases/${w.ids.draftId}/schedule`, { at: "2099-01-01T09:00:00Z" });
+const ATTEMPTS: Attempt[] = [
+  ["sign_in", "POST /login", null, (w) => w.t.client().login(MEMBER.email, MEMBER.password)],
+  ["sign_out", "POST /logout", null, (w) => w.as("member").post("/logout")],
+  ["user_created", "POST /users", null, (w) => w.as("admin").post("/users", { email: "new@example.test", name: "New", password: "password-1", role: "member" })],
+  ["user_changed", "PATCH /users/:userId", null, (w) => w.as("admin").patch(`/users/${w.ids.memberId}`, { role: "admin" })],
+  ["user_deleted", "DELETE /users/:userId", null, (w) => w.as("admin").delete(`/users/${w.ids.memberId}`)],
+  ["member_changed", "PUT /projects/:pid/members/:userId", null, (w) => w.as("admin").put(`/projects/${w.ids.pid}/members/${w.ids.memberId}`, { role: "translator", languages: ["de"] })],
+  ["member_removed", "DELETE /projects/:pid/members/:userId", null, (w) => w.as("admin").delete(`/projects/${w.ids.pid}/members/${w.ids.memberId}`)],
+  ["token_created", "POST /projects/:pid/tokens", null, (w) => w.as("admin").post(`/projects/${w.ids.pid}/tokens`, { name: "Deploy" })],
+  ["token_deleted", "DELETE /projects/:pid/tokens/:tokenId", null, (w) => w.as("admin").delete(`/projects/${w.ids.pid}/tokens/${w.ids.tokenId}`)],
+  ["webhook_created", "POST /projects/:pid/webhooks", null, (w) => w.as("admin").post(`/projects/${w.ids.pid}/webhooks`, { url: "https://hooks.example.test/new", events: ["key_created"] })],
+  ["webhook_changed", "PATCH /projects/:pid/webhooks/:wid", null, (w) => w.as("admin").patch(`/projects/${w.ids.pid}/webhooks/${w.ids.webhookId}`, { enabled: false })],
+  ["webhook_deleted", "DELETE /projects/:pid/webhooks/:wid", null, (w) => w.as("admin").delete(`/projects/${w.ids.pid}/webhooks/${w.ids.webhookId}`)],
+  ["release_published", "POST /projects/:pid/releases/:rid/publish", null, (w) => w.as("admin").post(`/projects/${w.ids.pid}/releases/${w.ids.draftId}/publish`, {})],
+  ["release_republished", "POST /projects/:pid/releases/:rid/republish", null, (w) => w.as("admin").post(`/projects/${w.ids.pid}/releases/${w.ids.releaseId}/republish`, { name: "Again", tag: "v1-again" })],
+  ["release_deleted", "DELETE /projects/:pid/releases/:rid (published)", null, (w) => w.as("admin").delete(`/projects/${w.ids.pid}/releases/${w.ids.releaseId}`)],
+  ["release_scheduled", "PUT /projects/:pid/releases/:rid/schedule", null, scheduled],
+  ["release_scheduled", "DELETE /projects/:pid/releases/:rid/schedule", scheduled, (w) => w.as("admin").delete(`/projects/${w.ids.pid}/releases/${w.ids.draftId}/schedule`)],
+  ["channel_moved", "PUT /projects/:pid/channels/:name", null, onChannel],
+  ["channel_moved", "DELETE /projects/:pid/channels/:name", onChannel, (w) => w.as("admin").delete(`/projects/${w.ids.pid}/channels/staging`)],
+  ["slug_rotated", "POST /projects/:pid/rotate-slug", null, (w) => w.as("admin").post(`/projects/${w.ids.pid}/rotate-slug`)],
+  ["slug_rotated", "POST /projects/:pid/releases/:rid/rotate-slug", null, (w) => w.as("admin").post(`/projects/${w.ids.pid}/releases/${w.ids.releaseId}/rotate-slug`)],
+  ["slug_rotated", "POST /projects/:pid/channels/:name/rotate-slug", onChannel, (w) => w.as("admin").post(`/projects/${w.ids.pid}/channels/staging/rotate-slug`)],
+  ["project_changed", "PATCH /projects/:pid", null, (w) => w.as("admin").patch(`/projects/${w.ids.pid}`, { name: "Renamed", publish_approved_only: true })],
+];
+
+describe("an entry is written in the action's transaction: when it cannot be written, the action is not made", () => {
+  for (const [action, request, prepare, act] of ATTEMPTS) {
+    test(`${action}: ${request}`, async () => {
+      const w = await openWorld(standardWorld);
+      try {
+        await prepare?.(w);
+        // The same request with the log writable records the action (so the refusal below is its own).
+        const control = await openWorld(standardWorld);
+        try {
+          await prepare?.(control);
+          const before = control.t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM audit_log")[0]!.n;
+          expect((await act(control)).status).toBeLessThan(300);
+          expect(control.t.query<{ action: string }>("SELECT action FROM audit_log WHERE id > ?", before).map((r) => r.action)).toContain(action);
+        } finally {
+          await control.close();
+        }
+        const cdnBefore = (await w.t.fetch(`/cdn/p/${w.ids.cdnSlug}/r/${w.ids.releaseSlug}/de.json`)).status;
+        const state = everything(w.t);
+        w.t.deps.db.$client.run("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit log refused'); END");
+        const reply = await act(w);
+        expect(reply.status).toBe(500);
+        expect(everything(w.t)).toBe(state);
+        // A published release's files go only after its row: they are still served.
+        expect((await w.t.fetch(`/cdn/p/${w.ids.cdnSlug}/r/${w.ids.releaseSlug}/de.json`)).status).toBe(cdnBefore);
+      } finally {
+        await w.close();
+      }
+    });
+  }
+
+  test("every action but the failed sign-in is tried above", () => {
+    expect(new Set(ATTEMPTS.map(([action]) => action))).toEqual(new Set(AUDIT_ACTIONS.filter((a) => a !== "sign_in_failed")));
   });
 
   test("recording outside a transaction is refused, and so is a detail named like a secret", async () => {

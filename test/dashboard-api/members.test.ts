@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { loadSettings } from "../../src/config/settings.ts";
 import { DATABASE_FILE } from "../../src/storage/db.ts";
 import { migrate } from "../../src/storage/migrate.ts";
 import { MIGRATIONS } from "../../src/storage/migrations/index.ts";
@@ -121,6 +122,39 @@ describe("parallel attacks on roles (docs/decisions.md \"Project roles\")", () =
       await w.close();
     }
   });
+});
+
+/**
+ * PHRASEBOOK_DEFAULT_PROJECT_ROLE (docs/dashboard-api.md "Project roles"): the role of every
+ * non-admin user on every project where they hold none of their own; a role of their own, lower
+ * or limited to languages, still wins.
+ */
+const VIEWER_BY_DEFAULT = { env: { PHRASEBOOK_DEFAULT_PROJECT_ROLE: "viewer" } };
+scenarios(
+  "PHRASEBOOK_DEFAULT_PROJECT_ROLE=viewer",
+  rolesWorld,
+  [
+    {
+      name: "a user without any role of their own lists every project, as a viewer",
+      as: "outsider",
+      method: "GET",
+      url: "/projects",
+      status: 200,
+      after: (_ctx, body) => expect(body.items.map((p: any) => [p.name, p.role, p.role_languages]).sort()).toEqual([["Listing", "viewer", null], ["Other", "viewer", null], ["Shop", "viewer", null]]),
+    },
+    { name: "and reads a project's keys", as: "outsider", method: "GET", url: "/projects/:otherPid/keys", status: 200 },
+    { name: "but edits no translation", as: "outsider", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/de", body: { value: "Kasse?" }, status: 403, contains: ["needs the translator role in this project; yours is viewer"] },
+    { name: "a role of one's own wins, with its language limit", as: "translator", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/pt-BR", body: { value: "Caixa" }, status: 403, contains: ["covers de, not pt-BR"] },
+    { name: "and in a project without a role of one's own, the default", as: "translator", method: "GET", url: "/projects/:otherPid", status: 200, contains: ['"role":"viewer"'] },
+    { name: "the members list names the default role", method: "GET", url: "/projects/:pid/members", status: 200, contains: ['"default_role":"viewer"'] },
+  ],
+  VIEWER_BY_DEFAULT,
+);
+
+test("PHRASEBOOK_DEFAULT_PROJECT_ROLE takes a project role or none, nothing else", () => {
+  expect(loadSettings({ PHRASEBOOK_DEFAULT_PROJECT_ROLE: "Publisher" }).defaultProjectRole).toBe("publisher");
+  expect(loadSettings({}).defaultProjectRole).toBe("none");
+  expect(() => loadSettings({ PHRASEBOOK_DEFAULT_PROJECT_ROLE: "member" })).toThrow("PHRASEBOOK_DEFAULT_PROJECT_ROLE: must be one of none, viewer, translator, reviewer, developer, publisher, admin");
 });
 
 describe("upgrade (docs/deploy.md Upgrades)", () => {

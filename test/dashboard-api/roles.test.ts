@@ -6,7 +6,7 @@
  * the wrong right fails here. Language limits have their own rows below.
  */
 import { expect, test } from "bun:test";
-import { scenarios, type RoleWho, type Scenario } from "../helpers/scenario.ts";
+import { scenarios, type RoleWho, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
 import { testApp } from "../helpers/app.ts";
 import { ROLE_USERS, rolesWorld } from "./roles-world.ts";
 import { dashboardRoutes } from "./routes.ts";
@@ -115,6 +115,14 @@ test("the rights table names every project route of the app", async () => {
   }
 });
 
+/** Unpublished changes in de and pt-BR, which the draft "Next" would publish. */
+async function editPtAndDe({ as, ids }: ScenarioContext): Promise<void> {
+  for (const [code, value] of [["de", "Zur Kasse"], ["pt-BR", "Caixa"]]) {
+    const r = await as("admin").put(`/projects/${ids.pid}/keys/${ids.keyId}/translations/${code}`, { value });
+    if (r.status !== 200) throw new Error(`${code}: ${r.status}`);
+  }
+}
+
 scenarios("language limits and what a limited role sees", rolesWorld, [
   { name: "a translator of de may not edit pt-BR", as: "translator", method: "PUT", url: "/projects/:pid/keys/:keyId/translations/pt-BR", body: { value: "Caixa" }, status: 403, contains: ["covers de, not pt-BR"] },
   { name: "a reviewer of de may not approve en", as: "reviewer", method: "POST", url: "/projects/:pid/keys/:keyId/translations/en/approve", status: 403, contains: ["covers de, not en"] },
@@ -194,6 +202,29 @@ scenarios("language limits and what a limited role sees", rolesWorld, [
     url: "/projects",
     status: 200,
     after: (_ctx, body) => expect(body.items.map((p: any) => [p.name, p.role, p.role_languages])).toEqual([["Shop", "translator", ["de"]]]),
+  },
+  {
+    name: "a translator's diff of a draft: the changes of their language and the base language only",
+    before: editPtAndDe,
+    as: "translator",
+    method: "GET",
+    url: "/projects/:pid/releases/:draftId/diff",
+    status: 200,
+    notContains: ["Caixa", "pt-BR"],
+    after: (_ctx, body) => {
+      expect(body.changed.map((c: any) => c.language_code)).toEqual(["de"]);
+      // The counts stay whole, as a page of problems counts every language's.
+      expect(body.counts.changed).toBe(2);
+    },
+  },
+  {
+    name: "a viewer's diff shows every language's changes",
+    before: editPtAndDe,
+    as: "viewer",
+    method: "GET",
+    url: "/projects/:pid/releases/:draftId/diff",
+    status: 200,
+    after: (_ctx, body) => expect(body.changed.map((c: any) => c.language_code).sort()).toEqual(["de", "pt-BR"]),
   },
   { name: "an outsider's project list is empty", as: "outsider", method: "GET", url: "/projects", status: 200, after: (_ctx, body) => expect(body.items).toEqual([]) },
   { name: "a project the user holds no role in is 404, like a missing one", as: "project-admin", method: "GET", url: "/projects/:otherPid/members", status: 404, contains: ["project not found"] },

@@ -1,4 +1,4 @@
-import { can, get, isAdmin, post, projectPath, session } from "./api.ts";
+import { can, get, isAdmin, isGlobalAdmin, post, projectPath, session } from "./api.ts";
 import { config } from "./config.ts";
 import { h, type Child } from "./dom.ts";
 import { href, link, navigate } from "./router.ts";
@@ -44,7 +44,7 @@ export function topbar(active: "projects" | "users" | "audit" | null): HTMLEleme
     "header",
     { class: "topbar" },
     h("a", { class: "brand", href: href("/") }, h("img", { src: config.logo, alt: "", width: 24, height: 24 }), h("span", null, "Phrasebook")),
-    user ? h("nav", { class: "mainnav", "aria-label": "Main" }, item("/", "Projects", "projects"), item("/users", "Users", "users"), isAdmin() ? item("/audit", "Audit log", "audit") : null) : null,
+    user ? h("nav", { class: "mainnav", "aria-label": "Main" }, item("/", "Projects", "projects"), item("/users", "Users", "users"), isGlobalAdmin() ? item("/audit", "Audit log", "audit") : null) : null,
     user
       ? h("div", { class: "me" }, h("span", { class: "who", title: user.email }, user.name, h("small", null, user.role)), logoutButton())
       : null,

@@ -1,7 +1,7 @@
 import type { ChannelView } from "../../releases/channels.ts";
 import type { ReleaseDiff } from "../../releases/diff.ts";
 import { CHANNEL_NAME_MAX_LENGTH, RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../releases/limits.ts";
-import { del, get, isAdmin, post, projectPath, put } from "./api.ts";
+import { can, del, get, post, projectPath, put } from "./api.ts";
 import { h, plural, time, uid, type Child } from "./dom.ts";
 import type { Release } from "./releases-common.ts";
 import { link, navigate, resolve } from "./router.ts";
@@ -64,6 +64,8 @@ export function diffView(diff: Diff, againstLabel: string): HTMLElement {
         )
       : null,
     diff.truncated ? h("p", { class: "muted small" }, "Each list shows its first 1,000 entries; the counts are whole.") : null,
+    // A translator or reviewer is shown only their languages' values; the counts are whole (docs/dashboard-api.md "Project roles").
+    !diff.truncated && diff.changed.length < counts.changed ? h("p", { class: "muted small" }, `${plural(counts.changed - diff.changed.length, "value")} changed in languages your role does not cover.`) : null,
   );
 }
 
@@ -109,7 +111,8 @@ export function scheduleSection(pid: string, release: Release): HTMLElement | nu
     : release.scheduled_at
       ? h("p", { class: "schedule-at" }, "Publishes at ", time(release.scheduled_at), " (checked like any publish: an error in a message stops it).")
       : h("p", { class: "muted small" }, "Not scheduled.");
-  if (!isAdmin()) return region("Schedule", state);
+  // Scheduling is publishing: a publisher's (docs/dashboard-api.md "Project roles").
+  if (!can("publisher")) return region("Schedule", state);
   return region(
     "Schedule",
     state,
@@ -169,7 +172,8 @@ export async function channelsSection(pid: string, releases: Release[]): Promise
       h("h3", null, h("code", null, c.name), " → ", release ? link(releaseHref(pid, release.id), `${release.name} (${release.tag})`) : c.release_id),
       h("p", { class: "muted small" }, "Moved ", time(c.updated_at), ". Cached like the latest URLs (60 s) and purged on every move. Slug ", h("code", null, c.slug), "."),
       sample ? copyField(sample, `${c.name} URL`) : h("p", { class: "muted small" }, "The release shipped no language."),
-      isAdmin()
+      // Moving, rotating and deleting channels are a publisher's (docs/dashboard-api.md "Access").
+      can("publisher")
         ? [
             moveForm(c.name, c.release_id),
             h(
@@ -200,6 +204,6 @@ export async function channelsSection(pid: string, releases: Release[]): Promise
     "Channels",
     h("p", { class: "muted small" }, "A channel (staging, beta, production) serves the release it points at under URLs of its own, so a staging app can see strings before production does."),
     rows.length ? rows : h("p", null, "No channels yet."),
-    isAdmin() && published.length ? moveForm(null) : null,
+    can("publisher") && published.length ? moveForm(null) : null,
   );
 }
