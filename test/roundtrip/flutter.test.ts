@@ -1,8 +1,9 @@
 /**
  * A real gen-l10n project through the server (product §9 "ARB (Flutter)"; docs/formats.md "ARB
- * metadata"): the template test/fixtures/roundtrip/flutter/app_en.arb (41 messages, every
- * placeholder type and format gen-l10n knows, snake_case and camelCase names, plurals, selects,
- * `'{query}'`) and its German translation, imported in a `flutter` project, published, and read
+ * metadata"): the template test/fixtures/roundtrip/flutter/app_en.arb (57 messages, every
+ * placeholder type, every number format and every DateFormat constructor gen-l10n knows, `+`-joined
+ * and custom date formats, the inline `{due, date, ::yMMMd}` form, snake_case and camelCase names,
+ * plurals with `=0 =1 =2`, selects, `'{query}'`) and its German translation, imported in a `flutter` project, published, and read
  * back from the CDN: every `@key` attribute and `@@` attribute is there, under the names of spec
  * §2.6, German pushes change none of it, and nothing is an error.
  */
