@@ -74,6 +74,13 @@ describe("gen-l10n template", () => {
     expect(pt["@@locale"]).toBe("pt");
     expect(messagesOf(pt)).toEqual(messagesOf(read(join(repo, "out/app_pt_BR.arb"))));
 
+    // --out onto the configured files still never overwrites the source (docs/automation.md "pull").
+    const sourceBefore = readFileSync(join(repo, "lib/l10n/app_en.arb"), "utf8");
+    const onto = await run(["pull", "--out", "lib/l10n/app_{locale}.arb", "--language", "en", "--language", "de"]);
+    expect(onto).toMatchObject({ code: 0, stderr: "" });
+    expect(onto.stdout).toContain("kept lib/l10n/app_en.arb: it is the source file, which push sends and pull never overwrites\n");
+    expect(readFileSync(join(repo, "lib/l10n/app_en.arb"), "utf8")).toBe(sourceBefore);
+
     const none = await run(["pull", "--out", "none/app_{locale}.arb", "--no-fallback-files"]);
     expect(none.code).toBe(0);
     expect(existsSync(join(repo, "none/app_pt.arb"))).toBe(false);
