@@ -86,6 +86,21 @@ describe("gen-l10n template", () => {
     expect(existsSync(join(repo, "none/app_pt.arb"))).toBe(false);
     expect(existsSync(join(repo, "none/app_pt_BR.arb"))).toBe(true);
   });
+
+  test("of two regional variants without a language-only sibling, the fallback is the first in code order", async () => {
+    expect((await d.admin.post(`/projects/${d.pid}/languages`, { code: "pt-PT" })).status).toBe(201);
+    const ptPT = read(join(repo, "lib/l10n/app_pt_BR.arb"));
+    writeFileSync(join(repo, "lib/l10n/app_pt_PT.arb"), JSON.stringify({ ...ptPT, "@@locale": "pt_PT", appTitle: "Lista de compras (PT)" }, null, 2));
+    const run = (args: string[]) => phrasebook(args, { cwd: repo, env: d.env });
+    expect((await run(["push", "lib/l10n/app_pt_PT.arb", "--fail-on-errors"])).code).toBe(0);
+    expect((await run(["publish", "--name", "R2", "--tag", "v2"])).code).toBe(0);
+    const pulled = await run(["pull", "--out", "two/app_{locale}.arb"]);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toMatch(/^wrote two\/app_pt\.arb \(pt, gen-l10n's fallback for pt-BR, v2, \d+ KB\)$/m);
+    expect(pulled.stdout.match(/fallback/g)).toHaveLength(1);
+    expect(read(join(repo, "two/app_pt.arb")).appTitle).toBe(read(join(repo, "two/app_pt_BR.arb")).appTitle);
+    expect(read(join(repo, "two/app_pt_PT.arb")).appTitle).toBe("Lista de compras (PT)");
+  });
 });
 
 describe("i18next project", () => {
