@@ -7,7 +7,8 @@
 /** The longest address mail can carry. */
 export const EMAIL_MAX_LENGTH = 254;
 export const USER_NAME_MAX_LENGTH = 200;
-export const PASSWORD_MIN_LENGTH = 8;
+/** Shared with the settings' check of the bootstrap admin (common/limits.ts). */
+export { PASSWORD_MIN_LENGTH } from "../common/limits.ts";
 /** Long passphrases are welcome; past this, a body is no password but a way to spend hashing time. */
 export const PASSWORD_MAX_LENGTH = 1024;
 /** Where a single sign-on returns to: a dashboard path with its query. */

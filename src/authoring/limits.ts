@@ -9,8 +9,8 @@ export const KEY_MAX_LENGTH = 512;
 export const CONTEXT_MAX_LENGTH = 2000;
 /** docs/decisions.md "Foundation". */
 export const VALUE_MAX_LENGTH = 100_000;
-/** A BCP 47 tag (language-codes.ts reads it); real ones are far shorter. */
-export const LANGUAGE_CODE_MAX_LENGTH = 35;
+/** A BCP 47 tag: one bound for every capability that takes one (common/limits.ts). */
+export { LANGUAGE_CODE_MAX_LENGTH } from "../common/limits.ts";
 export const LANGUAGE_NAME_MAX_LENGTH = 100;
 export const PROJECT_NAME_MAX_LENGTH = 200;
 /** The text of a key list's or key count's `search`. */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { isPublicIdShape } from "../common/ids.ts";
+import { LANGUAGE_CODE_MAX_LENGTH } from "../common/limits.ts";
 import type { BundleFormat } from "../formats/registry.ts";
 
 /**
@@ -11,7 +12,7 @@ import type { BundleFormat } from "../formats/registry.ts";
 export const RELEASES_DIR = "releases";
 export const STAGING_PREFIX = ".staging-";
 
-const SAFE_CODE = /^[A-Za-z0-9-]{1,35}$/;
+const SAFE_CODE = new RegExp(`^[A-Za-z0-9-]{1,${LANGUAGE_CODE_MAX_LENGTH}}$`);
 
 export function releasesRoot(dataDir: string): string {
   return join(dataDir, RELEASES_DIR);

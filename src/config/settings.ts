@@ -1,4 +1,5 @@
 import { CliError } from "../common/errors.ts";
+import { PASSWORD_MIN_LENGTH } from "../common/limits.ts";
 
 /**
  * node:path and the address parser are required when a value is parsed, not when this module
@@ -182,7 +183,7 @@ export const SETTINGS: Spec<keyof Settings>[] = [
   {
     key: "adminPassword", env: "PHRASEBOOK_ADMIN_PASSWORD", flag: "--admin-password", help: "bootstrap admin password",
     parse: (r) => {
-      if (r !== undefined && r !== "" && r.length < 8) fail("PHRASEBOOK_ADMIN_PASSWORD", "must be at least 8 characters", "[hidden]");
+      if (r !== undefined && r !== "" && r.length < PASSWORD_MIN_LENGTH) fail("PHRASEBOOK_ADMIN_PASSWORD", `must be at least ${PASSWORD_MIN_LENGTH} characters`, "[hidden]");
       return r || undefined;
     },
   },

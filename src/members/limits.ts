@@ -9,5 +9,5 @@ export const PROJECT_ROLE_NAMES = ["viewer", "translator", "reviewer", "develope
 export const LANGUAGE_LIMITED_ROLES = ["translator", "reviewer"] as const;
 /** A project has at most a few hundred languages. */
 export const MEMBER_LANGUAGES_MAX_ITEMS = 1000;
-/** A BCP 47 tag, as authoring bounds it. */
-export const MEMBER_LANGUAGE_CODE_MAX_LENGTH = 35;
+/** A BCP 47 tag, bounded as everywhere (common/limits.ts). */
+export { LANGUAGE_CODE_MAX_LENGTH } from "../common/limits.ts";

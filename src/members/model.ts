@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { MEMBER_LANGUAGE_CODE_MAX_LENGTH, MEMBER_LANGUAGES_MAX_ITEMS, PROJECT_ROLE_NAMES } from "./limits.ts";
+import { LANGUAGE_CODE_MAX_LENGTH, MEMBER_LANGUAGES_MAX_ITEMS, PROJECT_ROLE_NAMES } from "./limits.ts";
 export * from "./limits.ts";
 
 /**
@@ -12,6 +12,6 @@ export const ProjectRoleName = Type.Union(PROJECT_ROLE_NAMES.map((role) => Type.
 
 export const MemberInput = Type.Object({
   role: ProjectRoleName,
-  languages: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: MEMBER_LANGUAGE_CODE_MAX_LENGTH }), { maxItems: MEMBER_LANGUAGES_MAX_ITEMS }), Type.Null()])),
+  languages: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: LANGUAGE_CODE_MAX_LENGTH }), { maxItems: MEMBER_LANGUAGES_MAX_ITEMS }), Type.Null()])),
 });
 export type MemberInput = Static<typeof MemberInput>;

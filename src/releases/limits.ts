@@ -16,8 +16,8 @@ export const SCHEDULE_AT_MAX_LENGTH = 40;
 /** docs/releases.md "Diff": each list of a diff stops at this many entries; the counts stay whole. */
 export const DIFF_LIST_MAX = 1000;
 
-/** A language code in the export's query (docs/formats.md "Export"); codes are BCP 47 tags of at most 35 characters. */
-export const EXPORT_LANGUAGE_MAX_LENGTH = 35;
+/** A language code, as in the export's query (docs/formats.md "Export"): bounded as everywhere (common/limits.ts). */
+export { LANGUAGE_CODE_MAX_LENGTH } from "../common/limits.ts";
 
 /**
  * Exports and diffs run on worker threads (docs/formats.md "Export", docs/releases.md "Diff"): this

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { FORMAT_NAMES } from "../formats/registry.ts";
-import { EXPORT_LANGUAGE_MAX_LENGTH, RELEASE_NAME_MAX_LENGTH, RELEASE_REF_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH, SCHEDULE_AT_MAX_LENGTH } from "./limits.ts";
+import { LANGUAGE_CODE_MAX_LENGTH, RELEASE_NAME_MAX_LENGTH, RELEASE_REF_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH, SCHEDULE_AT_MAX_LENGTH } from "./limits.ts";
 export * from "./limits.ts";
 
 /**
@@ -46,7 +46,7 @@ export type ScheduleInput = Static<typeof ScheduleInput>;
 export const ExportQuery = Type.Object({
   /** Required; optional in the schema so that an unknown release is a 404 before a missing format is a 400. */
   format: Type.Optional(Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name)))),
-  language: Type.Optional(Type.String({ minLength: 1, maxLength: EXPORT_LANGUAGE_MAX_LENGTH })),
+  language: Type.Optional(Type.String({ minLength: 1, maxLength: LANGUAGE_CODE_MAX_LENGTH })),
   xliff_version: Type.Optional(Type.Union([Type.Literal("1.2"), Type.Literal("2.0")])),
 });
 export type ExportQuery = Static<typeof ExportQuery>;

@@ -4,6 +4,7 @@ import { ReleaseStaging } from "../bundles/files.ts";
 import { RELEASES_DIR } from "../bundles/layout.ts";
 import { sha256Hex } from "../common/hash.ts";
 import { isPublicIdShape } from "../common/ids.ts";
+import { LANGUAGE_CODE_MAX_LENGTH } from "../common/limits.ts";
 import type { ReplicaFiles } from "./store.ts";
 
 /**
@@ -20,7 +21,7 @@ interface Manifest {
 }
 
 /** What a bundle file is called (bundles/layout.ts); a manifest naming anything else is refused. */
-const BUNDLE_FILE = /^[A-Za-z0-9-]{1,35}\.[a-z0-9]{1,10}$/;
+const BUNDLE_FILE = new RegExp(`^[A-Za-z0-9-]{1,${LANGUAGE_CODE_MAX_LENGTH}}\\.[a-z0-9]{1,10}$`);
 
 const releasePrefix = (releasePublicId: string) => `${RELEASES_DIR}/${releasePublicId}`;
 

@@ -1,8 +1,8 @@
 /**
  * The client as a victim (docs/automation.md "What the client trusts"): a hostile server names
  * `file:` URLs, other hosts, endless bodies, endless pages and languages; a hostile repository
- * holds symlinks out of the working tree, devices, FIFOs and huge files. Each attack is run as it
- * was in the review, against the compiled executable, with a server started here on loopback.
+ * holds symlinks out of the working tree, devices, FIFOs and huge files. Each attack is run
+ * against the compiled executable, with a server started here on loopback.
  * What a run costs is counted (bytes the server sent, requests it answered, the client's peak
  * memory), never timed.
  */
@@ -68,7 +68,7 @@ async function run(args: string[], cwd = repo): Promise<Run> {
   requests = 0;
   otherHits = 0;
   const peakFile = join(outside, "peak");
-  // GNU time's %M: the client's peak resident memory in KB, as the review measured it.
+  // GNU time's %M: the client's peak resident memory in KB.
   const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", "-o", peakFile, clientBinary(), ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: "/tmp", PHRASEBOOK_SERVER: server(), PHRASEBOOK_TOKEN: TOKEN }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr, peakMb: Number(readFileSync(peakFile, "utf8").trim().split("\n").at(-1)) / 1024 };
@@ -93,7 +93,7 @@ function endless(type: string, start = ""): Response {
 
 const MB = 1024 * 1024;
 
-describe("hardening finding 3: pull trusts nothing the server names", () => {
+describe("pull trusts nothing the server names (docs/automation.md \"What the client trusts\")", () => {
   test("a file: URL is refused, and nothing is written", async () => {
     handler = releaseServing(() => json({}), () => `file://${join(outside, "secret.json")}`);
     const r = await run(["pull"]);
@@ -208,7 +208,7 @@ describe("a download proven by its ETag is still checked for its shape (docs/aut
   });
 });
 
-describe("hardening finding 4: push reads only regular files inside the working tree", () => {
+describe("push reads only regular files inside the working tree (docs/automation.md \"What the client trusts\")", () => {
   let imports = 0;
   beforeAll(() => {
     handler = (req, url) => {

@@ -9,6 +9,8 @@
  *   number schema itself (its fields come from a model);
  * - the model modules write their bounds as named constants, and load no Elysia (services import
  *   them; only route files import Elysia);
+ * - no other module restates a named limit as a number, in a pattern or a message, and a limit
+ *   several capabilities share is one constant of common/limits.ts that their limits re-export;
  * - and, for the one way to fail (docs/architecture.md "Errors"), no route file of the dashboard API
  *   builds an error answer or returns an error object: they throw an HttpError.
  */
@@ -150,11 +152,41 @@ describe("input models", () => {
     expect(problems).toEqual([]);
   });
 
-  test("limits modules import nothing, and the dashboard's forms take their maxlength from them", () => {
+  test("no module restates a named limit as a number: neither a pattern bounded by it nor a message that says it", async () => {
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".ts"));
+    const limits = new Map<number, string>();
+    for (const path of files.filter((p) => p.endsWith("limits.ts"))) {
+      for (const [name, value] of Object.entries(await import(join(SRC, path)))) {
+        if (typeof value === "number" && value >= 8) limits.set(value, name);
+      }
+    }
+    const problems: string[] = [];
+    for (const path of files.filter((p) => !p.endsWith("limits.ts"))) {
+      for (const [i, line] of readFileSync(join(SRC, path), "utf8").split("\n").entries()) {
+        if (/^\s*(\*|\/\/|\/\*\*)/.test(line)) continue; // a comment may give an example
+        const said = [
+          // A pattern's upper bound (`[A-Za-z0-9-]{1,35}`); below 20 they are the grammar's own (a subtag's 8).
+          ...[...line.matchAll(/\{\d+,([0-9]+)\}/g)].map((m) => m[1]!).filter((n) => Number(n) >= 20),
+          ...[...line.matchAll(/\bat (?:least|most) ([0-9][0-9_,]*) (?:characters|items|bytes)/g)].map((m) => m[1]!.replace(/[_,]/g, "")),
+        ];
+        for (const n of said) {
+          const name = limits.get(Number(n));
+          if (name) problems.push(`${path}:${i + 1}: ${n} is ${name}; build it from the constant`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("limits modules import nothing but the shared limits, and the dashboard's forms take their maxlength from them", () => {
     const problems: string[] = [];
     const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((path) => path.endsWith(".ts"));
-    for (const path of files.filter((p) => p.endsWith("/limits.ts"))) {
-      if (/^import\b/m.test(readFileSync(join(SRC, path), "utf8"))) problems.push(`${path} imports something: the dashboard's script and the client read it without the schemas`);
+    for (const path of files.filter((p) => p.endsWith("limits.ts"))) {
+      const text = readFileSync(join(SRC, path), "utf8");
+      if (/^import\b/m.test(text)) problems.push(`${path} imports something: the dashboard's script and the client read it without the schemas`);
+      for (const [, from] of text.matchAll(/^export\b[^;]*\bfrom\s+["']([^"']+)["']/gm)) {
+        if (path === "common/limits.ts" || !from!.endsWith("/common/limits.ts")) problems.push(`${path} re-exports ${from}: only common/limits.ts, which imports nothing`);
+      }
     }
     for (const path of files.filter((p) => p.startsWith("dashboard/client/"))) {
       for (const [i, line] of readFileSync(join(SRC, path), "utf8").split("\n").entries()) {

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { CliError } from "../../common/errors.ts";
+import { LANGUAGE_CODE_MAX_LENGTH } from "../../common/limits.ts";
 
 /**
  * File patterns of the client (docs/product.md §6): `{language}` is a language code as the server
@@ -38,7 +39,7 @@ function languageOfAndroidFolder(folder: string): string | undefined {
 
 /** The code as written into a path; refuses anything but letters, digits and dashes (a path trick). */
 export function safeLanguageCode(code: string, exitCode: 1 | 2 = 2): string {
-  if (code.length > 35 || !LANGUAGE_CODE.test(code)) throw new CliError(`${exitCode === 2 ? "the server named" : "the file names"} a language "${code.slice(0, 40)}" that is no language code`, exitCode);
+  if (code.length > LANGUAGE_CODE_MAX_LENGTH || !LANGUAGE_CODE.test(code)) throw new CliError(`${exitCode === 2 ? "the server named" : "the file names"} a language "${code.slice(0, 40)}" that is no language code`, exitCode);
   return code;
 }
 
