@@ -32,7 +32,7 @@ export const ARB_TRANSLATABLE = "x-translatable";
 /**
  * Checks the `@name` entry of message `name` as gen-l10n reads a template's: placeholders is an
  * object of objects; `type`, `format` and `example` are non-empty strings; `isCustomDateFormat` is
- * "true" or "false"; `optionalParameters` is an object; a DateTime's format is one of
+ * "true" or "false", as a string or a JSON boolean; `optionalParameters` is an object; a DateTime's format is one of
  * GEN_L10N_DATE_FORMATS (or `+`-joined ones) unless it is a custom one; a number's format is one of
  * GEN_L10N_NUMBER_FORMATS. Throws a ContentError naming the message and the attribute.
  */
@@ -52,12 +52,16 @@ export function checkArbMetadata(name: string, meta: Record<string, unknown>): v
       const v = attrs[attr];
       if (v !== undefined && (typeof v !== "string" || v === "")) throw invalid(`${where}.${attr} must be a non-empty string, as gen-l10n requires`);
     }
-    const custom = attrs.isCustomDateFormat;
-    if (custom !== undefined && custom !== "true" && custom !== "false") throw invalid(`${where}.isCustomDateFormat must be "true" or "false", as gen-l10n requires`);
+    // gen-l10n reads the string "true"/"false" and, since it learned to, a JSON boolean too.
+    const flag = attrs.isCustomDateFormat;
+    if (flag !== undefined && flag !== "true" && flag !== "false" && typeof flag !== "boolean") {
+      throw invalid(`${where}.isCustomDateFormat must be "true" or "false" (a string or a JSON boolean), as gen-l10n requires`);
+    }
+    const custom = flag === true || flag === "true";
     if (attrs.optionalParameters !== undefined && !isPlainObject(attrs.optionalParameters)) throw invalid(`${where}.optionalParameters must be an object`);
     const { type, format } = attrs as { type?: string; format?: string };
     if (format === undefined) continue;
-    if (type === "DateTime" && custom !== "true" && !format.split("+").every((f) => GEN_L10N_DATE_FORMATS.has(f))) {
+    if (type === "DateTime" && !custom && !format.split("+").every((f) => GEN_L10N_DATE_FORMATS.has(f))) {
       throw invalid(`${where}.format "${format}" is no DateFormat constructor gen-l10n knows (such as yMMMd or jm); a pattern of your own needs "isCustomDateFormat": "true"`);
     }
     if (type !== undefined && NUMBER_TYPES.has(type) && !GEN_L10N_NUMBER_FORMATS.has(format)) {

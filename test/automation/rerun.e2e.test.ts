@@ -90,6 +90,29 @@ describe("status percentages and --add-languages", () => {
     expect(fail.stderr).toBe("phrasebook: below 57.6% translated: de (57.5%)\n");
   });
 
+  test("a share that does not end in one decimal is floored: 23 of 41 is 56.09...%, shown as 56%, below 56.1", async () => {
+    const en: Record<string, string> = {};
+    for (let i = 0; i < 41; i++) en[`k${i}`] = `Key ${i}`;
+    writeFiles(repo, { "en.json": JSON.stringify(en) });
+    expect((await run(["push", "en.json", "--language", "en"])).code).toBe(0);
+    const pass = await run(["status", "--min-progress", "56"]);
+    expect(pass.code).toBe(0);
+    expect(pass.stdout).toContain("de  23 translated (56%), 0 approved, 18 missing");
+    const fail = await run(["status", "--min-progress", "56.1"]);
+    expect(fail).toMatchObject({ code: 3, stderr: "phrasebook: below 56.1% translated: de (56%)\n" });
+  });
+
+  test("problems are named one a line, the first 20, then how many more", async () => {
+    const de: Record<string, string> = {};
+    for (let i = 0; i < 25; i++) de[`k${i}`] = `Schlüssel {nummer}`;
+    writeFiles(repo, { "de-broken.json": JSON.stringify(de) });
+    const r = await run(["push", "de-broken.json", "--language", "de", "--dry-run", "--fail-on-errors"]);
+    expect(r.code).toBe(3);
+    const lines = r.stdout.split("\n").filter((l) => l.startsWith("  "));
+    expect(lines.slice(0, 20).every((l) => /^ {2}k\d+ \[de\] placeholder_unknown: /.test(l))).toBe(true);
+    expect(lines.slice(20)).toEqual(["  ... and 5 more problems (phrasebook status, or the dashboard's problem list)"]);
+  });
+
   test("push --add-languages creates the file's language first; without it the push says how", async () => {
     writeFiles(repo, { "fr.json": JSON.stringify({ k0: "Clé 0" }) });
     const refused = await run(["push", "fr.json", "--language", "fr"]);

@@ -276,3 +276,24 @@ describe("the forms editor in the grid", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("placeholders a gen-l10n template declares", () => {
+  test("docs/formats.md \"ARB metadata\": the key grid and the translate page list each placeholder with its type, format and example", async () => {
+    const pid = await f.api.project("Template notes", "en", ["de"]);
+    const template = {
+      "@@locale": "en",
+      createdOn: "Created on {date} by {user}",
+      "@createdOn": { description: "When the list was made", placeholders: { date: { type: "DateTime", format: "yMMMd", example: "2026-11-20" }, user: { type: "String" } } },
+    };
+    expect((await f.api.post(`/projects/${pid}/import`, { language_code: "en", format: "arb", content: JSON.stringify(template) })).status).toBe(200);
+    const { page, problems } = await f.page(DESKTOP);
+    await page.goto(`/dashboard/projects/${pid}/keys`);
+    const grid = page.locator(".keycell .placeholder-notes li");
+    await grid.first().waitFor();
+    expect(await grid.allTextContents()).toEqual(["{date} DateTime, yMMMd e.g. 2026-11-20", "{user} String"]);
+    await page.goto(`/dashboard/projects/${pid}/translate?lang=de`);
+    await currentKey(page).getByText("createdOn").waitFor();
+    expect(await page.locator(".source .placeholder-notes li").allTextContents()).toEqual(["{date} DateTime, yMMMd e.g. 2026-11-20", "{user} String"]);
+    expect(problems).toEqual([]);
+  });
+});

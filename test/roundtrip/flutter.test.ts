@@ -1,8 +1,9 @@
 /**
  * A real gen-l10n project through the server (product §9 "ARB (Flutter)"; docs/formats.md "ARB
- * metadata"): the template test/fixtures/roundtrip/flutter/app_en.arb (41 messages, every
- * placeholder type and format gen-l10n knows, snake_case and camelCase names, plurals, selects,
- * `'{query}'`) and its German translation, imported in a `flutter` project, published, and read
+ * metadata"): the template test/fixtures/roundtrip/flutter/app_en.arb (57 messages, every
+ * placeholder type, every number format and every DateFormat constructor gen-l10n knows, `+`-joined
+ * and custom date formats, the inline `{due, date, ::yMMMd}` form, snake_case and camelCase names,
+ * plurals with `=0 =1 =2`, selects, `'{query}'`) and its German translation, imported in a `flutter` project, published, and read
  * back from the CDN: every `@key` attribute and `@@` attribute is there, under the names of spec
  * §2.6, German pushes change none of it, and nothing is an error.
  */
@@ -105,7 +106,9 @@ describe("what gen-l10n refuses in a template is refused on import, naming the m
   const refused: [string, object, RegExp][] = [
     ["an unknown DateTime format", { d: "{x}", "@d": { placeholders: { x: { type: "DateTime", format: "yyyy-MM-dd" } } } }, /"@d"\.placeholders\.x\.format "yyyy-MM-dd".*isCustomDateFormat/],
     ["an unknown number format", { d: "{x}", "@d": { placeholders: { x: { type: "double", format: "money" } } } }, /"@d"\.placeholders\.x\.format "money"/],
-    ["isCustomDateFormat that is no boolean string", { d: "{x}", "@d": { placeholders: { x: { type: "DateTime", format: "dd.MM", isCustomDateFormat: true } } } }, /isCustomDateFormat must be "true" or "false"/],
+    ["isCustomDateFormat that is neither true nor false", { d: "{x}", "@d": { placeholders: { x: { type: "DateTime", format: "dd.MM", isCustomDateFormat: "yes" } } } }, /isCustomDateFormat must be "true" or "false"/],
+    ["isCustomDateFormat a number", { d: "{x}", "@d": { placeholders: { x: { type: "DateTime", format: "dd.MM", isCustomDateFormat: 1 } } } }, /isCustomDateFormat must be "true" or "false"/],
+    ["a custom pattern whose isCustomDateFormat is false", { d: "{x}", "@d": { placeholders: { x: { type: "DateTime", format: "dd.MM", isCustomDateFormat: false } } } }, /format "dd\.MM".*isCustomDateFormat/],
     ["an empty type", { d: "{x}", "@d": { placeholders: { x: { type: "" } } } }, /placeholders\.x\.type must be a non-empty string/],
     ["placeholders that are no object", { d: "{x}", "@d": { placeholders: ["x"] } }, /placeholders must be an object/],
     ["a plural placeholder typed String", { d: "{n, plural, one {a} other {b}}", "@d": { placeholders: { n: { type: "String" } } } }, /\{n\} is a plural, which gen-l10n takes only as num or int/],
@@ -122,5 +125,12 @@ describe("what gen-l10n refuses in a template is refused on import, naming the m
   test("DateTime formats joined with + and custom ones are accepted", async () => {
     const r = await push("en", JSON.stringify({ "@@locale": "en", z1: "{x}", "@z1": { placeholders: { x: { type: "DateTime", format: "yMd+Hms" } } }, z2: "{x}", "@z2": { placeholders: { x: { type: "DateTime", format: "HH 'Uhr'", isCustomDateFormat: "true" } } } }));
     expect(r.status).toBe(200);
+  });
+  test("isCustomDateFormat as a JSON boolean, as gen-l10n also reads it, is accepted and kept as written", async () => {
+    const meta = { placeholders: { x: { type: "DateTime", format: "dd.MM.yyyy", isCustomDateFormat: true } } };
+    const r = await push("en", JSON.stringify({ "@@locale": "en", z3: "{x}", "@z3": meta }));
+    expect(r.status).toBe(200);
+    const key = (await f.admin.get(`/projects/${pid}/keys?search=z3`)).body.items[0];
+    expect(key.arb_metadata).toEqual(meta);
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
 import { exportBuilder } from "../../formats/export.ts";
 import { ContentError } from "../../formats/read.ts";
@@ -64,9 +65,11 @@ export async function pullNative(
   wanted: readonly ReleaseLanguage[],
   format: FormatName,
   pattern: string,
-  source: string | undefined,
+  /** Files never written (normalized): the configured sources, which push sends. */
+  protect: readonly string[],
   xliffVersion: "1.2" | "2.0",
 ): Promise<NativeWrite[]> {
+  const isSource = (path: string) => protect.includes(normalize(path));
   const base = all.find((l) => l.is_base_language) ?? wanted[0]!;
   const needed = [base, ...wanted.filter((l) => l.code !== base.code)];
   const json = new Map<string, Record<string, unknown>>();
@@ -85,12 +88,12 @@ export async function pullNative(
     if (format === "xliff" && xliffVersion === "2.0" && targets.length > 1) {
       throw new CliError(`an XLIFF 2.0 file holds one target language: put {language} in --out, or pull one --language`, 1);
     }
-    if (pattern !== source) out.push({ path: pattern, code: wanted.map((l) => l.code).join(", "), bytes: encode(pattern, write(targets)) });
+    if (!isSource(pattern)) out.push({ path: pattern, code: wanted.map((l) => l.code).join(", "), bytes: encode(pattern, write(targets)) });
     return out;
   }
   for (const l of wanted) {
     const path = fillPattern(pattern, l.code, base.code);
-    if (path === source) continue;
+    if (isSource(path)) continue;
     out.push({ path, code: l.code, bytes: encode(path, write([l.code])) });
   }
   return out;

@@ -28,9 +28,14 @@ interface ReleaseDetail extends ReleaseSummary {
 
 interface Target {
   pattern: string;
-  /** A file pull never writes: the configured source, which push sends. */
+  /** The configured source of this pattern: its shape is the shape JSON is pulled in. */
   source?: string;
   structure?: "nested" | "flat";
+  /**
+   * Files pull never writes, normalized: every `source:` of phrasebook.yaml, which push sends, also
+   * when `--out` names the pattern (docs/automation.md "pull").
+   */
+  protect: string[];
 }
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
@@ -61,6 +66,7 @@ async function findRelease(client: PhrasebookClient, which: string): Promise<Rel
 }
 
 function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[], formatFlag: FormatName | undefined): Target[] {
+  const protect = (config?.files ?? []).flatMap((f) => (f.source ? [normalize(f.source)] : []));
   const out = args.flags["--out"];
   if (out !== undefined) {
     // A format of several languages (XLIFF, .xcstrings) writes them all into one file (docs/formats.md "Export").
@@ -68,10 +74,10 @@ function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: s
     if (!hasPlaceholder(out) && only.length !== 1 && !(format && isMultiLanguage(format))) {
       throw new CliError(`--out "${out}" has neither {language} nor {locale}, so every language would be written to one file (or pull exactly one --language)`, 1);
     }
-    return [{ pattern: out }];
+    return [{ pattern: out, protect }];
   }
   if (!config) throw new CliError("no --out given and no phrasebook.yaml here (see phrasebook pull --help)", 1);
-  const targets = config.files.filter((f) => f.translations).map((f) => ({ pattern: f.translations!, source: f.source, structure: f.structure }));
+  const targets = config.files.filter((f) => f.translations).map((f) => ({ pattern: f.translations!, source: f.source, structure: f.structure, protect }));
   if (targets.length === 0) throw new CliError(`${config.path} names no translations: pattern to pull into`, 1);
   return targets;
 }
@@ -224,7 +230,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   for (const [i, target] of targets.entries()) {
     if (!isBundleFormat(formats[i]!)) {
       // A format the CDN does not serve is built here from the release's files (pull-native.ts).
-      natives.push(...(await pullNative(client, detail.tag, available, wanted, formats[i]!, target.pattern, target.source, xliffVersion)));
+      natives.push(...(await pullNative(client, detail.tag, available, wanted, formats[i]!, target.pattern, target.protect, xliffVersion)));
       continue;
     }
     const format = formats[i] as BundleFormat;
@@ -233,7 +239,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
     for (const [code, from] of fallbacks) items.push({ code, language: wanted.find((l) => l.code === from)!, fallback: true });
     for (const { code, language, fallback } of items) {
       const path = fillPattern(target.pattern, code);
-      if (target.source && normalize(target.source) === normalize(path)) {
+      if (target.protect.includes(normalize(path))) {
         kept.push(path);
         continue;
       }
