@@ -68,6 +68,46 @@ test("releases §Roll back: latest serves the old bytes at once, and release_pub
   }
 });
 
+test("releases §Roll back and §Channels: a language the chosen release did not ship is 404 on latest and on a channel, at once", async () => {
+  const { t, admin, clock } = await cdnFixture();
+  try {
+    const pid = await admin.project("Grow", "en", ["de"]);
+    await admin.key(pid, "greeting", { en: "Hello", de: "Hallo" });
+    const v1 = await publish(admin, pid, "v1");
+    clock.advance(1000);
+    expect((await admin.post(`/projects/${pid}/languages`, { code: "fr" })).status).toBe(201);
+    await importJson(admin, pid, "fr", { greeting: "Bonjour" });
+    const v2 = await publish(admin, pid, "v2");
+    const slug = await projectSlug(admin, pid);
+    const channel = (await admin.put(`/projects/${pid}/channels/production`, { release_id: v2.id })).body;
+    const channelUrl = (code: string) => `/cdn/p/${slug}/c/${channel.slug}/${code}.json`;
+    // Both serve French now (and the CDN caches it).
+    expect(await (await t.fetch(latestUrl(slug, "fr"))).json()).toEqual({ greeting: "Bonjour" });
+    expect(await (await t.fetch(channelUrl("fr"))).json()).toEqual({ greeting: "Bonjour" });
+
+    clock.advance(1000);
+    const back = await admin.post(`/projects/${pid}/releases/${v1.id}/republish`, { name: "Back to v1", tag: "v1-back" });
+    expect(back.status).toBe(201);
+    expect(back.body.languages.map((l: any) => l.code)).toEqual(["de", "en"]);
+    const gone = await t.fetch(latestUrl(slug, "fr"));
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get("cache-control")).toBe("no-store");
+    expect(await bytes(await t.fetch(latestUrl(slug, "de")))).toEqual(await bytes(await t.fetch(lang(v1, "de").download_urls.json)));
+
+    expect((await admin.put(`/projects/${pid}/channels/production`, { release_id: back.body.id })).status).toBe(200);
+    const channelGone = await t.fetch(channelUrl("fr"));
+    expect(channelGone.status).toBe(404);
+    expect(channelGone.headers.get("cache-control")).toBe("no-store");
+    const de = await t.fetch(channelUrl("de"));
+    expect(de.headers.get("cache-control")).toBe("public, max-age=60, must-revalidate");
+    expect(await bytes(de)).toEqual(await bytes(await t.fetch(lang(v1, "de").download_urls.json)));
+    // v2's pinned French file still answers: nothing was deleted.
+    expect((await t.fetch(lang(v2, "fr").download_urls.json)).status).toBe(200);
+  } finally {
+    await t.close();
+  }
+});
+
 test("releases §Reviewed strings only: the last approved value ships for every language but the base", async () => {
   const { t, admin } = await cdnFixture();
   try {
