@@ -1,8 +1,8 @@
 import type { ChannelView } from "../../releases/channels.ts";
 import type { ReleaseDiff } from "../../releases/diff.ts";
 import { CHANNEL_NAME_MAX_LENGTH, RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../releases/limits.ts";
-import { del, get, isAdmin, post, projectPath, put } from "./api.ts";
-import { h, plural, time, uid, type Child } from "./dom.ts";
+import { can, del, get, post, projectPath, put } from "./api.ts";
+import { dateTime, h, plural, time, uid, type Child } from "./dom.ts";
 import type { Release } from "./releases-common.ts";
 import { link, navigate, resolve } from "./router.ts";
 import { actionButton, confirmDialog, copyField, field, form, input } from "./ui.ts";
@@ -107,9 +107,10 @@ export function scheduleSection(pid: string, release: Release): HTMLElement | nu
   const state = release.schedule_error
     ? h("p", { class: "error schedule-error", role: "status" }, "The scheduled publish did not happen: ", release.schedule_error)
     : release.scheduled_at
-      ? h("p", { class: "schedule-at" }, "Publishes at ", time(release.scheduled_at), " (checked like any publish: an error in a message stops it).")
+      ? h("p", { class: "schedule-at" }, "Publishes at ", h("strong", null, dateTime(release.scheduled_at)), " (", time(release.scheduled_at), "), checked like any publish: an error in a message stops it.")
       : h("p", { class: "muted small" }, "Not scheduled.");
-  if (!isAdmin()) return region("Schedule", state);
+  // Scheduling is a publisher's right, as the route says (docs/dashboard-api.md "Access").
+  if (!can("publisher")) return region("Schedule", state);
   return region(
     "Schedule",
     state,
@@ -169,7 +170,8 @@ export async function channelsSection(pid: string, releases: Release[]): Promise
       h("h3", null, h("code", null, c.name), " → ", release ? link(releaseHref(pid, release.id), `${release.name} (${release.tag})`) : c.release_id),
       h("p", { class: "muted small" }, "Moved ", time(c.updated_at), ". Cached like the latest URLs (60 s) and purged on every move. Slug ", h("code", null, c.slug), "."),
       sample ? copyField(sample, `${c.name} URL`) : h("p", { class: "muted small" }, "The release shipped no language."),
-      isAdmin()
+      // Moving, rotating and deleting channels are a publisher's rights, as the routes say.
+      can("publisher")
         ? [
             moveForm(c.name, c.release_id),
             h(
@@ -200,6 +202,6 @@ export async function channelsSection(pid: string, releases: Release[]): Promise
     "Channels",
     h("p", { class: "muted small" }, "A channel (staging, beta, production) serves the release it points at under URLs of its own, so a staging app can see strings before production does."),
     rows.length ? rows : h("p", null, "No channels yet."),
-    isAdmin() && published.length ? moveForm(null) : null,
+    can("publisher") && published.length ? moveForm(null) : null,
   );
 }
