@@ -118,6 +118,12 @@ test("releases §Reviewed strings only: the last approved value ships for every 
     for (const k of [approvedThenEdited, approved]) expect((await admin.post(`/projects/${pid}/keys/${k}/translations/de/approve`)).status).toBe(200);
     expect((await admin.put(`/projects/${pid}/keys/${approvedThenEdited}/translations/de`, { value: "Nach der Genehmigung geändert" })).status).toBe(200);
     expect(neverApproved).toBeTruthy();
+    // Approved twice, edited after each: the newer approval ships, not the first.
+    const twice = await admin.key(pid, "d.twice", { en: "Twice", de: "Erste Fassung" });
+    expect((await admin.post(`/projects/${pid}/keys/${twice}/translations/de/approve`)).status).toBe(200);
+    expect((await admin.put(`/projects/${pid}/keys/${twice}/translations/de`, { value: "Zweite Fassung" })).status).toBe(200);
+    expect((await admin.post(`/projects/${pid}/keys/${twice}/translations/de/approve`)).status).toBe(200);
+    expect((await admin.put(`/projects/${pid}/keys/${twice}/translations/de`, { value: "Dritte Fassung, ungeprüft" })).status).toBe(200);
 
     const patched = await admin.patch(`/projects/${pid}`, { publish_approved_only: true });
     expect(patched.status).toBe(200);
@@ -125,15 +131,15 @@ test("releases §Reviewed strings only: the last approved value ships for every 
     const draft = await admin.post(`/projects/${pid}/releases`, { name: "R", tag: "r1" });
     // The diff of the draft shows what would ship: the approved values.
     const diff = await admin.get(`/projects/${pid}/releases/${draft.body.id}/diff`);
-    expect(diff.body.counts).toEqual({ added: 3, removed: 0, changed: 0 });
+    expect(diff.body.counts).toEqual({ added: 4, removed: 0, changed: 0 });
     const release = (await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).body;
-    expect(await (await t.fetch(lang(release, "de").download_urls.json)).json()).toEqual({ "a.edited": "Genehmigt", "c.approved": "Auch genehmigt" });
+    expect(await (await t.fetch(lang(release, "de").download_urls.json)).json()).toEqual({ "a.edited": "Genehmigt", "c.approved": "Auch genehmigt", "d.twice": "Zweite Fassung" });
     // The base language as it is, approved or not.
-    expect(await (await t.fetch(lang(release, "en").download_urls.json)).json()).toEqual({ "a.edited": "Base draft", "b.never": "Only base", "c.approved": "Approved base" });
+    expect(await (await t.fetch(lang(release, "en").download_urls.json)).json()).toEqual({ "a.edited": "Base draft", "b.never": "Only base", "c.approved": "Approved base", "d.twice": "Twice" });
 
     expect((await admin.patch(`/projects/${pid}`, { publish_approved_only: false })).status).toBe(200);
     const all = await publish(admin, pid, "r2");
-    expect(await (await t.fetch(lang(all, "de").download_urls.json)).json()).toEqual({ "a.edited": "Nach der Genehmigung geändert", "b.never": "Nie genehmigt", "c.approved": "Auch genehmigt" });
+    expect(await (await t.fetch(lang(all, "de").download_urls.json)).json()).toEqual({ "a.edited": "Nach der Genehmigung geändert", "b.never": "Nie genehmigt", "c.approved": "Auch genehmigt", "d.twice": "Dritte Fassung, ungeprüft" });
     expect((await admin.patch(`/projects/${pid}`, { publish_approved_only: "yes" })).status).toBe(400);
   } finally {
     await t.close();
