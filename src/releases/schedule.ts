@@ -17,11 +17,28 @@ import { findRelease } from "./releases.ts";
  */
 
 /** An ISO 8601 date and time with a zone (`Z` or an offset), as `Date.parse` reads it. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * The time `text` names (epoch ms), or NaN. `Date.parse` rolls a day the month lacks over into the
+ * next month (`2027-02-30` is 2 March), so each field is checked against the calendar first: a
+ * schedule must publish on the day its author wrote, or be refused.
+ */
+function parseScheduleTime(text: string): number {
+  const m = ISO_TIME.exec(text);
+  if (!m) return NaN;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const second = m[7] === undefined ? 0 : Number(m[7]);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return NaN;
+  if (m[10] !== undefined && (Number(m[10]) > 23 || Number(m[11]) > 59)) return NaN;
+  return Date.parse(text);
+}
 
 export function scheduleRelease({ db, clock, changes }: ServiceDeps, project: ProjectRow, releasePublicId: string, input: ScheduleInput, by: AuditBy = SYSTEM): ReleaseRow {
-  const at = ISO_TIME.test(input.at) ? Date.parse(input.at) : NaN;
-  if (Number.isNaN(at)) throw invalidField("at", "must be an ISO 8601 time with a zone, e.g. 2026-05-01T09:00:00Z");
+  if (!ISO_TIME.test(input.at)) throw invalidField("at", "must be an ISO 8601 time with a zone, e.g. 2026-05-01T09:00:00Z");
+  const at = parseScheduleTime(input.at);
+  if (Number.isNaN(at)) throw invalidField("at", `names no such day or time: ${input.at}`);
   if (at <= clock.now()) throw invalidField("at", "must be in the future");
   const release = findRelease(db, project, releasePublicId);
   if (release.status !== "draft") throw conflict("only a draft can be scheduled; this release is published");

@@ -19,6 +19,16 @@ async function makeStaging({ as, ids }: ScenarioContext): Promise<any> {
 
 const channelFile = ({ t, ids }: ScenarioContext, slug: string, code = "de", ext = "json") => t.fetch(`/cdn/p/${ids.cdnSlug}/c/${slug}/${code}.${ext}`);
 
+/**
+ * A channel whose German file the CDN has just served (so it sits in the CDN's cache): a row that
+ * changes the channel then proves the change purges it. Its slug is kept as `ids.oldChannelSlug`.
+ */
+async function makeStagingServed(ctx: ScenarioContext): Promise<void> {
+  const channel = await makeStaging(ctx);
+  expect((await channelFile(ctx, channel.slug)).status).toBe(200);
+  ctx.ids.oldChannelSlug = channel.slug;
+}
+
 const rows: Scenario[] = [
   {
     name: "creates a channel on a published release: its own slug, its URLs, the release's files with latest's headers",
@@ -58,11 +68,12 @@ const rows: Scenario[] = [
     name: "moving a channel serves the new release at once (the purge)",
     async before(ctx) {
       const channel = await makeStaging(ctx);
-      expect((await channelFile(ctx, channel.slug)).status).toBe(200); // cached now
       const { as, ids } = ctx;
       const admin = as("admin");
       expect((await admin.put(`/projects/${ids.pid}/keys/${ids.keyId}/translations/de`, { value: "Zur Kasse" })).status).toBe(200);
       expect((await admin.post(`/projects/${ids.pid}/releases/${ids.draftId}/publish`)).status).toBe(200);
+      // Served (and cached) after the publish, whose own purge is then behind us: only the move's can help.
+      expect(await (await channelFile(ctx, channel.slug)).json()).toEqual({ "checkout.title": "Kasse" });
     },
     method: "PUT",
     url: "/projects/:pid/channels/staging",
@@ -97,12 +108,16 @@ const rows: Scenario[] = [
 
   {
     name: "a new channel slug: the old URLs 404 at once, the new ones serve",
-    before: makeStaging,
+    before: makeStagingServed,
     method: "POST",
     url: "/projects/:pid/channels/staging/rotate-slug",
     status: 200,
     async after(ctx, body) {
       expect(body.slug).toMatch(SLUG);
+      expect(body.slug).not.toBe(ctx.ids.oldChannelSlug);
+      const old = await channelFile(ctx, ctx.ids.oldChannelSlug!);
+      expect(old.status).toBe(404);
+      expect(old.headers.get("cache-control")).toBe("no-store");
       const listed = (await ctx.as("admin").get(`/projects/${ctx.ids.pid}/channels/staging`)).body;
       expect(listed.slug).toBe(body.slug);
       expect((await channelFile(ctx, body.slug)).status).toBe(200);
@@ -113,11 +128,12 @@ const rows: Scenario[] = [
 
   {
     name: "deleting a channel: its URLs 404 at once",
-    before: makeStaging,
+    before: makeStagingServed,
     method: "DELETE",
     url: "/projects/:pid/channels/staging",
     status: 204,
     async after(ctx) {
+      expect((await channelFile(ctx, ctx.ids.oldChannelSlug!)).status).toBe(404);
       const slug = ctx.t.query<{ slug: string }>("SELECT slug FROM channels")[0]?.slug;
       expect(slug).toBeUndefined();
       expect((await ctx.as("admin").get(`/projects/${ctx.ids.pid}/channels`)).body.items).toEqual([]);
@@ -137,7 +153,7 @@ const rows: Scenario[] = [
   },
   {
     name: "rotating the project slug moves the channel's URLs with it",
-    before: makeStaging,
+    before: makeStagingServed,
     method: "POST",
     url: "/projects/:pid/rotate-slug",
     status: 200,

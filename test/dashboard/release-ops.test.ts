@@ -102,6 +102,51 @@ describe("dashboard: release operations", () => {
       expect(problems).toEqual([]);
     });
 
+    test(`a publisher (project role) schedules and moves channels; the schedule names its exact time; a viewer sees no form (${viewport.width} px)`, async () => {
+      const pid = await f.api.project(`Publisher ${viewport.width}`, "en", ["de"]);
+      await f.api.key(pid, "hello", { en: "Hello", de: "Hallo" });
+      const v1 = await published(pid, "v1");
+      const draft = (await f.api.post(`/projects/${pid}/releases`, { name: "Later", tag: "later" })).body.id;
+      const people: Record<string, string> = {};
+      for (const role of ["publisher", "viewer"]) {
+        const email = `${role}-${viewport.width}@example.test`;
+        const made = await f.api.post("/users", { email, name: `${role} ${viewport.width}`, password: `${role} password`, role: "member" });
+        expect((await f.api.put(`/projects/${pid}/members/${made.body.id}`, { role })).status).toBe(200);
+        people[role] = email;
+      }
+      const { page, problems } = await f.page(viewport, people.publisher, "publisher password");
+      await page.goto(`/dashboard/projects/${pid}/releases/${draft}`);
+      const schedule = page.getByRole("region", { name: "Schedule" });
+      await schedule.getByText("Not scheduled.").waitFor();
+      const at = Date.now() + 48 * 3_600_000;
+      await schedule.getByLabel("Publish at").fill(localInput(at));
+      await schedule.getByRole("button", { name: "Schedule" }).click();
+      const said = schedule.getByText(/^Publishes at/);
+      await said.waitFor();
+      // The exact time (with its year and zone), not only how soon.
+      expect(await said.textContent()).toMatch(new RegExp(`^Publishes at .*${new Date(at).getFullYear()}.*\\(in 2 days\\), checked like any publish`));
+      expect((await f.api.get(`/projects/${pid}/releases/${draft}`)).body.scheduled_at).toBeDefined();
+      expect(await horizontalOverflow(page)).toBe(0);
+
+      await page.goto(`/dashboard/projects/${pid}/releases`);
+      const create = page.getByRole("region", { name: "Channels" }).getByRole("form", { name: "New channel" });
+      await create.getByLabel("Channel").fill("staging");
+      await create.getByLabel("Release").selectOption(v1.id);
+      await create.getByRole("button", { name: "Create channel" }).click();
+      await page.locator('[data-channel="staging"]').getByRole("button", { name: "Move" }).waitFor();
+      expect((await f.api.get(`/projects/${pid}/channels`)).body.items.map((c: any) => [c.name, c.release_id])).toEqual([["staging", v1.id]]);
+
+      const viewer = await f.page(viewport, people.viewer, "viewer password");
+      await viewer.page.goto(`/dashboard/projects/${pid}/releases`);
+      await viewer.page.locator('[data-channel="staging"]').waitFor();
+      expect(await viewer.page.getByRole("form", { name: "New channel" }).count()).toBe(0);
+      expect(await viewer.page.locator('[data-channel="staging"]').getByRole("button", { name: "Move" }).count()).toBe(0);
+      await viewer.page.goto(`/dashboard/projects/${pid}/releases/${draft}`);
+      await viewer.page.getByRole("region", { name: "Schedule" }).getByText(/^Publishes at/).waitFor();
+      expect(await viewer.page.getByLabel("Publish at").count()).toBe(0);
+      expect([...problems, ...viewer.problems]).toEqual([]);
+    });
+
     test(`the schedule: set, cancel, and the error of a blocked one (${viewport.width} px)`, async () => {
       const pid = await f.api.project(`Schedule ${viewport.width}`, "en", ["de"]);
       await f.api.key(pid, "hello", { en: "Hello {name}", de: "Hallo {name}" });

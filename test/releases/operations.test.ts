@@ -68,6 +68,46 @@ test("releases §Roll back: latest serves the old bytes at once, and release_pub
   }
 });
 
+test("releases §Roll back and §Channels: a language the chosen release did not ship is 404 on latest and on a channel, at once", async () => {
+  const { t, admin, clock } = await cdnFixture();
+  try {
+    const pid = await admin.project("Grow", "en", ["de"]);
+    await admin.key(pid, "greeting", { en: "Hello", de: "Hallo" });
+    const v1 = await publish(admin, pid, "v1");
+    clock.advance(1000);
+    expect((await admin.post(`/projects/${pid}/languages`, { code: "fr" })).status).toBe(201);
+    await importJson(admin, pid, "fr", { greeting: "Bonjour" });
+    const v2 = await publish(admin, pid, "v2");
+    const slug = await projectSlug(admin, pid);
+    const channel = (await admin.put(`/projects/${pid}/channels/production`, { release_id: v2.id })).body;
+    const channelUrl = (code: string) => `/cdn/p/${slug}/c/${channel.slug}/${code}.json`;
+    // Both serve French now (and the CDN caches it).
+    expect(await (await t.fetch(latestUrl(slug, "fr"))).json()).toEqual({ greeting: "Bonjour" });
+    expect(await (await t.fetch(channelUrl("fr"))).json()).toEqual({ greeting: "Bonjour" });
+
+    clock.advance(1000);
+    const back = await admin.post(`/projects/${pid}/releases/${v1.id}/republish`, { name: "Back to v1", tag: "v1-back" });
+    expect(back.status).toBe(201);
+    expect(back.body.languages.map((l: any) => l.code)).toEqual(["de", "en"]);
+    const gone = await t.fetch(latestUrl(slug, "fr"));
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get("cache-control")).toBe("no-store");
+    expect(await bytes(await t.fetch(latestUrl(slug, "de")))).toEqual(await bytes(await t.fetch(lang(v1, "de").download_urls.json)));
+
+    expect((await admin.put(`/projects/${pid}/channels/production`, { release_id: back.body.id })).status).toBe(200);
+    const channelGone = await t.fetch(channelUrl("fr"));
+    expect(channelGone.status).toBe(404);
+    expect(channelGone.headers.get("cache-control")).toBe("no-store");
+    const de = await t.fetch(channelUrl("de"));
+    expect(de.headers.get("cache-control")).toBe("public, max-age=60, must-revalidate");
+    expect(await bytes(de)).toEqual(await bytes(await t.fetch(lang(v1, "de").download_urls.json)));
+    // v2's pinned French file still answers: nothing was deleted.
+    expect((await t.fetch(lang(v2, "fr").download_urls.json)).status).toBe(200);
+  } finally {
+    await t.close();
+  }
+});
+
 test("releases §Reviewed strings only: the last approved value ships for every language but the base", async () => {
   const { t, admin } = await cdnFixture();
   try {
@@ -78,6 +118,12 @@ test("releases §Reviewed strings only: the last approved value ships for every 
     for (const k of [approvedThenEdited, approved]) expect((await admin.post(`/projects/${pid}/keys/${k}/translations/de/approve`)).status).toBe(200);
     expect((await admin.put(`/projects/${pid}/keys/${approvedThenEdited}/translations/de`, { value: "Nach der Genehmigung geändert" })).status).toBe(200);
     expect(neverApproved).toBeTruthy();
+    // Approved twice, edited after each: the newer approval ships, not the first.
+    const twice = await admin.key(pid, "d.twice", { en: "Twice", de: "Erste Fassung" });
+    expect((await admin.post(`/projects/${pid}/keys/${twice}/translations/de/approve`)).status).toBe(200);
+    expect((await admin.put(`/projects/${pid}/keys/${twice}/translations/de`, { value: "Zweite Fassung" })).status).toBe(200);
+    expect((await admin.post(`/projects/${pid}/keys/${twice}/translations/de/approve`)).status).toBe(200);
+    expect((await admin.put(`/projects/${pid}/keys/${twice}/translations/de`, { value: "Dritte Fassung, ungeprüft" })).status).toBe(200);
 
     const patched = await admin.patch(`/projects/${pid}`, { publish_approved_only: true });
     expect(patched.status).toBe(200);
@@ -85,15 +131,15 @@ test("releases §Reviewed strings only: the last approved value ships for every 
     const draft = await admin.post(`/projects/${pid}/releases`, { name: "R", tag: "r1" });
     // The diff of the draft shows what would ship: the approved values.
     const diff = await admin.get(`/projects/${pid}/releases/${draft.body.id}/diff`);
-    expect(diff.body.counts).toEqual({ added: 3, removed: 0, changed: 0 });
+    expect(diff.body.counts).toEqual({ added: 4, removed: 0, changed: 0 });
     const release = (await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).body;
-    expect(await (await t.fetch(lang(release, "de").download_urls.json)).json()).toEqual({ "a.edited": "Genehmigt", "c.approved": "Auch genehmigt" });
+    expect(await (await t.fetch(lang(release, "de").download_urls.json)).json()).toEqual({ "a.edited": "Genehmigt", "c.approved": "Auch genehmigt", "d.twice": "Zweite Fassung" });
     // The base language as it is, approved or not.
-    expect(await (await t.fetch(lang(release, "en").download_urls.json)).json()).toEqual({ "a.edited": "Base draft", "b.never": "Only base", "c.approved": "Approved base" });
+    expect(await (await t.fetch(lang(release, "en").download_urls.json)).json()).toEqual({ "a.edited": "Base draft", "b.never": "Only base", "c.approved": "Approved base", "d.twice": "Twice" });
 
     expect((await admin.patch(`/projects/${pid}`, { publish_approved_only: false })).status).toBe(200);
     const all = await publish(admin, pid, "r2");
-    expect(await (await t.fetch(lang(all, "de").download_urls.json)).json()).toEqual({ "a.edited": "Nach der Genehmigung geändert", "b.never": "Nie genehmigt", "c.approved": "Auch genehmigt" });
+    expect(await (await t.fetch(lang(all, "de").download_urls.json)).json()).toEqual({ "a.edited": "Nach der Genehmigung geändert", "b.never": "Nie genehmigt", "c.approved": "Auch genehmigt", "d.twice": "Dritte Fassung, ungeprüft" });
     expect((await admin.patch(`/projects/${pid}`, { publish_approved_only: "yes" })).status).toBe(400);
   } finally {
     await t.close();

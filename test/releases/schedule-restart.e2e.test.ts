@@ -35,3 +35,35 @@ test("releases §Scheduled publish: killed before its time, started after it, th
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 60_000);
+
+test("releases §Scheduled publish: a schedule still ahead when the binary restarts publishes at its time, not before", async () => {
+  const dataDir = tempDir();
+  let server = await startServer({ dataDir });
+  try {
+    const admin = await DashboardClient.loggedIn(server.url);
+    const pid = await admin.project("Shop", "en", ["de"]);
+    await admin.key(pid, "greeting", { en: "Hello", de: "Hallo" });
+    const draft = (await admin.post(`/projects/${pid}/releases`, { name: "Evening", tag: "evening" })).body;
+    // Far enough ahead to outlive the restart on a busy machine.
+    const at = Date.now() + 8000;
+    expect((await admin.put(`/projects/${pid}/releases/${draft.id}/schedule`, { at: new Date(at).toISOString() })).status).toBe(200);
+    await server.stop();
+    server = await startServer({ dataDir });
+    expect(Date.now()).toBeLessThan(at);
+    const again = await DashboardClient.loggedIn(server.url);
+    const waiting = (await again.get(`/projects/${pid}/releases/${draft.id}`)).body;
+    expect(waiting).toMatchObject({ status: "draft", scheduled_at: new Date(at).toISOString() });
+    const published = await eventually(
+      async () => {
+        const r = (await again.get(`/projects/${pid}/releases/${draft.id}`)).body;
+        return r.status === "published" && r;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(Date.parse(published.published_at)).toBeGreaterThanOrEqual(at);
+    expect((await fetch(published.languages.find((l: any) => l.code === "de").download_urls.json)).status).toBe(200);
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -53,6 +53,13 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60_000],
 ];
 
+const withZone = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
+
+/** The exact time in the reader's zone, named: "Dec 1, 2026, 10:00 AM GMT+1" (a schedule must say when, not only how soon). */
+export function dateTime(iso: string): string {
+  return withZone.format(new Date(iso));
+}
+
 /** "3 minutes ago", with the exact time in the tooltip and machine-readable datetime. */
 export function time(iso: string | null | undefined, never = "never"): HTMLElement {
   if (!iso) return h("span", { class: "muted" }, never);

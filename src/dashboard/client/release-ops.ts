@@ -2,7 +2,7 @@ import type { ChannelView } from "../../releases/channels.ts";
 import type { ReleaseDiff } from "../../releases/diff.ts";
 import { CHANNEL_NAME_MAX_LENGTH, RELEASE_NAME_MAX_LENGTH, RELEASE_TAG_MAX_LENGTH } from "../../releases/limits.ts";
 import { can, del, get, post, projectPath, put } from "./api.ts";
-import { h, plural, time, uid, type Child } from "./dom.ts";
+import { dateTime, h, plural, time, uid, type Child } from "./dom.ts";
 import type { Release } from "./releases-common.ts";
 import { link, navigate, resolve } from "./router.ts";
 import { actionButton, confirmDialog, copyField, field, form, input } from "./ui.ts";
@@ -109,7 +109,7 @@ export function scheduleSection(pid: string, release: Release): HTMLElement | nu
   const state = release.schedule_error
     ? h("p", { class: "error schedule-error", role: "status" }, "The scheduled publish did not happen: ", release.schedule_error)
     : release.scheduled_at
-      ? h("p", { class: "schedule-at" }, "Publishes at ", time(release.scheduled_at), " (checked like any publish: an error in a message stops it).")
+      ? h("p", { class: "schedule-at" }, "Publishes at ", h("strong", null, dateTime(release.scheduled_at)), " (", time(release.scheduled_at), "), checked like any publish: an error in a message stops it.")
       : h("p", { class: "muted small" }, "Not scheduled.");
   // Scheduling is publishing: a publisher's (docs/dashboard-api.md "Project roles").
   if (!can("publisher")) return region("Schedule", state);
