@@ -80,8 +80,17 @@ export function checkImportRequest(deps: Pick<ServiceDeps, "db">, project: Proje
   if (input.delete_missing && language && language.code !== project.baseLanguageCode) {
     throw badRequest(`invalid field "delete_missing": only an import of the base language (${project.baseLanguageCode}) may delete keys`);
   }
+  if (input.base !== undefined && !input.dry_run) {
+    throw badRequest(`invalid field "base": only a dry run takes the base language's file (an import of it is its own request)`);
+  }
   checkImportSize(input.content);
+  if (input.base !== undefined) checkImportSize(input.base.content);
   return language;
+}
+
+/** The `base` of a dry run as an import of the base language (docs/automation.md "Checking a pull request"). */
+function baseImport(project: ProjectRow, base: NonNullable<ImportInput["base"]>): ImportInput {
+  return { format: base.format, content: base.content, language_code: project.baseLanguageCode, dry_run: true };
 }
 
 function requestedLanguage(deps: Pick<ServiceDeps, "db">, project: ProjectRow, code: string): LanguageRow {
@@ -241,178 +250,200 @@ class DryRun {
  * is asynchronous (a format's parser loads on first use); everything after it is one synchronous
  * transaction.
  */
-export async function importTranslations({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
-  const requested = checkImportRequest({ db }, project, input);
-  const { sets: fileSets, attributes: fileAttributes } = await readEntries({ db }, project, input, requested);
+export async function importTranslations(deps: ServiceDeps, project: ProjectRow, input: ImportInput, actor: Actor): Promise<ImportResult> {
+  const requested = checkImportRequest(deps, project, input);
+  const file = await readEntries(deps, project, input, requested);
+  // A dry run's base file is read and checked like any import, its faults named as the base's.
+  const baseInput = input.base === undefined ? undefined : baseImport(project, input.base);
+  const baseFile = baseInput === undefined ? undefined : await asBase(() => readEntries(deps, project, baseInput, findLanguage(deps.db, project, project.baseLanguageCode)));
+  const apply = (): ImportResult => {
+    if (baseInput && baseFile) applyImport(deps, project, baseInput, baseFile, actor);
+    const result = applyImport(deps, project, input, file, actor);
+    if (input.dry_run) throw new DryRun(result);
+    return result;
+  };
+  let result: ImportResult;
+  try {
+    result = deps.db.transaction(apply, { behavior: "immediate" });
+  } catch (err) {
+    if (err instanceof DryRun) return err.result;
+    throw err;
+  }
+  if (result.changes.length > 0) deps.changes.notify(project.id);
+  return result;
+}
+
+/** Re-words a 400 of the base file so it names the field it came in. */
+async function asBase<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 400) throw badRequest(err.message.replace(/^invalid field "(content|language_code)"/, 'invalid field "base.$1"'));
+    throw err;
+  }
+}
+
+/**
+ * One file's writes and what they found, inside the caller's transaction: creates missing keys,
+ * sets the file's translations, deletes with `delete_missing`.
+ */
+function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: ImportInput, file: ReadFile, actor: Actor): ImportResult {
+  const { sets: fileSets, attributes: fileAttributes } = file;
   // The base language's ARB is the gen-l10n template: its metadata is kept; other languages' never change it.
   const keepsArbMetadata = input.format === "arb" && fileSets[0]?.language.code === project.baseLanguageCode;
   // A base file in a format with a "do not translate" mark is the truth about it: it sets the flag and clears it (docs/formats.md "Not translatable").
   const marksTranslatable = formatNamed(input.format).marksTranslatable === true;
   const q = prepareImportQueries(db);
+  const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, errors: 0, problem_items: [], changes: [] };
+  const differs: NonNullable<ImportResult["source_differs"]> = [];
+  const now = clock.now();
+  const checks = new ProjectChecks(db, project);
+  const existing = new Map(q.projectKeys.all(project.id).map((k) => [k.key, k]));
+  const nameToKey = input.format === "arb" ? arbKeyMap(existing.keys()) : null;
+  /** What happened to each key of the file, over all its languages (a key is counted once). */
+  const keyChange = new Map<string, ChangeKind | null>();
+  const baseLanguage = findLanguage(db, project, project.baseLanguageCode);
+  const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.key_id, t.value]));
+  const withProblems = new Set<string>();
+  const baseKeys = new Set<string>();
+  const errored: ErroredValue[] = [];
 
-  const apply = (): ImportResult => {
-    const result: ImportResult = { created_keys: 0, updated_translations: 0, updated_keys: 0, unchanged: 0, deleted_keys: 0, problems: 0, errors: 0, problem_items: [], changes: [] };
-    const differs: NonNullable<ImportResult["source_differs"]> = [];
-    const now = clock.now();
-    const checks = new ProjectChecks(db, project);
-    const existing = new Map(q.projectKeys.all(project.id).map((k) => [k.key, k]));
-    const nameToKey = input.format === "arb" ? arbKeyMap(existing.keys()) : null;
-    /** What happened to each key of the file, over all its languages (a key is counted once). */
-    const keyChange = new Map<string, ChangeKind | null>();
-    const baseLanguage = findLanguage(db, project, project.baseLanguageCode);
-    const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.key_id, t.value]));
-    const withProblems = new Set<string>();
-    const baseKeys = new Set<string>();
-    const errored: ErroredValue[] = [];
-
-    if (keepsArbMetadata) {
-      const kept = fileAttributes && Object.keys(fileAttributes).length > 0 ? JSON.stringify(fileAttributes) : null;
-      if (kept !== project.arbAttributes) q.updateArbAttributes.run(kept, project.id);
-    }
-    const multi = isMultiLanguage(input.format);
-
-    for (const { language, entries: fileEntries } of fileSets) {
-      const isBase = language.id === baseLanguage.id;
-      const current = isBase ? baseValues : new Map(q.languageValues.all(language.id).map((t) => [t.key_id, t.value]));
-      const entries = new Map<string, ImportEntry>();
-      for (const entry of fileEntries) {
-        const key = nameToKey?.get(entry.key) ?? entry.key;
-        entries.set(key, { ...entry, key });
-      }
-      const importedKeyIds: number[] = [];
-
-      for (const { key, value, description, source, attributes, translatable: mark } of entries.values()) {
-        if (isBase) baseKeys.add(key);
-        const context = cleanContext(description);
-        let row = existing.get(key);
-        // A translation whose source text is not the stored base string is reported, not written.
-        const stored = row ? baseValues.get(row.id) : undefined;
-        // (A one-language file of the base language, such as en.po, states the base strings themselves.)
-        if ((!isBase || multi) && source !== undefined && stored !== undefined && !sameSource(source, stored)) {
-          if (differs.length < IMPORT_CHANGES_LISTED) differs.push({ key, language_code: language.code, file_source: source, base_value: stored });
-          if (!keyChange.has(key)) keyChange.set(key, null);
-          continue;
-        }
-        let change: ChangeKind | null = null;
-        const translatable = isBase && marksTranslatable ? Number(mark !== false) : undefined;
-        if (!row) {
-          const flag = translatable ?? 1;
-          row = { id: q.insertKey.get(newId("key"), project.id, key, context, flag, now, now)!.id, key, context, arb_metadata: null, translatable: flag };
-          existing.set(key, row);
-          changes.event(project, "key_created", { key, context });
-          result.created_keys++;
-          change = "created";
-        } else if ((context !== null || (keepsArbMetadata && isBase)) && context !== row.context) {
-          // The template's description is the key's context: one the template dropped is dropped (docs/formats.md "ARB metadata").
-          q.updateContext.run(context, now, row.id);
-          row.context = context;
-          changes.event(project, "key_updated", { key, context });
-          change = "updated";
-        }
-        if (keepsArbMetadata && isBase && attributes) {
-          // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
-          const metadata = JSON.stringify(attributes);
-          if (metadata !== row.arb_metadata) {
-            q.updateArbMetadata.run(metadata, now, row.id);
-            change ??= "updated";
-            row.arb_metadata = metadata;
-          }
-        }
-        if (translatable !== undefined && translatable !== row.translatable) {
-          q.updateTranslatable.run(translatable, now, row.id);
-          row.translatable = translatable;
-          change ??= "updated";
-        }
-        importedKeyIds.push(row.id);
-        const before = current.get(row.id);
-        if (before !== value) {
-          // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
-          let findings: Findings;
-          const keyId = row.id;
-          if (before === undefined) {
-            findings = checks.storeNew(keyId, language.id, value, now, (f) => {
-              if (f === null) q.insertValue.run(keyId, language.id, value, now);
-              else q.insertChecked.run(keyId, language.id, value, now, JSON.stringify(f.problems), f.errors, f.warnings, now);
-            });
-          } else {
-            findings = checks.storeReplacing(keyId, language.id, value, now, before, (f) =>
-              q.updateValue.run(value, now, JSON.stringify(f.problems), f.errors, f.warnings, now, keyId, language.id),
-            );
-          }
-          current.set(row.id, value);
-          if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
-          q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
-          changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
-            key,
-            language_code: language.code,
-            value,
-            status: "translated",
-          });
-          result.updated_translations++;
-          change ??= "updated";
-        }
-        const had = keyChange.get(key);
-        if (had === undefined || had === null || (had === "updated" && change === "created")) keyChange.set(key, change ?? had ?? null);
-      }
-
-      // What the message checks stored for the file's values (written with them, above or by the
-      // checks themselves), counted after every write of this language.
-      const problemKeys = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
-      let found = 0;
-      for (const id of importedKeyIds) {
-        if (!problemKeys.has(id)) continue;
-        withProblems.add(`${language.id}:${id}`);
-        found++;
-      }
-      if (found > 0) {
-        const imported = new Set(importedKeyIds);
-        for (const p of q.languageProblems.all(language.id)) {
-          if (!imported.has(p.key_id)) continue;
-          if (p.severity === "error") result.errors++;
-          if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
-            result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });
-          }
-        }
-      }
-    }
-
-    for (const [key, change] of keyChange) {
-      if (change === "updated") result.updated_keys++;
-      if (change) note(result, key, change);
-      else result.unchanged++;
-    }
-
-    if (input.delete_missing) {
-      // In code-point order, like the files, so a dry run and the import list them alike.
-      // An i18next plural form the base language does not use (`items_many` for English) is
-      // another language's: not missing from this file (docs/messages.md "i18next plural forms").
-      const forms = new ProjectPluralForms(db, project);
-      const missing = [...existing.values()].filter((k) => !baseKeys.has(k.key) && !forms.isUnusedIn(k.id, baseLanguage.code)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      for (const k of missing) {
-        q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
-        changes.event(project, "key_deleted", { key: k.key });
-        result.deleted_keys++;
-        note(result, k.key, "deleted");
-      }
-    }
-
-    result.problems = withProblems.size;
-    const hint = syntaxHint(errored, checks.syntax);
-    if (hint) result.syntax_hint = hint;
-    if (isMultiLanguage(input.format)) result.languages = fileSets.map((s) => s.language.code);
-    if (differs.length > 0) result.source_differs = differs;
-    if (input.dry_run) throw new DryRun(result);
-    return result;
-  };
-
-  let result: ImportResult;
-  try {
-    result = db.transaction(apply, { behavior: "immediate" });
-  } catch (err) {
-    if (err instanceof DryRun) return err.result;
-    throw err;
+  if (keepsArbMetadata) {
+    const kept = fileAttributes && Object.keys(fileAttributes).length > 0 ? JSON.stringify(fileAttributes) : null;
+    if (kept !== project.arbAttributes) q.updateArbAttributes.run(kept, project.id);
   }
-  if (result.changes.length > 0) changes.notify(project.id);
+  const multi = isMultiLanguage(input.format);
+
+  for (const { language, entries: fileEntries } of fileSets) {
+    const isBase = language.id === baseLanguage.id;
+    const current = isBase ? baseValues : new Map(q.languageValues.all(language.id).map((t) => [t.key_id, t.value]));
+    const entries = new Map<string, ImportEntry>();
+    for (const entry of fileEntries) {
+      const key = nameToKey?.get(entry.key) ?? entry.key;
+      entries.set(key, { ...entry, key });
+    }
+    const importedKeyIds: number[] = [];
+
+    for (const { key, value, description, source, attributes, translatable: mark } of entries.values()) {
+      if (isBase) baseKeys.add(key);
+      const context = cleanContext(description);
+      let row = existing.get(key);
+      // A translation whose source text is not the stored base string is reported, not written.
+      const stored = row ? baseValues.get(row.id) : undefined;
+      // (A one-language file of the base language, such as en.po, states the base strings themselves.)
+      if ((!isBase || multi) && source !== undefined && stored !== undefined && !sameSource(source, stored)) {
+        if (differs.length < IMPORT_CHANGES_LISTED) differs.push({ key, language_code: language.code, file_source: source, base_value: stored });
+        if (!keyChange.has(key)) keyChange.set(key, null);
+        continue;
+      }
+      let change: ChangeKind | null = null;
+      const translatable = isBase && marksTranslatable ? Number(mark !== false) : undefined;
+      if (!row) {
+        const flag = translatable ?? 1;
+        row = { id: q.insertKey.get(newId("key"), project.id, key, context, flag, now, now)!.id, key, context, arb_metadata: null, translatable: flag };
+        existing.set(key, row);
+        changes.event(project, "key_created", { key, context });
+        result.created_keys++;
+        change = "created";
+      } else if ((context !== null || (keepsArbMetadata && isBase)) && context !== row.context) {
+        // The template's description is the key's context: one the template dropped is dropped (docs/formats.md "ARB metadata").
+        q.updateContext.run(context, now, row.id);
+        row.context = context;
+        changes.event(project, "key_updated", { key, context });
+        change = "updated";
+      }
+      if (keepsArbMetadata && isBase && attributes) {
+        // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
+        const metadata = JSON.stringify(attributes);
+        if (metadata !== row.arb_metadata) {
+          q.updateArbMetadata.run(metadata, now, row.id);
+          change ??= "updated";
+          row.arb_metadata = metadata;
+        }
+      }
+      if (translatable !== undefined && translatable !== row.translatable) {
+        q.updateTranslatable.run(translatable, now, row.id);
+        row.translatable = translatable;
+        change ??= "updated";
+      }
+      importedKeyIds.push(row.id);
+      const before = current.get(row.id);
+      if (before !== value) {
+        // The value's findings, and for a base value its key's other languages rechecked (docs/product.md §7).
+        let findings: Findings;
+        const keyId = row.id;
+        if (before === undefined) {
+          findings = checks.storeNew(keyId, language.id, value, now, (f) => {
+            if (f === null) q.insertValue.run(keyId, language.id, value, now);
+            else q.insertChecked.run(keyId, language.id, value, now, JSON.stringify(f.problems), f.errors, f.warnings, now);
+          });
+        } else {
+          findings = checks.storeReplacing(keyId, language.id, value, now, before, (f) =>
+            q.updateValue.run(value, now, JSON.stringify(f.problems), f.errors, f.warnings, now, keyId, language.id),
+          );
+        }
+        current.set(row.id, value);
+        if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
+        q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
+        changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
+          key,
+          language_code: language.code,
+          value,
+          status: "translated",
+        });
+        result.updated_translations++;
+        change ??= "updated";
+      }
+      const had = keyChange.get(key);
+      if (had === undefined || had === null || (had === "updated" && change === "created")) keyChange.set(key, change ?? had ?? null);
+    }
+
+    // What the message checks stored for the file's values (written with them, above or by the
+    // checks themselves), counted after every write of this language.
+    const problemKeys = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
+    let found = 0;
+    for (const id of importedKeyIds) {
+      if (!problemKeys.has(id)) continue;
+      withProblems.add(`${language.id}:${id}`);
+      found++;
+    }
+    if (found > 0) {
+      const imported = new Set(importedKeyIds);
+      for (const p of q.languageProblems.all(language.id)) {
+        if (!imported.has(p.key_id)) continue;
+        if (p.severity === "error") result.errors++;
+        if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
+          result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });
+        }
+      }
+    }
+  }
+
+  for (const [key, change] of keyChange) {
+    if (change === "updated") result.updated_keys++;
+    if (change) note(result, key, change);
+    else result.unchanged++;
+  }
+
+  if (input.delete_missing) {
+    // In code-point order, like the files, so a dry run and the import list them alike.
+    // An i18next plural form the base language does not use (`items_many` for English) is
+    // another language's: not missing from this file (docs/messages.md "i18next plural forms").
+    const forms = new ProjectPluralForms(db, project);
+    const missing = [...existing.values()].filter((k) => !baseKeys.has(k.key) && !forms.isUnusedIn(k.id, baseLanguage.code)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const k of missing) {
+      q.deleteKey.run(k.id); // its translations and history go with it (foreign keys cascade)
+      changes.event(project, "key_deleted", { key: k.key });
+      result.deleted_keys++;
+      note(result, k.key, "deleted");
+    }
+  }
+
+  result.problems = withProblems.size;
+  const hint = syntaxHint(errored, checks.syntax);
+  if (hint) result.syntax_hint = hint;
+  if (isMultiLanguage(input.format)) result.languages = fileSets.map((s) => s.language.code);
+  if (differs.length > 0) result.source_differs = differs;
   return result;
 }
 

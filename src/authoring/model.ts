@@ -97,6 +97,9 @@ export type EditorPreferencesInput = Static<typeof EditorPreferencesInput>;
 
 // Import (docs/product.md §6); the file's format is any of the registry's (docs/formats.md).
 
+/** Every format of the registry can be imported (docs/formats.md). */
+export const ImportFormat = Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name)));
+
 export const ImportOptions = Type.Object({
   /** Required unless the file names its language(s): ARB `@@locale`, PO `Language`, XLIFF, `.xcstrings` (docs/formats.md "Languages"). */
   language_code: Type.Optional(LanguageCode),
@@ -105,12 +108,16 @@ export const ImportOptions = Type.Object({
   dry_run: Type.Optional(Type.Boolean()),
   /** Delete the project's keys that the file lacks; base language only. */
   delete_missing: Type.Optional(Type.Boolean()),
+  /**
+   * Dry runs only: the base language's file of the same push, imported first inside the dry run,
+   * so this file is checked against the base strings it will meet (docs/automation.md "Checking a
+   * pull request").
+   */
+  base: Type.Optional(Type.Object({ format: ImportFormat, content: Type.String({ maxLength: IMPORT_CONTENT_MAX_LENGTH }) })),
 });
 export type ImportOptions = Static<typeof ImportOptions>;
 
-/** Every format of the registry can be imported (docs/formats.md). */
-export const ImportFormat = Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name)));
 
 /** The body of `POST /projects/:pid/import`: the options and the file's format. */
 export const ImportBody = Type.Object({ ...ImportOptions.properties, format: ImportFormat });
-export type ImportInput = Omit<Static<typeof ImportBody>, "format"> & { format: FormatName };
+export type ImportInput = Omit<Static<typeof ImportBody>, "format" | "base"> & { format: FormatName; base?: { format: FormatName; content: string } };

@@ -67,6 +67,8 @@ export type Access =
   | "delete-release"
   /** project settings and slugs, deleting languages, publishing with errors */
   | "settings"
+  /** a channel's new slug: a slug, so a project admin's; a channel operation, so a publish token's (docs/dashboard-api.md "Project roles") */
+  | "channel-slug"
   /** creating and deleting API tokens */
   | "tokens"
   /** changing webhook endpoints, test events, redeliveries */
@@ -91,6 +93,7 @@ export const ROLE_FOR: Record<Exclude<Access, "admin">, ProjectRole> = {
   release: "publisher",
   "delete-release": "publisher",
   settings: "admin",
+  "channel-slug": "admin",
   tokens: "admin",
   webhooks: "admin",
   members: "admin",
@@ -121,6 +124,7 @@ export const TOKEN_SCOPES_FOR: Record<Access, readonly TokenScope[]> = {
   release: ["publish"],
   "delete-release": [],
   settings: [],
+  "channel-slug": ["publish"],
   tokens: [],
   webhooks: [],
   members: [],

@@ -23,7 +23,7 @@ export const RELEASE_OPERATIONS_ACCESS = {
   schedule: "release",
   readChannels: "read",
   moveChannel: "release",
-  rotateChannelSlug: "release",
+  rotateChannelSlug: "channel-slug",
   deleteChannel: "release",
 } as const satisfies Record<string, Access>;
 

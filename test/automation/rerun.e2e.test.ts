@@ -125,3 +125,45 @@ describe("status percentages and --add-languages", () => {
     expect((await d.admin.get(`/projects/${d.pid}/languages`)).body.items.map((l: { code: string }) => l.code)).toContain("fr");
   });
 });
+
+describe("a pull request that changes base strings and translations together", () => {
+  let pr: Deployment;
+  let prRepo: string;
+  const prRun = (args: string[]) => phrasebook(args, { cwd: prRepo, env: pr.env });
+  beforeAll(async () => {
+    pr = await deployment(["de"]);
+    prRepo = gitRepo({
+      "phrasebook.yaml": "files:\n  - source: i18n/en.json\n    translations: i18n/{language}.json\n",
+      "i18n/en.json": JSON.stringify({ items: "{count} items" }),
+      "i18n/de.json": JSON.stringify({ items: "{count} Dinge" }),
+    });
+    expect((await prRun(["push", "--translations", "--fail-on-errors"])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await pr?.stop();
+    if (prRepo) rmSync(prRepo, { recursive: true, force: true });
+  });
+
+  test("a renamed placeholder, changed in both files, passes the dry run: the translation is checked against the base it comes with", async () => {
+    writeFiles(prRepo, { "i18n/en.json": JSON.stringify({ items: "{n} items" }), "i18n/de.json": JSON.stringify({ items: "{n} Dinge" }) });
+    const r = await prRun(["push", "--translations", "--dry-run", "--fail-on-errors"]);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).not.toContain("placeholder_");
+    // Nothing was changed: the server still holds the old strings, without findings.
+    const keys = (await pr.admin.get(`/projects/${pr.pid}/keys`)).body.items;
+    expect(keys.map((k: any) => [k.key, k.translations.en?.value, k.translations.de?.value])).toEqual([["items", "{count} items", "{count} Dinge"]]);
+    expect((await pr.admin.get(`/projects/${pr.pid}/problems`)).body.items).toEqual([]);
+  });
+
+  test("a new key whose translation names a placeholder its new base string lacks fails the dry run, naming the key", async () => {
+    writeFiles(prRepo, {
+      "i18n/en.json": JSON.stringify({ items: "{count} items", greeting: "Hello {name}" }),
+      "i18n/de.json": JSON.stringify({ items: "{count} Dinge", greeting: "Hallo {nmae}" }),
+    });
+    const r = await prRun(["push", "--translations", "--dry-run", "--fail-on-errors"]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain("  greeting [de] placeholder_unknown: ");
+    expect(r.stderr).toBe("phrasebook: push --fail-on-errors: 1 message error in the pushed files (dry run: nothing was changed)\n");
+    expect((await pr.admin.get(`/projects/${pr.pid}/keys`)).body.items.map((k: any) => k.key)).toEqual(["items"]);
+  });
+});

@@ -129,6 +129,33 @@ const rows: Scenario[] = [
     },
   }),
   importing("product §6: dry_run must be a boolean", json({ a: "b" }, { dry_run: "yes" }), 400, { contains: ['"dry_run"'] }),
+  // A pull request's dry run with its base file (docs/automation.md "Checking a pull request").
+  importing(
+    "a dry run with base: the translation is checked against the base file it came with, and nothing is changed",
+    json({ "pr.count": "{n} Dinge", "pr.hello": "Hallo {nmae}" }, { dry_run: true, base: { format: "json", content: JSON.stringify({ "pr.count": "{n} things", "pr.hello": "Hello {name}" }) } }),
+    200,
+    {
+      before: remember,
+      async after(ctx, body) {
+        // Against no base at all the unknown {nmae} would pass unnoticed; against the base file it is an error, and {n} is none.
+        expect(body.problem_items.map((p: any) => [p.key, p.code])).toEqual([
+          ["pr.hello", "placeholder_unknown"],
+          ["pr.hello", "placeholder_missing"],
+        ]);
+        expect(body).toMatchObject({ created_keys: 0, updated_translations: 2, errors: 1 });
+        unchangedSince(ctx);
+      },
+    },
+  ),
+  importing("base is for dry runs only", json({ a: "b" }, { base: { format: "json", content: "{}" } }), 400, { contains: ['"base"', "only a dry run"] }),
+  importing("a broken base file is a 400 naming base.content; nothing is changed", json({ a: "b" }, { dry_run: true, base: { format: "json", content: "{nope" } }), 400, {
+    contains: ['"base.content"'],
+    before: remember,
+    after: (ctx) => unchangedSince(ctx),
+  }),
+  importing("a base file of another language is a 400 naming base.content", json({ a: "b" }, { dry_run: true, base: { format: "arb", content: JSON.stringify({ "@@locale": "de", a: "b" }) } }), 400, {
+    contains: ['"base.content"', "is not en"],
+  }),
 
   // delete_missing (product §6)
   importing("product §6: delete_missing deletes the keys the base-language file lacks, with key_deleted, after the file's own changes", base({ "checkout.title": "Checkout", extra: "Extra" }, { delete_missing: true }), 200, {

@@ -79,7 +79,7 @@ const RIGHTS: [route: string, needs: Needs, url: string, body: unknown, ok: numb
   ["GET /projects/:pid/channels", "viewer", "/projects/:pid/channels", undefined, 200],
   ["GET /projects/:pid/channels/:name", "viewer", "/projects/:pid/channels/staging", undefined, null],
   ["PUT /projects/:pid/channels/:name", "publisher", "/projects/:pid/channels/staging", { release_id: "rel_00000000000000000000" }, null],
-  ["POST /projects/:pid/channels/:name/rotate-slug", "publisher", "/projects/:pid/channels/staging/rotate-slug", undefined, null],
+  ["POST /projects/:pid/channels/:name/rotate-slug", "admin", "/projects/:pid/channels/staging/rotate-slug", undefined, null],
   ["DELETE /projects/:pid/channels/:name", "publisher", "/projects/:pid/channels/staging", undefined, null],
 ];
 

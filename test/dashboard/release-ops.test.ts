@@ -135,6 +135,9 @@ describe("dashboard: release operations", () => {
       await create.getByRole("button", { name: "Create channel" }).click();
       await page.locator('[data-channel="staging"]').getByRole("button", { name: "Move" }).waitFor();
       expect((await f.api.get(`/projects/${pid}/channels`)).body.items.map((c: any) => [c.name, c.release_id])).toEqual([["staging", v1.id]]);
+      // Deleting is a publisher's; a new slug, like every slug, a project admin's.
+      await page.locator('[data-channel="staging"]').getByRole("button", { name: "Delete…" }).waitFor();
+      expect(await page.locator('[data-channel="staging"]').getByRole("button", { name: "Rotate slug…" }).count()).toBe(0);
 
       const viewer = await f.page(viewport, people.viewer, "viewer password");
       await viewer.page.goto(`/dashboard/projects/${pid}/releases`);

@@ -17,6 +17,8 @@ import { tokenProject } from "./project.ts";
 
 /** Files over this size show progress on a terminal (docs/product.md §6). */
 const PROGRESS_FROM_BYTES = 1024 * 1024;
+/** A dry run sends a translation with its base file while both fit one import body (16 MB, less room for JSON escapes). */
+const DRY_RUN_WITH_BASE_MAX_BYTES = 12 * 1024 * 1024;
 
 interface PlannedFile {
   path: string;
@@ -29,6 +31,8 @@ interface PlannedFile {
   deleteMissing: boolean;
   /** A language the project lacks, added first (--add-languages). */
   newLanguage: boolean;
+  /** The `source:` file of the set this translation file belongs to. */
+  source?: string;
 }
 
 /** A file's language as asked for: --language, the ARB @@locale, or a configured pattern. */
@@ -38,6 +42,8 @@ interface Wanted {
   language?: string;
   /** How the language was found, for the error when the project lacks it. */
   from: string;
+  /** The `source:` file of the set this translation file belongs to. */
+  source?: string;
 }
 
 const same = (a: string, b: string) => normalize(a) === normalize(b);
@@ -68,7 +74,7 @@ function configuredFiles(config: ClientConfig, base: string, withTranslations: b
     for (const { path, code } of existingTranslations(set.translations)) {
       if (config.files.some((s) => s.source && same(s.source, path))) continue; // pushed as the source already
       if (isFallback(code)) continue;
-      wanted.push({ path, language: code, from: `its name matches ${set.translations}` });
+      wanted.push({ path, language: code, from: `its name matches ${set.translations}`, ...(set.source ? { source: set.source } : {}) });
     }
   }
   return wanted;
@@ -80,7 +86,7 @@ function namedFile(path: string, language: string | undefined, config: ClientCon
   for (const set of config?.files ?? []) {
     if (set.source && same(set.source, path)) return { path, language: base, from: `it is the source of ${config!.path}` };
     const code = set.translations ? languageFromPath(set.translations, path) : undefined;
-    if (code) return { path, language: code, from: `its name matches ${set.translations}` };
+    if (code) return { path, language: code, from: `its name matches ${set.translations}`, ...(set.source ? { source: set.source } : {}) };
   }
   return { path, from: "" };
 }
@@ -135,7 +141,7 @@ async function plan(wanted: Wanted, formatFlag: FormatName | undefined, language
   if (deleteMissing && language.code !== base) {
     throw new CliError(`${path}: --delete-missing deletes the keys a base-language file lacks, and this file is ${language.code}, not the base language ${base}`, 1);
   }
-  return { path, format, language: language.code, content, bytes: Buffer.byteLength(content), deleteMissing, newLanguage: Boolean((language as { missing?: boolean }).missing) };
+  return { path, format, language: language.code, content, bytes: Buffer.byteLength(content), deleteMissing, newLanguage: Boolean((language as { missing?: boolean }).missing), ...(wanted.source ? { source: wanted.source } : {}) };
 }
 
 function summary(path: string, r: ImportResult, dryRun: boolean): string {
@@ -188,11 +194,17 @@ export async function runPush(args: ParsedArgs): Promise<number> {
   let errors = 0;
   for (const file of files) {
     if (dryRun && file.newLanguage) continue;
+    // A dry run changes nothing, so a translation would be checked against the server's base
+    // strings, not the ones this push brings: its set's source goes along (docs/automation.md
+    // "Checking a pull request").
+    const baseFile = dryRun && file.language !== base && file.source ? files.find((f) => f.language === base && same(f.path, file.source!)) : undefined;
+    const withBase = baseFile && baseFile.bytes + file.bytes <= DRY_RUN_WITH_BASE_MAX_BYTES ? { base: { format: baseFile.format, content: baseFile.content } } : {};
+    if (baseFile && !("base" in withBase)) await print(`${file.path}: checked against the server's base strings (with ${baseFile.path} it is over ${megabytes(DRY_RUN_WITH_BASE_MAX_BYTES)} for one request)\n`);
     const progress = new Progress(file.path, progressWanted() && file.bytes > PROGRESS_FROM_BYTES);
     let ticker: ReturnType<typeof setInterval> | undefined;
     const result = await client
       .dashboard<ImportResult>(`push ${file.path}`, "POST", `/projects/${project.id}/import`, {
-        json: JSON.stringify({ ...(file.language ? { language_code: file.language } : {}), format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing }),
+        json: JSON.stringify({ ...(file.language ? { language_code: file.language } : {}), format: file.format, content: file.content, dry_run: dryRun, delete_missing: file.deleteMissing, ...withBase }),
         timeoutMs: IMPORT_TIMEOUT_MS,
         onUpload: (sent, total) => {
           if (sent < total) return progress.update(`uploading ${Math.floor((sent / total) * 100)}% of ${megabytes(total)}`);

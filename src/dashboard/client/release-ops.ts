@@ -172,19 +172,21 @@ export async function channelsSection(pid: string, releases: Release[]): Promise
       h("h3", null, h("code", null, c.name), " → ", release ? link(releaseHref(pid, release.id), `${release.name} (${release.tag})`) : c.release_id),
       h("p", { class: "muted small" }, "Moved ", time(c.updated_at), ". Cached like the latest URLs (60 s) and purged on every move. Slug ", h("code", null, c.slug), "."),
       sample ? copyField(sample, `${c.name} URL`) : h("p", { class: "muted small" }, "The release shipped no language."),
-      // Moving, rotating and deleting channels are a publisher's (docs/dashboard-api.md "Access").
+      // Moving and deleting channels are a publisher's; a new slug, like every slug, an admin's (docs/dashboard-api.md "Project roles").
       can("publisher")
         ? [
             moveForm(c.name, c.release_id),
             h(
               "div",
               { class: "actions" },
-              actionButton("Rotate slug…", async () => {
-                const ok = await confirmDialog({ title: `Rotate the slug of ${c.name}?`, body: "Every URL of this channel stops working at once (404); it gets new ones.", confirm: "Rotate slug", danger: true });
-                if (!ok) return;
-                await post(projectPath(pid, "channels", c.name, "rotate-slug"));
-                resolve();
-              }),
+              can("admin")
+                ? actionButton("Rotate slug…", async () => {
+                    const ok = await confirmDialog({ title: `Rotate the slug of ${c.name}?`, body: "Every URL of this channel stops working at once (404); it gets new ones.", confirm: "Rotate slug", danger: true });
+                    if (!ok) return;
+                    await post(projectPath(pid, "channels", c.name, "rotate-slug"));
+                    resolve();
+                  })
+                : null,
               actionButton(
                 "Delete…",
                 async () => {
