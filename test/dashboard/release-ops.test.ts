@@ -63,6 +63,13 @@ describe("dashboard: release operations", () => {
       const pinned = v1.languages.find((l: any) => l.code === "de").download_urls.json as string;
       expect(await (await fetch(pinned.replace(`/r/${v1.slug}/`, "/r/latest/"))).text()).toBe(await (await fetch(pinned)).text());
       expect(await horizontalOverflow(page)).toBe(0);
+
+      // The release list shows each release's name, status and when it went out without scrolling sideways, on a phone too.
+      await page.goto(`/dashboard/projects/${pid}/releases`);
+      const table = page.locator("section", { has: page.getByRole("heading", { name: "Releases", exact: true }) }).getByRole("table");
+      await table.getByRole("row", { name: /v1-back/ }).waitFor();
+      expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
+      expect(await table.getByRole("columnheader", { name: "Published" }).isVisible()).toBe(true);
       expect(problems).toEqual([]);
     });
 

@@ -44,7 +44,7 @@ export function releasesPage(ctx: Ctx) {
           h(
             "table",
             { class: "list" },
-            h("thead", null, h("tr", null, h("th", null, "Name"), h("th", null, "Tag"), h("th", null, "Status"), h("th", null, "Created"), h("th", null, "Published"))),
+            h("thead", null, h("tr", null, h("th", null, "Name"), h("th", null, "Tag"), h("th", null, "Status"), h("th", { class: "hide-narrow" }, "Created"), h("th", null, "Published"))),
             h(
               "tbody",
               null,
@@ -62,7 +62,8 @@ export function releasesPage(ctx: Ctx) {
                     r.scheduled_at ? [" ", h("span", { class: "badge", title: "Scheduled publish" }, "scheduled")] : null,
                     r.schedule_error ? [" ", h("span", { class: "badge forced", title: r.schedule_error }, "schedule failed")] : null,
                   ),
-                  h("td", null, time(r.created_at)),
+                  // On a phone the list keeps what a release is and when it went out; its draft date is on its own page.
+                  h("td", { class: "hide-narrow" }, time(r.created_at)),
                   h("td", null, time(r.published_at, "not yet")),
                 ),
               ),
