@@ -164,7 +164,12 @@ export const translationHistory = sqliteTable(
     via: text("via", { enum: ["edit", "import", "approve"] }).notNull(),
     at: integer("at").notNull(),
   },
-  (t) => [index("translation_history_key_idx").on(t.keyId, t.id)],
+  (t) => [
+    index("translation_history_key_idx").on(t.keyId, t.id),
+    // A language's approvals, newest last per key: publishing reviewed strings only reads them in one
+    // pass per language (docs/releases.md "Reviewed strings only"). Approvals are few; the index is small.
+    index("translation_history_approved_idx").on(t.languageId, t.keyId, t.id).where(sql`status = 'approved'`),
+  ],
 );
 
 export const PROJECT_ROLES = ["viewer", "translator", "reviewer", "developer", "publisher", "admin"] as const;

@@ -1,0 +1,1 @@
+CREATE INDEX `translation_history_approved_idx` ON `translation_history` (`language_id`,`key_id`,`id`) WHERE status = 'approved';
