@@ -133,6 +133,9 @@ describe("dashboard: release operations", () => {
       // The exact time (with its year and zone), not only how soon.
       expect(await said.textContent()).toMatch(new RegExp(`^Publishes at .*${new Date(at).getFullYear()}.*\\(in 2 days\\), checked like any publish`));
       expect((await f.api.get(`/projects/${pid}/releases/${draft}`)).body.scheduled_at).toBeDefined();
+      // Rescheduling starts from the time set, not from an empty field.
+      expect(await schedule.getByLabel("Publish at").inputValue()).toBe(localInput(at));
+      await schedule.getByRole("button", { name: "Reschedule" }).waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
 
       await page.goto(`/dashboard/projects/${pid}/releases`);

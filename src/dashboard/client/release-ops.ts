@@ -102,6 +102,12 @@ function isoFromLocal(value: string): string {
   return Number.isNaN(t.getTime()) ? value : t.toISOString();
 }
 
+/** An ISO time as a `datetime-local` value in the reader's zone (`YYYY-MM-DDTHH:MM`), so a reschedule starts from the time set. */
+function localFromIso(iso: string): string {
+  const t = new Date(iso);
+  return new Date(t.getTime() - t.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
 /** Scheduling a draft: set, cancel, and why the last one did not publish (docs/releases.md "Scheduled publish"). */
 export function scheduleSection(pid: string, release: Release): HTMLElement | null {
   if (release.status !== "draft") return null;
@@ -126,7 +132,7 @@ export function scheduleSection(pid: string, release: Release): HTMLElement | nu
           resolve();
         },
       },
-      field("Publish at", input({ name: "at", type: "datetime-local", required: true })),
+      field("Publish at", input({ name: "at", type: "datetime-local", required: true, ...(release.scheduled_at ? { value: localFromIso(release.scheduled_at) } : {}) })),
     ),
     release.scheduled_at
       ? actionButton("Cancel schedule", async () => {
