@@ -5,6 +5,7 @@ import { recordFailedSignIn, signIn, type SignInMethods } from "../accounts/sign
 import { OIDC_FLOW_REFUSALS, sameOriginNext } from "../accounts/sign-in/oidc.ts";
 import { countUsers, createFirstAdmin } from "../accounts/users.ts";
 import { badRequest, conflict, HttpError, notFound } from "../common/errors.ts";
+import { toHttpError } from "../common/error-reply.ts";
 import { log } from "../common/log.ts";
 import type { AppDeps } from "../deps.ts";
 import { tokenIdentity, type DashboardContext } from "./access.ts";
@@ -98,7 +99,12 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
           return redirect(set, pending.next, [sessionCookie(started.cookieValue, secure), oidcCookie("", secure, 0)]);
         } catch (err) {
           if (err instanceof HttpError && (err.status === 401 || err.status === 403)) return refused(set, err.message);
-          throw err;
+          // The person came from the provider's page in a browser: a fault of this server (the
+          // database busy, the disk full, the provider's token endpoint unreachable) goes back to
+          // the login page in one sentence, not a JSON body; nothing was written (toHttpError logs
+          // an unknown one).
+          const failed = toHttpError("UNKNOWN", err, "GET /oidc/callback");
+          return refused(set, `Signing in did not finish on this server (${failed.status}: ${failed.message}); try again, or ask an administrator to read the server's log.`);
         }
       },
       { query: OidcCallbackQuery },
