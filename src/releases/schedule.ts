@@ -165,6 +165,8 @@ export function startScheduledPublishing(deps: ServiceDeps, dataDir: string): Sc
       armed = null;
       void runDue();
     });
+    // Operators (and the restart test) see that a schedule set before a restart is waiting.
+    log.info("scheduled publish armed", { at: new Date(next).toISOString() });
   }
 
   deps.changes.subscribe(() => arm());

@@ -227,7 +227,8 @@ describe("an entry is written in the action's transaction: when it cannot be wri
         try {
           await prepare?.(control);
           const before = control.t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM audit_log")[0]!.n;
-          expect((await act(control)).status).toBeLessThan(300);
+          // A 2xx: the action was done.
+          expect(String((await act(control)).status)).toMatch(/^2\d\d$/);
           expect(control.t.query<{ action: string }>("SELECT action FROM audit_log WHERE id > ?", before).map((r) => r.action)).toContain(action);
         } finally {
           await control.close();
@@ -270,7 +271,7 @@ test("entries are kept 400 days", async () => {
     const total = w.t.query<{ n: number; oldest: number }>("SELECT count(*) AS n, min(at) AS oldest FROM audit_log")[0]!;
     const day = 86_400_000;
     expect(removeOldAuditEntries(db, total.oldest + 400 * day - 1)).toBe(0);
-    expect(removeOldAuditEntries(db, Date.now() + 400 * day * 10)).toBe(total.n);
+    expect(removeOldAuditEntries(db, total.oldest + 400 * day * 10)).toBe(total.n);
   } finally {
     await w.close();
   }

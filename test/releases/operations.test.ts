@@ -186,7 +186,8 @@ test("releases §Scheduled publish: a draft publishes at its time; one blocked b
     const pid = await admin.project("Shop", "en", ["de"]);
     await admin.key(pid, "greeting", { en: "Hello {name}", de: "Hallo {name}" });
     const draft = (await admin.post(`/projects/${pid}/releases`, { name: "Later", tag: "later" })).body;
-    const at = new Date(Date.now() + 1500).toISOString();
+    // Far enough ahead that the PUT is in time on a busy machine; the check below is a lower bound only (never before its time).
+    const at = new Date(Date.now() + 3000).toISOString();
     const scheduled = await admin.put(`/projects/${pid}/releases/${draft.id}/schedule`, { at });
     expect(scheduled.body).toMatchObject({ status: "draft", scheduled_at: at });
     const published = await eventually(async () => {

@@ -192,12 +192,14 @@ export async function runPush(args: ParsedArgs): Promise<number> {
   }
 
   let errors = 0;
+  const unchangedBases = new Set<PlannedFile>();
   for (const file of files) {
     if (dryRun && file.newLanguage) continue;
     // A dry run changes nothing, so a translation would be checked against the server's base
     // strings, not the ones this push brings: its set's source goes along (docs/automation.md
     // "Checking a pull request").
-    const baseFile = dryRun && file.language !== base && file.source ? files.find((f) => f.language === base && same(f.path, file.source!)) : undefined;
+    // A base file whose own dry run (sent first) changed nothing holds what the server holds: not sent again.
+    const baseFile = dryRun && file.language !== base && file.source ? files.find((f) => f.language === base && same(f.path, file.source!) && !unchangedBases.has(f)) : undefined;
     const withBase = baseFile && baseFile.bytes + file.bytes <= DRY_RUN_WITH_BASE_MAX_BYTES ? { base: { format: baseFile.format, content: baseFile.content } } : {};
     if (baseFile && !("base" in withBase)) await print(`${file.path}: checked against the server's base strings (with ${baseFile.path} it is over ${megabytes(DRY_RUN_WITH_BASE_MAX_BYTES)} for one request)\n`);
     const progress = new Progress(file.path, progressWanted() && file.bytes > PROGRESS_FROM_BYTES);
@@ -228,6 +230,7 @@ export async function runPush(args: ParsedArgs): Promise<number> {
     const hint = (result as { syntax_hint?: { message?: unknown } }).syntax_hint?.message;
     if (typeof hint === "string") lines.push(`  hint: ${hint.slice(0, 500)}`);
     await print(lines.join("\n") + "\n");
+    if (dryRun && file.language === base && result.created_keys + result.updated_keys + result.updated_translations + result.deleted_keys === 0) unchangedBases.add(file);
     errors += typeof result.errors === "number" ? result.errors : 0;
     if (failOnErrors && typeof result.errors !== "number") throw new CliError("push --fail-on-errors: the server does not report message errors of an import", 2);
   }
