@@ -10,18 +10,24 @@ import { CHANNEL_SEGMENT, LATEST } from "../bundles/urls.ts";
  * "Channels"). A target that keeps files elsewhere (object storage) replays these; a put's bytes
  * are the release's file in the data directory, which never changes once published.
  */
-export type PathOp =
-  | {
-      op: "put";
-      path: string;
-      /** The release whose file it is (its public id: the data directory's folder). */
-      release: string;
-      /** The file's name in that folder, `{code}.{ext}`. */
-      file: string;
-      /** A moving path (`latest`, a channel): served with latest's cache headers, not pinned ones. */
-      moving: boolean;
-    }
-  | { op: "delete"; path: string };
+export type PathOp = PutOp | { op: "delete"; path: string };
+
+export interface PutOp {
+  op: "put";
+  path: string;
+  /** Where the object's bytes come from (render.ts turns it into bytes and headers). */
+  source: ObjectSource;
+  /** A moving path (`latest`, a channel): served with latest's cache headers, not pinned ones. */
+  moving: boolean;
+}
+
+/**
+ * What an object is made from. A bundle file is a release's file in the data directory, which
+ * never changes once published: `release` is the release's public id (its folder), `file` the
+ * name in it, `{code}.{ext}`. Kinds of objects made from more than one file add a kind here and
+ * its making in render.ts.
+ */
+export type ObjectSource = { kind: "file"; release: string; file: string };
 
 function files(ref: ReleaseRef): string[] {
   return ref.languages.flatMap((code) => ref.formats.map((ext) => `${code}.${ext}`));
@@ -32,7 +38,7 @@ const latestDir = (projectSlug: string) => `p/${projectSlug}/r/${LATEST}`;
 const channelDir = (projectSlug: string, channelSlug: string) => `p/${projectSlug}/${CHANNEL_SEGMENT}/${channelSlug}`;
 
 function puts(dir: string, ref: ReleaseRef, moving: boolean): PathOp[] {
-  return files(ref).map((file) => ({ op: "put", path: `${dir}/${file}`, release: ref.id, file, moving }));
+  return files(ref).map((file) => ({ op: "put", path: `${dir}/${file}`, source: { kind: "file", release: ref.id, file }, moving }));
 }
 
 function deletes(dir: string, names: string[]): PathOp[] {

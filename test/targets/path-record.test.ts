@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { PathChange } from "../../src/changes/paths.ts";
-import { testApp, testDir } from "../helpers/app.ts";
+import { ManualClock, testApp, testDir } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { cdnFixture, projectSlug, publish, type CdnFixture } from "../helpers/releases.ts";
 
@@ -158,12 +158,13 @@ describe("a database made before the record", () => {
   test("gets a record of what it serves at the next start: each release oldest first, latest, each channel", async () => {
     const dataDir = testDir();
     try {
-      const old = await testApp({ dataDir });
+      const clock = new ManualClock();
+      const old = await testApp({ dataDir, clock });
       const a0 = await old.login();
       const p = await a0.project("Old", "en", ["de"]);
       await a0.key(p, "a", { en: "A", de: "A-de" });
       const a = await publish(a0, p, "a");
-      old.clock.advance(1000);
+      clock.advance(1000);
       const b = await publish(a0, p, "b");
       await a0.put(`/projects/${p}/channels/prod`, { release_id: a.id });
       // As an older version left it: no record at all.

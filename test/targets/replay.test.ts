@@ -10,10 +10,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join, relative } from "node:path";
 import type { RecordedPathChange } from "../../src/changes/paths.ts";
 import { pathOps } from "../../src/targets/cdn-paths.ts";
+import { FileRenderer } from "../../src/targets/render.ts";
 import { objectStore, type ObjectStore } from "../../src/targets/object-store.ts";
 import { PublishTargets } from "../../src/targets/registry.ts";
 import type { PublishTarget } from "../../src/targets/target.ts";
-import { ORIGIN, testApp, testDir, type TestApp } from "../helpers/app.ts";
+import { ManualClock, ORIGIN, testApp, testDir, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { publish } from "../helpers/releases.ts";
 
@@ -33,12 +34,11 @@ class FolderCopy implements PublishTarget {
   readonly inline = true; // replayed by `settle`, so the test knows when it is done
   readonly replayed: number[] = [];
   readonly store: ObjectStore;
+  private readonly renderer: FileRenderer;
 
-  constructor(
-    private readonly dataDir: string,
-    readonly root: string,
-  ) {
+  constructor(dataDir: string, readonly root: string) {
     this.store = objectStore({ kind: "folder", path: root });
+    this.renderer = new FileRenderer(dataDir);
   }
 
   async replay(change: RecordedPathChange): Promise<void> {
@@ -46,10 +46,8 @@ class FolderCopy implements PublishTarget {
       if (op.op === "delete") await this.store.delete(op.path);
       else {
         // A release deleted since is gone from the disk; a later change of the record removes its paths.
-        const bytes = await Bun.file(join(this.dataDir, "releases", op.release, op.file))
-          .bytes()
-          .catch(() => null);
-        if (bytes) await this.store.put(op.path, bytes);
+        const object = await this.renderer.render(op);
+        if (object) await this.store.put(op.path, object.bytes, { contentType: object.contentType });
       }
     }
     this.replayed.push(change.id);
@@ -111,7 +109,8 @@ describe("a folder copy of the CDN replayed from the path record", () => {
   test("holds what the CDN serves after publishes, a dropped language, channels, rotations, a rollback and deletions; resumes after a restart", async () => {
     const dataDir = dir("phrasebook-data-");
     const root = dir("phrasebook-copy-");
-    let t = await testApp({ dataDir });
+    const clock = new ManualClock();
+    let t = await testApp({ dataDir, clock });
     let copy = new FolderCopy(dataDir, root);
     let targets = new PublishTargets([copy], t.deps.changes, t.deps, t.clock);
     let admin = await t.login();
@@ -128,7 +127,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
 
     await admin.delete(`/projects/${pid}/languages/fr`);
     await admin.put(`/projects/${pid}/keys/${(await admin.get(`/projects/${pid}/keys`)).body.items[0].id}/translations/de`, { value: "Hallo!" });
-    t.clock.advance(1000);
+    clock.advance(1000);
     const v2 = await publish(admin, pid, "v2");
     await step(); // latest's fr files are gone from the copy, v1's stay
 
@@ -144,7 +143,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
     // A restart: a new app and a new copy target on the same folders pick up from the cursor.
     await targets.stop();
     await t.close();
-    t = await testApp({ dataDir });
+    t = await testApp({ dataDir, clock });
     admin = await t.login();
     copy = new FolderCopy(dataDir, root);
     targets = new PublishTargets([copy], t.deps.changes, t.deps, t.clock);
@@ -153,7 +152,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
 
     await admin.post(`/projects/${pid}/rotate-slug`);
     await step();
-    t.clock.advance(1000);
+    clock.advance(1000);
     const rb = await admin.post(`/projects/${pid}/releases/${v1.id}/republish`, { name: "rollback", tag: "v1-rb" });
     expect(rb.status).toBe(201);
     await step(); // latest serves v1's files again, fr included
@@ -171,7 +170,8 @@ describe("a folder copy of the CDN replayed from the path record", () => {
 
   test("a copy that cannot be written holds back every later change, then replays them in order", async () => {
     const root = dir("phrasebook-copy-");
-    const t = await testApp();
+    const clock = new ManualClock();
+    const t = await testApp({ clock });
     try {
       const copy = new FolderCopy(t.dataDir, root);
       // Not inline: it follows in the background like object storage, with the record's retries.
@@ -183,7 +183,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
       await admin.key(pid, "k", { en: "K", de: "K-de" });
       writeFileSync(join(root, "p"), "a file where the copy's folder goes"); // every write fails
       const v1 = await publish(admin, pid, "v1");
-      t.clock.advance(1000);
+      clock.advance(1000);
       await publish(admin, pid, "v2");
       await Bun.sleep(300);
       expect(copy.replayed).toEqual([]);
