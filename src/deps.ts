@@ -3,6 +3,7 @@ import type { Clock } from "./common/clock.ts";
 import type { Settings } from "./config/settings.ts";
 import type { Observability } from "./observability/index.ts";
 import type { Db } from "./storage/db.ts";
+import type { PublishTargets } from "./targets/registry.ts";
 
 /**
  * Outgoing HTTP: Bun's `fetch`, with its own options (`tls`, `proxy`, `decompress`). Every request
@@ -11,14 +12,6 @@ import type { Db } from "./storage/db.ts";
  * the server makes").
  */
 export type HttpFetch = (input: string | URL | Request, init?: BunFetchRequestInit) => Promise<Response>;
-
-/**
- * Copies a published release's files beside the database's replica before the release is marked
- * published (docs/deploy.md "Continuous replication"); fails with an HttpError when it cannot.
- */
-export interface ReleaseCopier {
-  copyRelease(releasePublicId: string, dir: string): Promise<void>;
-}
 
 /**
  * The wiring every part of the app is built from (docs/architecture.md). Made once by the server
@@ -34,8 +27,11 @@ export interface AppDeps {
   observability: Observability;
   /** Outgoing HTTP (see HttpFetch). */
   fetch: HttpFetch;
-  /** Set when the server replicates continuously (PHRASEBOOK_REPLICA_URL). */
-  releaseCopier?: ReleaseCopier;
+  /**
+   * Where releases go: the data directory, the replica's copies when the server replicates, and
+   * any other target the settings turn on (docs/architecture.md "Publish targets").
+   */
+  targets: PublishTargets;
 }
 
 /** What a service that changes something needs: the database, the time, and where to announce it. */

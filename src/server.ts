@@ -11,9 +11,9 @@ import type { Settings } from "./config/settings.ts";
 import type { AppDeps, HttpFetch } from "./deps.ts";
 import { Observability } from "./observability/index.ts";
 import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./storage/db.ts";
-import { ReleaseReplication } from "./replication/index.ts";
 import { findLitestream, startReplicator } from "./replication/litestream.ts";
-import { replicaTarget } from "./replication/store.ts";
+import { replicaLocation } from "./targets/replica.ts";
+import { PublishTargets } from "./targets/registry.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
@@ -38,8 +38,7 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
  * app. In-process tests start here too.
  */
 export async function openApp(settings: Settings, clock: Clock = systemClock, httpFetch: HttpFetch = systemFetch): Promise<{ deps: AppDeps; app: App }> {
-  const target = replicaTarget(settings);
-  const db = openDatabase(settings.dataDir, { replicated: target !== undefined });
+  const db = openDatabase(settings.dataDir, { replicated: settings.replicaUrl !== undefined });
   warnIfDataDirIsOpen(settings.dataDir);
   migrate(db.$client);
   const admin = await bootstrapAdmin(db, clock, settings.adminEmail, settings.adminPassword);
@@ -49,14 +48,18 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
   clearUnfinishedPublishes(db);
   cleanStrayReleaseFiles(settings.dataDir, publishedReleaseIds(db));
 
+  const changes = new Changes(db, clock);
+  // A database made before the path record gets one saying what it serves now (docs/architecture.md
+  // "Publish targets"), before any target reads it.
+  changes.paths.backfill();
   const deps: AppDeps = {
     settings,
     db,
     clock,
-    changes: new Changes(db, clock),
+    changes,
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
-    releaseCopier: target && new ReleaseReplication(db, settings.dataDir, target),
+    targets: PublishTargets.fromSettings({ settings, db }, changes, clock),
   };
   return { deps, app: createApp(deps) };
 }
@@ -69,10 +72,10 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const { db } = deps;
   // Litestream starts once migrations ran: it needs the database in WAL mode (docs/deploy.md
   // "Continuous replication"); the release copies catch up beside it.
-  const target = replicaTarget(settings);
-  const replicator = litestream && target ? startReplicator(litestream, join(settings.dataDir, DATABASE_FILE), target, settings.replicaSyncIntervalSeconds) : undefined;
-  const releaseReplication = deps.releaseCopier instanceof ReleaseReplication ? deps.releaseCopier : undefined;
-  releaseReplication?.start();
+  const replica = replicaLocation(settings);
+  const replicator = litestream && replica ? startReplicator(litestream, join(settings.dataDir, DATABASE_FILE), replica, settings.replicaSyncIntervalSeconds) : undefined;
+  // Each target follows the path record from where it stopped (docs/architecture.md "Publish targets").
+  deps.targets.start();
   // Asked only once a request is being answered, so `server` is set by then.
   const peer = (request: Request) => server.requestIP(request)?.address;
   const server: Server<undefined> = Bun.serve({
@@ -100,7 +103,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
       await checks.stop();
       auditRetention.stop();
       deps.observability.stop();
-      await releaseReplication?.stop();
+      await deps.targets.stop();
       db.$client.close();
       await replicator?.stop(); // last: it copies the final changes, then exits
     },

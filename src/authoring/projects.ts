@@ -140,7 +140,9 @@ function settingChanges(before: ProjectRow, after: ProjectRow): Record<string, {
 export function rotateProjectSlug({ db, clock, changes }: ServiceDeps, project: ProjectRow, by: AuditBy = SYSTEM): { cdn_slug: string } {
   const cdnSlug = newSlug();
   db.transaction(() => {
+    const from = db.select({ cdnSlug: projects.cdnSlug }).from(projects).where(eq(projects.id, project.id)).get()!.cdnSlug;
     db.update(projects).set({ cdnSlug }).where(eq(projects.id, project.id)).run();
+    changes.paths.projectSlugRotated(project.id, from);
     recordAudit(db, clock, by, { action: "slug_rotated", target: auditProject(project), projectId: project.id, details: { of: "project" } });
   });
   changes.notify(project.id);

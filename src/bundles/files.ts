@@ -157,21 +157,29 @@ export class ReleaseStaging {
   }
 
   /** Moves the flushed files to the release's folder and makes the move durable. */
-  async commit(): Promise<string> {
-    const target = releaseDir(this.dataDir, this.releasePublicId);
-    await syncDir(this.path);
-    // A folder already there is a stray of an earlier failed attempt only if it carries this
-    // release's marker; anything else is not ours to remove, and the publish fails instead.
-    const existing = await readFile(join(target, RELEASE_MARKER), "utf8").catch(() => null);
-    if (existing === releaseMarkerText(this.releasePublicId)) await rm(target, { recursive: true, force: true });
-    await rename(this.path, target);
-    await syncDir(releasesRoot(this.dataDir));
-    return target;
+  commit(): Promise<string> {
+    return commitStagedRelease(this.dataDir, this.releasePublicId, this.path);
   }
 
   discard(): Promise<void> {
     return rm(this.path, { recursive: true, force: true });
   }
+}
+
+/**
+ * Moves a staging folder's flushed files to the release's folder, `releases/<id>`, and makes the
+ * move durable; returns the folder. A folder already there is a stray of an earlier failed attempt
+ * only if it carries this release's marker; anything else is not ours to remove, and the move
+ * fails instead.
+ */
+export async function commitStagedRelease(dataDir: string, releasePublicId: string, stagingPath: string): Promise<string> {
+  const target = releaseDir(dataDir, releasePublicId);
+  await syncDir(stagingPath);
+  const existing = await readFile(join(target, RELEASE_MARKER), "utf8").catch(() => null);
+  if (existing === releaseMarkerText(releasePublicId)) await rm(target, { recursive: true, force: true });
+  await rename(stagingPath, target);
+  await syncDir(releasesRoot(dataDir));
+  return target;
 }
 
 /** Deleting a release removes its files (docs/product.md §3); a crash before this is cleaned at start. */

@@ -8,6 +8,14 @@ import type { BundleFormat } from "../formats/registry.ts";
  */
 export const LATEST = "latest";
 
+/**
+ * docs/interface.md §4.5 rule 3, verbatim: what the CDN answers a pinned path with, and a moving
+ * one (`latest`, a channel). Here, not in cdn/, because every copy of the CDN's paths (object
+ * storage) must carry the same.
+ */
+export const CACHE_CONTROL_PINNED = "public, max-age=31536000, immutable";
+export const CACHE_CONTROL_LATEST = "public, max-age=60, must-revalidate";
+
 export function fileUrl(cdnUrl: string, projectSlug: string, releaseSlug: string, code: string, format: BundleFormat): string {
   return `${cdnUrl}/p/${projectSlug}/r/${releaseSlug}/${code}.${format}`;
 }

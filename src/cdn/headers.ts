@@ -1,9 +1,9 @@
 import type { Encoding } from "../common/http.ts";
 import { CONTENT_TYPES, type BundleFormat } from "../formats/registry.ts";
 
-/** docs/interface.md §4.5 rule 3, verbatim. */
-export const CACHE_CONTROL_PINNED = "public, max-age=31536000, immutable";
-export const CACHE_CONTROL_LATEST = "public, max-age=60, must-revalidate";
+import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED } from "../bundles/urls.ts";
+
+export { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED };
 /** docs/product.md §3: a 404 must not be cached, so a publish or an undone rotation shows at once. */
 export const CACHE_CONTROL_NOT_FOUND = "no-store";
 

@@ -2,6 +2,7 @@ import type { Clock } from "../common/clock.ts";
 import { iso } from "../common/clock.ts";
 import type { Db } from "../storage/db.ts";
 import { EVENT_VERSION, type Envelope, type EventData, type EventType } from "./events.ts";
+import { PathRecord } from "./paths.ts";
 import { prepareChangeQueries, type ChangeQueries } from "./queries.ts";
 
 /** The project a change belongs to: its row id and the public id webhook envelopes carry. */
@@ -23,14 +24,19 @@ export type ProjectChangeListener = (projectId: number) => void;
  *   at all (docs/webhooks.md "Events nobody subscribes to").
  * - `notify()` tells in-process caches (the CDN files, the public API answers) that a project
  *   changed. Call it after the commit; listeners run synchronously.
+ * - `paths` records what changed at the CDN's paths (a release's files, `latest`, a channel, a
+ *   slug, a deletion), inside the transaction of the change, for the publish targets to replay
+ *   (docs/architecture.md "Publish targets"); `notify()` wakes them.
  */
 export class Changes {
   private readonly listeners: ProjectChangeListener[] = [];
   private readonly wakeListeners = new Set<() => void>();
   private wakeScheduled = false;
   private readonly queries: ChangeQueries;
+  readonly paths: PathRecord;
 
   constructor(db: Db, private readonly clock: Clock) {
+    this.paths = new PathRecord(db, clock);
     // One prepared insert: a 10,000-key import writes an event per key, and the query builder costs
     // about ten times more per insert. Prepared on the connection, so it runs inside drizzle's
     // transactions on that connection too.

@@ -1,3 +1,5 @@
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { channels, pathChanges, projects, releaseLanguages, releases, type PathChangeRow } from "../storage/schema.ts";
 import type { Db } from "../storage/db.ts";
 
 /** The outbox's statements, prepared once per connection (docs/architecture.md "Reaching SQLite"). */
@@ -20,3 +22,37 @@ export function prepareChangeQueries(db: Db) {
 }
 
 export type ChangeQueries = ReturnType<typeof prepareChangeQueries>;
+
+/**
+ * The path record's reads and writes (changes/paths.ts). None is on a request's hot path: each
+ * runs once per publish, move, rotation or deletion, or per batch a publish target replays.
+ */
+export function preparePathQueries(db: Db) {
+  const published = and(eq(releases.projectId, sql.placeholder("projectId")), eq(releases.status, "published"));
+  return {
+    insert: {
+      run: (projectId: number, sequence: number, kind: PathChangeRow["kind"], change: string, at: number) =>
+        db.insert(pathChanges).values({ projectId, sequence, kind, change, at }).run(),
+    },
+    lastSequence: db.select({ sequence: pathChanges.sequence }).from(pathChanges).where(eq(pathChanges.projectId, sql.placeholder("projectId"))).orderBy(desc(pathChanges.sequence)).limit(1).prepare(),
+    lastOfKind: db
+      .select({ change: pathChanges.change })
+      .from(pathChanges)
+      .where(and(eq(pathChanges.projectId, sql.placeholder("projectId")), eq(pathChanges.kind, sql.placeholder("kind"))))
+      .orderBy(desc(pathChanges.id))
+      .limit(1)
+      .prepare(),
+    latestRelease: db.select({ id: releases.id, publicId: releases.publicId }).from(releases).where(published).orderBy(desc(releases.publishedAt), desc(releases.id)).limit(1).prepare(),
+    publishedReleases: db.select({ id: releases.id }).from(releases).where(published).orderBy(asc(releases.publishedAt), asc(releases.id)).prepare(),
+    release: db.select({ publicId: releases.publicId, slug: releases.slug, formats: releases.formats }).from(releases).where(eq(releases.id, sql.placeholder("releaseId"))).prepare(),
+    languages: db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(eq(releaseLanguages.releaseId, sql.placeholder("releaseId"))).orderBy(asc(releaseLanguages.code)).prepare(),
+    channels: db.select({ name: channels.name, slug: channels.slug, releaseId: channels.releaseId }).from(channels).where(eq(channels.projectId, sql.placeholder("projectId"))).orderBy(asc(channels.name)).prepare(),
+    projectSlug: db.select({ cdnSlug: projects.cdnSlug }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
+    projectsWithReleases: db.selectDistinct({ id: releases.projectId }).from(releases).where(eq(releases.status, "published")).orderBy(asc(releases.projectId)).prepare(),
+    anyChange: db.select({ id: pathChanges.id }).from(pathChanges).limit(1).prepare(),
+    after: db.select().from(pathChanges).where(gt(pathChanges.id, sql.placeholder("afterId"))).orderBy(asc(pathChanges.id)).limit(sql.placeholder("limit")).prepare(),
+    lastId: db.select({ id: pathChanges.id }).from(pathChanges).orderBy(desc(pathChanges.id)).limit(1).prepare(),
+  };
+}
+
+export type PathQueries = ReturnType<typeof preparePathQueries>;

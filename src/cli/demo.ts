@@ -8,7 +8,8 @@ import { Changes } from "../changes/changes.ts";
 import { systemClock, type Clock } from "../common/clock.ts";
 import { randomString } from "../common/ids.ts";
 import type { Settings } from "../config/settings.ts";
-import type { ServiceDeps } from "../deps.ts";
+import type { AppDeps, ServiceDeps } from "../deps.ts";
+import { PublishTargets } from "../targets/registry.ts";
 import { publishRelease } from "../releases/publish.ts";
 import { createRelease } from "../releases/releases.ts";
 import { openDatabase, type Db } from "../storage/db.ts";
@@ -38,7 +39,7 @@ export function isEmpty(db: Db): boolean {
   return countUsers(db) === 0 && listProjects(db).length === 0;
 }
 
-async function seed(deps: ServiceDeps, settings: Settings): Promise<Extract<DemoOutcome, { seeded: true }>> {
+async function seed(deps: ServiceDeps & Pick<AppDeps, "targets">, settings: Settings): Promise<Extract<DemoOutcome, { seeded: true }>> {
   const { db, clock } = deps;
   const fromEnv = settings.adminEmail && settings.adminPassword;
   const login: DemoLogin = fromEnv
@@ -93,7 +94,13 @@ export async function prepareDemo(settings: Settings, clock: Clock = systemClock
   try {
     migrate(db.$client);
     if (!isEmpty(db)) return { seeded: false };
-    return await seed({ db, clock, changes: new Changes(db, clock) }, settings);
+    const changes = new Changes(db, clock);
+    const targets = PublishTargets.fromSettings({ settings, db }, changes, clock);
+    try {
+      return await seed({ db, clock, changes, targets }, settings);
+    } finally {
+      await targets.stop();
+    }
   } finally {
     db.$client.close();
   }

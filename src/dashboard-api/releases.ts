@@ -120,7 +120,7 @@ export function releaseRoutes(deps: AppDeps, context: DashboardContext) {
     .delete(
       "/projects/:pid/releases/:rid",
       async ({ project, params, status, by }) => {
-        await deleteRelease(deps, dataDir, project, params.rid, by);
+        await deleteRelease(deps, project, params.rid, by);
         return status(204);
       },
       { access: "delete-release", inProject: true },

@@ -89,11 +89,11 @@ export function moveChannel({ db, clock, changes }: ServiceDeps, cdnUrl: string,
         projectId: project.id,
         details: { release_id: release.publicId, tag: release.tag, created: !existing },
       });
-      if (existing) return { row: tx.update(channels).set({ releaseId: release.id, updatedAt: now }).where(eq(channels.id, existing.id)).returning().get()!, created: false };
-      return {
-        row: tx.insert(channels).values({ projectId: project.id, name, slug: newSlug(), releaseId: release.id, createdAt: now, updatedAt: now }).returning().get(),
-        created: true,
-      };
+      const row = existing
+        ? tx.update(channels).set({ releaseId: release.id, updatedAt: now }).where(eq(channels.id, existing.id)).returning().get()!
+        : tx.insert(channels).values({ projectId: project.id, name, slug: newSlug(), releaseId: release.id, createdAt: now, updatedAt: now }).returning().get();
+      changes.paths.channelMoved(project.id, { name, slug: row.slug }, release.id, existing?.releaseId ?? null);
+      return { row, created: !existing };
     },
     { behavior: "immediate" },
   );
@@ -109,6 +109,7 @@ export function deleteChannel({ db, clock, changes }: ServiceDeps, project: Proj
   const c = findChannel(db, project, name);
   db.transaction((tx) => {
     tx.delete(channels).where(eq(channels.id, c.id)).run();
+    changes.paths.channelMoved(project.id, { name, slug: c.slug }, null, c.releaseId);
     recordAudit(db, clock, by, { action: "channel_moved", target: { kind: "channel", id: name, name }, projectId: project.id, details: { release_id: null, deleted: true } });
   });
   changes.notify(project.id);
@@ -120,6 +121,7 @@ export function rotateChannelSlug({ db, clock, changes }: ServiceDeps, project: 
   const slug = newSlug();
   db.transaction((tx) => {
     tx.update(channels).set({ slug }).where(eq(channels.id, c.id)).run();
+    changes.paths.channelSlugRotated(project.id, { name, slug }, c.releaseId, c.slug);
     recordAudit(db, clock, by, { action: "slug_rotated", target: { kind: "channel", id: name, name }, projectId: project.id, details: { of: "channel" } });
   });
   changes.notify(project.id);

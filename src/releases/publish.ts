@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
+import { ReleaseStaging } from "../bundles/files.ts";
 import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
 import { log } from "../common/log.ts";
@@ -29,14 +29,16 @@ export interface PublishOptions {
  * Publishing (docs/interface.md §3, docs/product.md §3, docs/publishing.md §2), all or nothing:
  * snapshot, check every message (a 409 with the errors unless `allowErrors`; nothing is
  * published), claim the draft, compile every language to every bundle format of the registry (JSON,
- * YAML and ARB) from the same checked reading, write and flush the files (and copy them beside the replica, when the server
- * replicates), then in one transaction give the release its slug,
- * record the shipped languages with `is_base_language` as of now and the formats written, mark it
- * published (and forced, when errors were let through) and write release_published. Then the
- * change notice purges the CDN and API caches, so `latest` tracks this release at once.
+ * YAML and ARB) from the same checked reading, write and flush the files into a staging folder,
+ * hand them to every publish target (the data directory moves them into place, the replica copies
+ * them: docs/architecture.md "Publish targets"), then in one transaction give the release its
+ * slug, record the shipped languages with `is_base_language` as of now and the formats written,
+ * mark it published (and forced, when errors were let through), write release_published and the
+ * path record's changes. Then the change notice purges the CDN and API caches, so `latest` tracks
+ * this release at once, and wakes the targets that follow the record.
  */
 export async function publishRelease(
-  deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
+  deps: ServiceDeps & Pick<AppDeps, "targets">,
   dataDir: string,
   project: ProjectRow,
   releasePublicId: string,
@@ -76,7 +78,7 @@ export async function publishRelease(
 type Compile = (view: SnapshotView, dir: string | null, allowErrors: boolean) => Promise<CheckTally>;
 
 async function publishSnapshot(
-  deps: ServiceDeps & Pick<AppDeps, "releaseCopier">,
+  deps: ServiceDeps & Pick<AppDeps, "targets">,
   dataDir: string,
   project: ProjectRow,
   releasePublicId: string,
@@ -103,16 +105,15 @@ async function publishSnapshot(
     const check = await compile(snapshot, staging.path, allowErrors);
     // Every language is checked either way, so the refusal counts and lists every error.
     if (check.errorCount > 0 && !allowErrors) throw publishRefusal(check.result());
-    const dir = await staging.commit();
+    // Every target holds the files before the database names them: the data directory for the
+    // CDN, the replica so a restore never finds a published release without its files.
+    await deps.targets.take({ publicId: release.publicId, dir: staging.path });
     staging = undefined;
     let row: ReleaseRow;
     try {
-      // With replication on, the files reach the replica before the release is published, so a
-      // restore never finds a published release without its files (docs/deploy.md "Continuous replication").
-      await deps.releaseCopier?.copyRelease(release.publicId, dir);
       row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0, options.by ?? SYSTEM);
     } catch (err) {
-      await removeReleaseFiles(dataDir, release.publicId);
+      await deps.targets.drop(release.publicId);
       throw err;
     }
     changes.notify(project.id);
@@ -239,6 +240,7 @@ function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow,
         .run();
     }
     changes.event(project, "release_published", { release_id: row.publicId, name: row.name, tag: row.tag, status: "published" });
+    changes.paths.releasePublished(project.id, row.id);
     recordAudit(db, clock, by, { action: "release_published", target: auditRelease(row), projectId: project.id, details: { languages: langs.map((l) => l.code), forced } });
     return row;
   });
@@ -254,6 +256,7 @@ export function rotateReleaseSlug({ db, clock, changes }: ServiceDeps, project: 
   const slug = newSlug();
   db.transaction(() => {
     db.update(releases).set({ slug }).where(eq(releases.id, release.id)).run();
+    changes.paths.releaseSlugRotated(project.id, release.id, release.slug!);
     recordAudit(db, clock, by, { action: "slug_rotated", target: auditRelease(release), projectId: project.id, details: { of: "release" } });
   });
   changes.notify(project.id);
@@ -261,22 +264,26 @@ export function rotateReleaseSlug({ db, clock, changes }: ServiceDeps, project: 
 }
 
 /**
- * Deletes the row (writing release_deleted), purges caches, then removes the files
- * (docs/product.md §3): `latest` falls back to the previous published release, or 404s when none
+ * Deletes the row (writing release_deleted and the path record's change), purges caches, then the
+ * publish targets replay the deletion (docs/product.md §3): the data directory's files are gone
+ * before this returns. `latest` falls back to the previous published release, or 404s when none
  * is left. A crash between the two leaves files no release names; the start removes them.
  */
-export async function deleteRelease({ db, clock, changes }: ServiceDeps, dataDir: string, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): Promise<void> {
+export async function deleteRelease(deps: ServiceDeps & Pick<AppDeps, "targets">, project: ProjectRow, releasePublicId: string, by: AuditBy = SYSTEM): Promise<void> {
+  const { db, clock, changes } = deps;
   const r = findRelease(db, project, releasePublicId);
   db.transaction((tx) => {
     // docs/releases.md "Channels": a release a channel serves stays until the channel moves.
     const on = channelsOn(tx as unknown as Db, r.id);
     if (on.length > 0) throw conflict(`the channel${on.length > 1 ? "s" : ""} ${on.map((n) => `"${n}"`).join(", ")} point${on.length > 1 ? "" : "s"} at this release: move ${on.length > 1 ? "them" : "it"} first`);
+    const ref = r.status === "published" ? changes.paths.releaseRef(r.id) : null;
     tx.delete(releases).where(eq(releases.id, r.id)).run();
+    if (ref) changes.paths.releaseDeleted(project.id, ref);
     changes.event(project, "release_deleted", { release_id: r.publicId, name: r.name, tag: r.tag });
     recordAudit(db, clock, by, { action: "release_deleted", target: auditRelease(r), projectId: project.id, details: { status: r.status } });
   });
   changes.notify(project.id);
-  if (r.status === "published") await removeReleaseFiles(dataDir, r.publicId);
+  await deps.targets.settle();
 }
 
 /** Public ids of every published release: the start keeps their folders and nothing else. */

@@ -1,7 +1,7 @@
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { eq } from "drizzle-orm";
 import { readFile } from "node:fs/promises";
-import { removeReleaseFiles, ReleaseStaging } from "../bundles/files.ts";
+import { ReleaseStaging } from "../bundles/files.ts";
 import { bundleFileName, bundlePath } from "../bundles/layout.ts";
 import { conflict } from "../common/errors.ts";
 import { newId, newSlug } from "../common/ids.ts";
@@ -22,7 +22,7 @@ import { assertTagFree, cleanField, findRelease } from "./releases.ts";
  * files are copied into staging and flushed before the one transaction that creates the release,
  * as a publish does (docs/publishing.md §2): a crash leaves no release and no stray files served.
  */
-export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releaseCopier">, dataDir: string, project: ProjectRow, sourcePublicId: string, userId: number | null, input: RepublishInput, by: AuditBy = SYSTEM): Promise<ReleaseRow> {
+export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "targets">, dataDir: string, project: ProjectRow, sourcePublicId: string, userId: number | null, input: RepublishInput, by: AuditBy = SYSTEM): Promise<ReleaseRow> {
   const { db, clock, changes } = deps;
   const source = findRelease(db, project, sourcePublicId);
   if (source.status !== "published") throw conflict("only a published release can be republished");
@@ -39,13 +39,12 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releas
         await staging.write(bundleFileName(lang.code, format), await readFile(bundlePath(dataDir, source.publicId, lang.code, format)));
       }
     }
-    const dir = await staging.commit();
+    // Every publish target holds the copy before the release exists, as for a publish
+    // (docs/architecture.md "Publish targets").
+    await deps.targets.take({ publicId, dir: staging.path });
     staging = undefined;
     let row: ReleaseRow;
     try {
-      // With replication on, the copy reaches the replica before the release exists, as for a
-      // publish (docs/deploy.md "Continuous replication").
-      await deps.releaseCopier?.copyRelease(publicId, dir);
       row = db.transaction(
         (tx) => {
           // Checked again inside the write: the source may have gone, or the tag been taken, meanwhile.
@@ -79,6 +78,7 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releas
           // straight away would announce it (docs/interface.md §6).
           changes.event(project, "release_created", { release_id: publicId, name, tag, status: "draft" });
           changes.event(project, "release_published", { release_id: publicId, name, tag, status: "published" });
+          changes.paths.releasePublished(project.id, created.id);
           recordAudit(db, clock, by, {
             action: "release_republished",
             target: { kind: "release", id: publicId, name },
@@ -90,7 +90,7 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "releas
         { behavior: "immediate" },
       );
     } catch (err) {
-      await removeReleaseFiles(dataDir, publicId);
+      await deps.targets.drop(publicId);
       throw err;
     }
     changes.notify(project.id);

@@ -2,7 +2,7 @@ import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { conflict, HttpError, invalidField } from "../common/errors.ts";
 import { log } from "../common/log.ts";
-import type { ServiceDeps } from "../deps.ts";
+import type { AppDeps, ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { projects, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import type { ScheduleInput } from "./model.ts";
@@ -97,7 +97,7 @@ export interface ScheduledPublishing {
  * retention job does, docs/architecture.md "Start-up"), whatever came due while the server was
  * down runs at once. Publishes run one at a time; stop waits for the one under way.
  */
-export function startScheduledPublishing(deps: ServiceDeps, dataDir: string): ScheduledPublishing {
+export function startScheduledPublishing(deps: ServiceDeps & Pick<AppDeps, "targets">, dataDir: string): ScheduledPublishing {
   const { db, clock } = deps;
   let Cron: typeof import("croner").Cron | undefined;
   let job: { stop(): void } | undefined;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { CliError } from "../common/errors.ts";
 import { log } from "../common/log.ts";
-import type { ReplicaTarget } from "./store.ts";
+import type { ObjectLocation } from "../targets/object-store.ts";
 
 /**
  * Litestream, run by Phrasebook (docs/deploy.md "Continuous replication"): the configuration is
@@ -26,7 +26,7 @@ function duration(seconds: number): string {
 /** YAML of a string: JSON's quoting is valid YAML. */
 const q = (value: string) => JSON.stringify(value);
 
-export function litestreamConfig(dbPath: string, target: ReplicaTarget, syncIntervalSeconds: number): string {
+export function litestreamConfig(dbPath: string, target: ObjectLocation, syncIntervalSeconds: number): string {
   const replica =
     target.kind === "folder"
       ? [`      - type: file`, `        path: ${q(join(target.path, REPLICA_DB_DIR))}`]
@@ -112,7 +112,7 @@ const RESTART_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
  * Runs `litestream replicate` for the database and restarts it when it stops on its own (with a
  * growing delay, reset after a minute of running). Its log lines go into Phrasebook's log.
  */
-export function startReplicator(bin: string, dbPath: string, target: ReplicaTarget, syncIntervalSeconds: number): Replicator {
+export function startReplicator(bin: string, dbPath: string, target: ObjectLocation, syncIntervalSeconds: number): Replicator {
   const config = writeConfig(litestreamConfig(dbPath, target, syncIntervalSeconds));
   let proc: Subprocess<"pipe", "pipe", "pipe"> | undefined;
   let stopping = false;
@@ -178,7 +178,7 @@ export function startReplicator(bin: string, dbPath: string, target: ReplicaTarg
 }
 
 /** `litestream restore` of the replica's newest state into `outputPath`. */
-export async function restoreDatabase(bin: string, dbPath: string, target: ReplicaTarget, outputPath: string): Promise<void> {
+export async function restoreDatabase(bin: string, dbPath: string, target: ObjectLocation, outputPath: string): Promise<void> {
   const config = writeConfig(litestreamConfig(dbPath, target, 1));
   try {
     const proc = Bun.spawn([bin, "restore", "-config", config.path, "-o", outputPath, dbPath], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });

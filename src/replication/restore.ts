@@ -5,8 +5,9 @@ import { CliError } from "../common/errors.ts";
 import { DATABASE_FILE, openReadOnly, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../storage/db.ts";
 import { releases } from "../storage/schema.ts";
 import { findLitestream, restoreDatabase } from "./litestream.ts";
-import { MissingCopyError, restoreRelease } from "./release-copies.ts";
-import { replicaFiles, replicaTarget, type ReplicaSettings } from "./store.ts";
+import { objectStore } from "../targets/object-store.ts";
+import { replicaLocation, type ReplicaSettings } from "../targets/replica.ts";
+import { MissingCopyError, restoreRelease } from "../targets/replica-copies.ts";
 
 export interface RestoreSummary {
   dataDir: string;
@@ -22,7 +23,7 @@ export interface RestoreSummary {
  * else: `phrasebook serve` on it answers every pinned URL with the bytes it had.
  */
 export async function restoreFromReplica(settings: ReplicaSettings & { dataDir: string; litestreamBin: string }): Promise<RestoreSummary> {
-  const target = replicaTarget(settings);
+  const target = replicaLocation(settings);
   if (!target) throw new CliError("restore needs the replica to restore from: set PHRASEBOOK_REPLICA_URL (or --replica-url)");
   const bin = findLitestream(settings.litestreamBin);
   const { dataDir } = settings;
@@ -43,7 +44,7 @@ export async function restoreFromReplica(settings: ReplicaSettings & { dataDir: 
     } finally {
       db.$client.close();
     }
-    const files = replicaFiles(target);
+    const files = objectStore(target);
     for (const id of published.sort()) {
       const restored = await restoreRelease(files, dataDir, id);
       summary.releases++;

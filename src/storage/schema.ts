@@ -395,6 +395,36 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_project_idx").on(t.projectId, t.id), index("audit_log_action_idx").on(t.action, t.id)],
 );
 
+/**
+ * What changed at the CDN's paths, in order (docs/architecture.md "Publish targets"): one row per
+ * change of what a path serves (a release's files written, `latest` moved, a channel moved, a slug
+ * rotated, a release deleted), written in the transaction of the change. Every publish target
+ * (the data directory, the replica's release copies, object storage) replays it from its own
+ * cursor. `sequence` counts a project's changes and only grows (docs/delivery.md "Sequence").
+ * `change` is self-contained JSON (slugs, languages and formats as they were then), so a replay
+ * needs nothing but the record and the pinned files. No foreign key: a change outlives the rows it
+ * names. Kept: a project's record is small (a row per publish, move or rotation).
+ */
+export const pathChanges = sqliteTable(
+  "path_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull(),
+    sequence: integer("sequence").notNull(),
+    kind: text("kind", { enum: ["release_published", "latest_moved", "channel_moved", "slug_rotated", "release_deleted"] }).notNull(),
+    change: text("change").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [uniqueIndex("path_changes_project_sequence_uq").on(t.projectId, t.sequence)],
+);
+
+/** How far each publish target has replayed `path_changes` (the last change it finished). */
+export const publishTargetCursors = sqliteTable("publish_target_cursors", {
+  target: text("target").primaryKey(),
+  lastChangeId: integer("last_change_id").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 /** Row types, shared by the capabilities that read these tables (none imports another's). */
 export type UserRow = typeof users.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
@@ -409,3 +439,4 @@ export type TranslationRow = typeof translations.$inferSelect;
 export type HistoryRow = typeof translationHistory.$inferSelect;
 export type MemberRow = typeof projectMembers.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
+export type PathChangeRow = typeof pathChanges.$inferSelect;

@@ -122,6 +122,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       webhooks = undefined;
       await schedules?.stop();
       schedules = undefined;
+      await deps.targets.stop();
       deps.observability.stop();
       // Prepared statements keep the connection open past close(), so the write-ahead log is folded
       // into the database file here: a copy of the data dir then holds everything.

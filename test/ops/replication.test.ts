@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ReleaseReplication } from "../../src/replication/index.ts";
+import type { ReplicaCopies } from "../../src/targets/replica.ts";
 import { testApp, testDir } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { serverCommand } from "../helpers/server.ts";
@@ -92,7 +92,7 @@ describe("release files beside the replica", () => {
     const replica = replicaDir();
     const app = await testApp({ dataDir, env: { PHRASEBOOK_REPLICA_URL: replica } });
     try {
-      const replication = app.deps.releaseCopier as ReleaseReplication;
+      const replication = app.deps.targets.target<ReplicaCopies>("replica")!;
       expect(await replication.catchUp()).toBe(1);
       expect(existsSync(join(replica, "releases", old.id, "_manifest.json"))).toBe(true);
       expect(await replication.catchUp()).toBe(0); // copied once

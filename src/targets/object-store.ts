@@ -5,39 +5,36 @@ import { writeDurable } from "../bundles/files.ts";
 import { randomString } from "../common/ids.ts";
 
 /**
- * Where a replica lives (docs/deploy.md "Continuous replication"): a folder, or a bucket and a
- * path in S3-compatible storage. Litestream keeps the database under `db/`; the files of each
- * published release are kept under `releases/<release id>/`, beside it.
+ * Where objects live: a folder, or a bucket and a prefix in S3-compatible storage (AWS S3,
+ * Cloudflare R2, MinIO, Garage, Ceph). The replica's release copies use it (docs/deploy.md
+ * "Continuous replication"); any publish target that keeps files elsewhere can
+ * (docs/architecture.md "Publish targets").
  */
-export type ReplicaTarget =
+export type ObjectLocation =
   | { kind: "folder"; path: string }
-  | { kind: "s3"; bucket: string; path: string; endpoint?: string; region?: string };
+  | {
+      kind: "s3";
+      bucket: string;
+      /** Keys are `{path}/{name}`, or `{name}` when empty; no slash at either end. */
+      path: string;
+      endpoint?: string;
+      region?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      /** `bucket.host/key` instead of `host/bucket/key` (AWS's own style; path style by default). */
+      virtualHostedStyle?: boolean;
+    };
 
-export interface ReplicaSettings {
-  replicaUrl: string | undefined;
-  replicaS3Endpoint: string | undefined;
-  replicaS3Region: string | undefined;
-}
-
-export function replicaTarget(settings: ReplicaSettings): ReplicaTarget | undefined {
-  const url = settings.replicaUrl;
-  if (!url) return undefined;
-  if (!url.startsWith("s3://")) return { kind: "folder", path: url };
-  const rest = url.slice("s3://".length);
-  const slash = rest.indexOf("/");
-  const bucket = slash === -1 ? rest : rest.slice(0, slash);
-  const path = slash === -1 ? "" : rest.slice(slash + 1).replace(/^\/+|\/+$/g, "");
-  return { kind: "s3", bucket, path, endpoint: settings.replicaS3Endpoint, region: settings.replicaS3Region };
-}
-
-/** Plain object storage over the two kinds: whole files by relative name, written once. */
-export interface ReplicaFiles {
-  /** Writes a file whole: a reader sees no file or all of it. */
-  put(name: string, data: Uint8Array): Promise<void>;
-  /** The bytes, or null when there is no such file. */
+/** Plain object storage over the two kinds: whole objects by relative name. */
+export interface ObjectStore {
+  /** Writes an object whole: a reader sees no object, the old one, or all of the new one. */
+  put(name: string, data: Uint8Array, options?: { contentType?: string }): Promise<void>;
+  /** The bytes, or null when there is no such object. */
   get(name: string): Promise<Uint8Array | null>;
   /** The names under a folder-like prefix ("releases/"), one level deep. */
   children(prefix: string): Promise<string[]>;
+  /** Removes one object; an absent one is no error. */
+  delete(name: string): Promise<void>;
   /** Removes everything under a prefix. */
   removeAll(prefix: string): Promise<void>;
 }
@@ -45,8 +42,8 @@ export interface ReplicaFiles {
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
-/** A folder replica: files written beside their place, flushed and renamed in (as in the data dir). */
-class FolderFiles implements ReplicaFiles {
+/** A folder: files written beside their place, flushed and renamed in (as in the data dir). */
+class FolderStore implements ObjectStore {
   constructor(private readonly root: string) {}
 
   async put(name: string, data: Uint8Array): Promise<void> {
@@ -80,35 +77,36 @@ class FolderFiles implements ReplicaFiles {
     }
   }
 
+  async delete(name: string): Promise<void> {
+    await rm(join(this.root, name), { force: true });
+  }
+
   async removeAll(prefix: string): Promise<void> {
     await rm(join(this.root, prefix), { recursive: true, force: true });
   }
 }
 
-/**
- * An S3-compatible replica through Bun's own client. Credentials come from the environment as
- * Litestream reads them (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), so one pair serves both.
- */
-class S3Files implements ReplicaFiles {
+/** S3-compatible storage through Bun's own client (one PUT per object, so it appears whole). */
+class S3Store implements ObjectStore {
   private readonly client: S3Client;
 
-  constructor(private readonly target: Extract<ReplicaTarget, { kind: "s3" }>) {
-    const env = process.env;
+  constructor(private readonly location: Extract<ObjectLocation, { kind: "s3" }>) {
     this.client = new Bun.S3Client({
-      bucket: target.bucket,
-      endpoint: target.endpoint,
-      region: target.region,
-      accessKeyId: env.LITESTREAM_ACCESS_KEY_ID ?? env.AWS_ACCESS_KEY_ID,
-      secretAccessKey: env.LITESTREAM_SECRET_ACCESS_KEY ?? env.AWS_SECRET_ACCESS_KEY,
+      bucket: location.bucket,
+      endpoint: location.endpoint,
+      region: location.region,
+      accessKeyId: location.accessKeyId,
+      secretAccessKey: location.secretAccessKey,
+      virtualHostedStyle: location.virtualHostedStyle,
     });
   }
 
   private key(name: string): string {
-    return this.target.path ? `${this.target.path}/${name}` : name;
+    return this.location.path ? `${this.location.path}/${name}` : name;
   }
 
-  async put(name: string, data: Uint8Array): Promise<void> {
-    await this.client.write(this.key(name), data); // one PUT: the object appears whole
+  async put(name: string, data: Uint8Array, options: { contentType?: string } = {}): Promise<void> {
+    await this.client.write(this.key(name), data, options.contentType ? { type: options.contentType } : undefined);
   }
 
   async get(name: string): Promise<Uint8Array | null> {
@@ -130,6 +128,10 @@ class S3Files implements ReplicaFiles {
     return [...names].filter((n) => n && !n.startsWith("."));
   }
 
+  async delete(name: string): Promise<void> {
+    await this.client.delete(this.key(name));
+  }
+
   async removeAll(prefix: string): Promise<void> {
     const base = this.key(prefix.endsWith("/") ? prefix : `${prefix}/`);
     let continuationToken: string | undefined;
@@ -141,6 +143,6 @@ class S3Files implements ReplicaFiles {
   }
 }
 
-export function replicaFiles(target: ReplicaTarget): ReplicaFiles {
-  return target.kind === "folder" ? new FolderFiles(target.path) : new S3Files(target);
+export function objectStore(location: ObjectLocation): ObjectStore {
+  return location.kind === "folder" ? new FolderStore(location.path) : new S3Store(location);
 }

@@ -5,7 +5,7 @@ import { RELEASES_DIR } from "../bundles/layout.ts";
 import { sha256Hex } from "../common/hash.ts";
 import { isPublicIdShape } from "../common/ids.ts";
 import { LANGUAGE_CODE_MAX_LENGTH } from "../common/limits.ts";
-import type { ReplicaFiles } from "./store.ts";
+import type { ObjectStore } from "./object-store.ts";
 
 /**
  * Release files beside the replica (docs/deploy.md "Continuous replication"). Litestream copies
@@ -30,7 +30,7 @@ const releasePrefix = (releasePublicId: string) => `${RELEASES_DIR}/${releasePub
  * variants the CDN makes on first request from them, nor dotfiles (temporary files, and the
  * folder's marker, which the restore's staging folder writes again).
  */
-export async function copyRelease(replica: ReplicaFiles, releasePublicId: string, dir: string): Promise<{ files: number; bytes: number }> {
+export async function copyRelease(replica: ObjectStore, releasePublicId: string, dir: string): Promise<{ files: number; bytes: number }> {
   const manifest: Manifest = { files: [] };
   let bytes = 0;
   for (const name of (await readdir(dir)).sort()) {
@@ -45,16 +45,16 @@ export async function copyRelease(replica: ReplicaFiles, releasePublicId: string
 }
 
 /** Whether the replica holds a complete copy of the release. */
-export async function hasCopy(replica: ReplicaFiles, releasePublicId: string): Promise<boolean> {
+export async function hasCopy(replica: ObjectStore, releasePublicId: string): Promise<boolean> {
   return (await replica.get(`${releasePrefix(releasePublicId)}/${MANIFEST}`)) !== null;
 }
 
 /** Ids of the releases the replica holds files of, complete or not. */
-export async function copiedReleaseIds(replica: ReplicaFiles): Promise<string[]> {
+export async function copiedReleaseIds(replica: ObjectStore): Promise<string[]> {
   return (await replica.children(RELEASES_DIR)).filter(isPublicIdShape);
 }
 
-export function removeCopy(replica: ReplicaFiles, releasePublicId: string): Promise<void> {
+export function removeCopy(replica: ObjectStore, releasePublicId: string): Promise<void> {
   return replica.removeAll(releasePrefix(releasePublicId));
 }
 
@@ -64,7 +64,7 @@ export class MissingCopyError extends Error {}
  * Brings a release's files back into a data dir: each checked against the manifest, written and
  * flushed in a staging folder and renamed into place, as a publish writes them.
  */
-export async function restoreRelease(replica: ReplicaFiles, dataDir: string, releasePublicId: string): Promise<{ files: number; bytes: number }> {
+export async function restoreRelease(replica: ObjectStore, dataDir: string, releasePublicId: string): Promise<{ files: number; bytes: number }> {
   const raw = await replica.get(`${releasePrefix(releasePublicId)}/${MANIFEST}`);
   if (raw === null) throw new MissingCopyError(`the replica holds no complete copy of release ${releasePublicId}`);
   const manifest = JSON.parse(new TextDecoder().decode(raw)) as Manifest;

@@ -1,0 +1,203 @@
+/**
+ * The path record (docs/architecture.md "Publish targets"): every action that changes what a CDN
+ * path serves writes one ordered change, in its own transaction, saying enough on its own for a
+ * target to replay it; a project's `sequence` grows by one with each.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import type { PathChange } from "../../src/changes/paths.ts";
+import { ManualClock, testApp, testDir } from "../helpers/app.ts";
+import type { DashboardClient } from "../helpers/dashboard-client.ts";
+import { cdnFixture, projectSlug, publish, type CdnFixture } from "../helpers/releases.ts";
+
+let f: CdnFixture;
+let admin: DashboardClient;
+let pid: string;
+
+beforeAll(async () => {
+  f = await cdnFixture();
+  admin = f.admin;
+  pid = await admin.project("Recorded", "en", ["de", "fr"]);
+  await admin.key(pid, "greeting", { en: "Hello", de: "Hallo", fr: "Bonjour" });
+});
+afterAll(() => f.t.close());
+
+interface Row {
+  id: number;
+  sequence: number;
+  kind: string;
+  change: PathChange;
+}
+
+function projectRowId(): number {
+  return f.t.query<{ id: number }>("SELECT id FROM projects WHERE public_id = ?", pid)[0]!.id;
+}
+
+/** The changes recorded after `afterId`, oldest first. */
+function recorded(afterId: number): Row[] {
+  return f.t
+    .query<{ id: number; sequence: number; kind: string; change: string }>("SELECT id, sequence, kind, change FROM path_changes WHERE project_id = ? AND id > ? ORDER BY id", projectRowId(), afterId)
+    .map((r) => ({ ...r, change: JSON.parse(r.change) as PathChange }));
+}
+
+function lastId(): number {
+  return f.t.query<{ id: number | null }>("SELECT max(id) AS id FROM path_changes")[0]!.id ?? 0;
+}
+
+function releaseSlug(id: string): string {
+  return f.t.query<{ slug: string }>("SELECT slug FROM releases WHERE public_id = ?", id)[0]!.slug;
+}
+
+describe("the path record", () => {
+  let v1: any;
+  let v2: any;
+
+  test("a publish records the release's files, then latest moving to it; the sequence counts from 1", async () => {
+    const slug = await projectSlug(admin, pid);
+    v1 = await publish(admin, pid, "v1");
+    const rows = recorded(0);
+    expect(rows.map((r) => [r.sequence, r.kind])).toEqual([
+      [1, "release_published"],
+      [2, "latest_moved"],
+    ]);
+    const ref = { id: v1.id, slug: releaseSlug(v1.id), languages: ["de", "en", "fr"], formats: ["json", "yaml", "arb"] };
+    expect(rows[0]!.change).toEqual({ kind: "release_published", project_slug: slug, release: ref });
+    expect(rows[1]!.change).toEqual({ kind: "latest_moved", project_slug: slug, release: ref, previous: null });
+  });
+
+  test("a release that does not ship a language moves latest with the previous release named, so its file can go", async () => {
+    await admin.delete(`/projects/${pid}/languages/fr`);
+    const before = lastId();
+    v2 = await publish(admin, pid, "v2");
+    const rows = recorded(before);
+    expect(rows.map((r) => r.kind)).toEqual(["release_published", "latest_moved"]);
+    const moved = rows[1]!.change as Extract<PathChange, { kind: "latest_moved" }>;
+    expect(moved.release!.languages).toEqual(["de", "en"]);
+    expect(moved.previous!.id).toBe(v1.id);
+    expect(moved.previous!.languages).toEqual(["de", "en", "fr"]);
+    expect(rows.map((r) => r.sequence)).toEqual([3, 4]);
+  });
+
+  test("channels: made, moved, rotated and deleted, each one change naming the channel's slug", async () => {
+    const before = lastId();
+    const made = await admin.put(`/projects/${pid}/channels/beta`, { release_id: v1.id });
+    expect(made.status).toBe(201);
+    const moved = await admin.put(`/projects/${pid}/channels/beta`, { release_id: v2.id });
+    expect(moved.status).toBe(200);
+    const rotated = await admin.post(`/projects/${pid}/channels/beta/rotate-slug`);
+    expect(rotated.status).toBe(200);
+    const rows = recorded(before);
+    expect(rows.map((r) => [r.kind, (r.change as any).of ?? null])).toEqual([
+      ["channel_moved", null],
+      ["channel_moved", null],
+      ["slug_rotated", "channel"],
+    ]);
+    const [first, second, third] = rows.map((r) => r.change as any);
+    expect([first.release.id, first.previous]).toEqual([v1.id, null]);
+    expect([second.release.id, second.previous.id]).toEqual([v2.id, v1.id]);
+    expect(third.from).toBe(made.body.slug);
+    expect(third.channel).toEqual({ name: "beta", slug: rotated.body.slug });
+
+    const gone = lastId();
+    expect((await admin.delete(`/projects/${pid}/channels/beta`)).status).toBe(204);
+    const [deleted] = recorded(gone).map((r) => r.change as any);
+    expect(deleted).toMatchObject({ kind: "channel_moved", channel: { name: "beta", slug: rotated.body.slug }, release: null });
+    expect(deleted.previous.id).toBe(v2.id);
+  });
+
+  test("a release's new slug is recorded with the old one; latest does not move for it", async () => {
+    const before = lastId();
+    const old = releaseSlug(v2.id);
+    expect((await admin.post(`/projects/${pid}/releases/${v2.id}/rotate-slug`)).status).toBe(200);
+    const rows = recorded(before);
+    expect(rows.map((r) => r.kind)).toEqual(["slug_rotated"]);
+    expect(rows[0]!.change).toMatchObject({ of: "release", from: old, release: { id: v2.id, slug: releaseSlug(v2.id) } });
+  });
+
+  test("a project's new slug records everything it serves under the new slug, and the old slug", async () => {
+    const old = await projectSlug(admin, pid);
+    expect((await admin.put(`/projects/${pid}/channels/stable`, { release_id: v1.id })).status).toBe(201);
+    const before = lastId();
+    expect((await admin.post(`/projects/${pid}/rotate-slug`)).status).toBe(200);
+    const [row] = recorded(before);
+    const change = row!.change as Extract<PathChange, { kind: "slug_rotated"; of: "project" }>;
+    expect(change.from).toBe(old);
+    expect(change.project_slug).toBe(await projectSlug(admin, pid));
+    expect(change.releases.map((r) => r.id)).toEqual([v1.id, v2.id]);
+    expect(change.latest!.id).toBe(v2.id);
+    expect(change.channels.map((c) => [c.name, c.release.id])).toEqual([["stable", v1.id]]);
+  });
+
+  test("deleting latest records the deletion, then latest moving back; deleting a draft records nothing", async () => {
+    const draft = await admin.post(`/projects/${pid}/releases`, { name: "draft", tag: "d1" });
+    const before = lastId();
+    expect((await admin.delete(`/projects/${pid}/releases/${draft.body.id}`)).status).toBe(204);
+    expect(recorded(before)).toEqual([]);
+
+    expect((await admin.delete(`/projects/${pid}/releases/${v2.id}`)).status).toBe(204);
+    const rows = recorded(before);
+    expect(rows.map((r) => r.kind)).toEqual(["release_deleted", "latest_moved"]);
+    expect((rows[0]!.change as any).release.id).toBe(v2.id);
+    expect((rows[1]!.change as any).release.id).toBe(v1.id);
+    expect((rows[1]!.change as any).previous.id).toBe(v2.id);
+  });
+
+  test("the sequence of a project grows by one with every change, never reused", () => {
+    const seqs = recorded(0).map((r) => r.sequence);
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+  });
+
+  test("a change that fails records nothing: a refused deletion (a channel points at it) leaves the record as it was", async () => {
+    const before = lastId();
+    expect((await admin.delete(`/projects/${pid}/releases/${v1.id}`)).status).toBe(409);
+    expect(recorded(before)).toEqual([]);
+  });
+});
+
+describe("a database made before the record", () => {
+  test("gets a record of what it serves at the next start: each release oldest first, latest, each channel", async () => {
+    const dataDir = testDir();
+    try {
+      const clock = new ManualClock();
+      const old = await testApp({ dataDir, clock });
+      const a0 = await old.login();
+      const p = await a0.project("Old", "en", ["de"]);
+      await a0.key(p, "a", { en: "A", de: "A-de" });
+      const a = await publish(a0, p, "a");
+      clock.advance(1000);
+      const b = await publish(a0, p, "b");
+      await a0.put(`/projects/${p}/channels/prod`, { release_id: a.id });
+      // As an older version left it: no record at all.
+      old.query("DELETE FROM path_changes");
+      old.query("DELETE FROM publish_target_cursors");
+      await old.close();
+
+      const app = await testApp({ dataDir });
+      try {
+        const rows = app.query<{ sequence: number; kind: string; change: string }>("SELECT sequence, kind, change FROM path_changes ORDER BY id");
+        expect(rows.map((r) => [r.sequence, r.kind])).toEqual([
+          [1, "release_published"],
+          [2, "release_published"],
+          [3, "latest_moved"],
+          [4, "channel_moved"],
+        ]);
+        expect(rows.map((r) => JSON.parse(r.change).release?.id)).toEqual([a.id, b.id, b.id, a.id]);
+        // Every target starts after it: nothing is replayed twice.
+        const cursors = app.query<{ target: string; last_change_id: number }>("SELECT target, last_change_id FROM publish_target_cursors");
+        const newest = app.query<{ id: number }>("SELECT max(id) AS id FROM path_changes")[0]!.id;
+        expect(cursors).toEqual([{ target: "data-dir", last_change_id: newest }]);
+      } finally {
+        await app.close();
+      }
+      // Opened again, nothing more is written.
+      const again = await testApp({ dataDir });
+      try {
+        expect(again.query<{ n: number }>("SELECT count(*) AS n FROM path_changes")[0]!.n).toBe(4);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
