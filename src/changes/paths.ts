@@ -66,23 +66,32 @@ export class PathRecord {
     this.q = preparePathQueries(db);
   }
 
-  /** Appends a change of the project; returns its sequence. */
-  record(projectId: number, change: PathChange): number {
-    const sequence = (this.q.lastSequence.get({ projectId })?.sequence ?? 0) + 1;
+  /**
+   * Appends a change of the project; returns its sequence: the next one, or `sequence` when the
+   * change belongs to an action that already took one (its changes share it).
+   */
+  record(projectId: number, change: PathChange, sequence = this.nextSequence(projectId)): number {
     this.q.insert.run(projectId, sequence, change.kind, JSON.stringify(change), this.clock.now());
     return sequence;
   }
 
-  /** A release was published (its files written): recorded with `latest`, which now serves it. */
+  private nextSequence(projectId: number): number {
+    return (this.q.lastSequence.get({ projectId })?.sequence ?? 0) + 1;
+  }
+
+  /**
+   * A release was published (its files written): recorded with `latest`, which now serves it,
+   * under one sequence, so its pinned manifest and `latest`'s carry the same (docs/delivery.md).
+   */
   releasePublished(projectId: number, releaseId: number): void {
-    this.record(projectId, { kind: "release_published", project_slug: this.projectSlug(projectId), release: this.releaseRef(releaseId) });
-    this.latestChanged(projectId);
+    const sequence = this.record(projectId, { kind: "release_published", project_slug: this.projectSlug(projectId), release: this.releaseRef(releaseId) });
+    this.latestChanged(projectId, sequence);
   }
 
   /** A published release was deleted; `ref` was read before the row went. */
   releaseDeleted(projectId: number, ref: ReleaseRef): void {
-    this.record(projectId, { kind: "release_deleted", project_slug: this.projectSlug(projectId), release: ref });
-    this.latestChanged(projectId);
+    const sequence = this.record(projectId, { kind: "release_deleted", project_slug: this.projectSlug(projectId), release: ref });
+    this.latestChanged(projectId, sequence);
   }
 
   releaseSlugRotated(projectId: number, releaseId: number, from: string): void {
@@ -113,12 +122,12 @@ export class PathRecord {
    * Records `latest_moved` when the release `latest` resolves to (docs/interface.md §4.5) is not
    * the one the record last said; a change that does not move it records nothing.
    */
-  private latestChanged(projectId: number): void {
+  private latestChanged(projectId: number, sequence?: number): void {
     const now = this.q.latestRelease.get({ projectId });
     const said = this.lastLatest(projectId);
     // The same release (its slug alone may have changed; `latest` paths hold none): nothing moved.
     if ((now?.publicId ?? null) === (said?.id ?? null)) return;
-    this.record(projectId, { kind: "latest_moved", project_slug: this.projectSlug(projectId), release: now ? this.releaseRef(now.id) : null, previous: said });
+    this.record(projectId, { kind: "latest_moved", project_slug: this.projectSlug(projectId), release: now ? this.releaseRef(now.id) : null, previous: said }, sequence);
   }
 
   /** What the record last said `latest` serves, or null. */
@@ -161,11 +170,13 @@ export class PathRecord {
     let written = 0;
     for (const { id: projectId } of this.q.projectsWithReleases.all()) {
       const slug = this.projectSlug(projectId);
+      let last: number | undefined;
       for (const r of this.q.publishedReleases.all({ projectId })) {
-        this.record(projectId, { kind: "release_published", project_slug: slug, release: this.releaseRef(r.id) });
+        last = this.record(projectId, { kind: "release_published", project_slug: slug, release: this.releaseRef(r.id) });
         written++;
       }
-      this.latestChanged(projectId);
+      // The newest release is `latest`: both under its publish's sequence, as a publish records them.
+      this.latestChanged(projectId, last);
       for (const c of this.q.channels.all({ projectId })) {
         this.channelMoved(projectId, { name: c.name, slug: c.slug }, c.releaseId, null);
         written++;

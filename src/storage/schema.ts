@@ -400,7 +400,8 @@ export const auditLog = sqliteTable(
  * change of what a path serves (a release's files written, `latest` moved, a channel moved, a slug
  * rotated, a release deleted), written in the transaction of the change. Every publish target
  * (the data directory, the replica's release copies, object storage) replays it from its own
- * cursor. `sequence` counts a project's changes and only grows (docs/delivery.md "Sequence").
+ * cursor. `sequence` counts a project's actions and only grows: the changes one action writes (a
+ * publish: the release's files, then `latest` moving to it) share one.
  * `change` is self-contained JSON (slugs, languages and formats as they were then), so a replay
  * needs nothing but the record and the pinned files. No foreign key: a change outlives the rows it
  * names. Kept: a project's record is small (a row per publish, move or rotation).
@@ -415,7 +416,7 @@ export const pathChanges = sqliteTable(
     change: text("change").notNull(),
     at: integer("at").notNull(),
   },
-  (t) => [uniqueIndex("path_changes_project_sequence_uq").on(t.projectId, t.sequence)],
+  (t) => [index("path_changes_project_sequence_idx").on(t.projectId, t.sequence)],
 );
 
 /** How far each publish target has replayed `path_changes` (the last change it finished). */

@@ -52,13 +52,13 @@ describe("the path record", () => {
   let v1: any;
   let v2: any;
 
-  test("a publish records the release's files, then latest moving to it; the sequence counts from 1", async () => {
+  test("a publish records the release's files, then latest moving to it, under one sequence; the sequence counts from 1", async () => {
     const slug = await projectSlug(admin, pid);
     v1 = await publish(admin, pid, "v1");
     const rows = recorded(0);
     expect(rows.map((r) => [r.sequence, r.kind])).toEqual([
       [1, "release_published"],
-      [2, "latest_moved"],
+      [1, "latest_moved"],
     ]);
     const ref = { id: v1.id, slug: releaseSlug(v1.id), languages: ["de", "en", "fr"], formats: ["json", "yaml", "arb"] };
     expect(rows[0]!.change).toEqual({ kind: "release_published", project_slug: slug, release: ref });
@@ -75,7 +75,7 @@ describe("the path record", () => {
     expect(moved.release!.languages).toEqual(["de", "en"]);
     expect(moved.previous!.id).toBe(v1.id);
     expect(moved.previous!.languages).toEqual(["de", "en", "fr"]);
-    expect(rows.map((r) => r.sequence)).toEqual([3, 4]);
+    expect(rows.map((r) => r.sequence)).toEqual([2, 2]);
   });
 
   test("channels: made, moved, rotated and deleted, each one change naming the channel's slug", async () => {
@@ -142,9 +142,14 @@ describe("the path record", () => {
     expect((rows[1]!.change as any).previous.id).toBe(v2.id);
   });
 
-  test("the sequence of a project grows by one with every change, never reused", () => {
-    const seqs = recorded(0).map((r) => r.sequence);
-    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+  test("the sequence of a project grows by one with every action, never reused; an action's changes share it", () => {
+    const rows = recorded(0);
+    const distinct = [...new Set(rows.map((r) => r.sequence))];
+    expect(distinct).toEqual(distinct.map((_, i) => i + 1));
+    // Only latest_moved follows its action's first change under the same sequence.
+    rows.forEach((r, i) => {
+      if (i > 0 && r.sequence === rows[i - 1]!.sequence) expect(r.kind).toBe("latest_moved");
+    });
   });
 
   test("a change that fails records nothing: a refused deletion (a channel points at it) leaves the record as it was", async () => {
@@ -178,8 +183,8 @@ describe("a database made before the record", () => {
         expect(rows.map((r) => [r.sequence, r.kind])).toEqual([
           [1, "release_published"],
           [2, "release_published"],
-          [3, "latest_moved"],
-          [4, "channel_moved"],
+          [2, "latest_moved"],
+          [3, "channel_moved"],
         ]);
         expect(rows.map((r) => JSON.parse(r.change).release?.id)).toEqual([a.id, b.id, b.id, a.id]);
         // Every target starts after it: nothing is replayed twice.

@@ -7,7 +7,7 @@ CREATE TABLE `path_changes` (
 	`at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `path_changes_project_sequence_uq` ON `path_changes` (`project_id`,`sequence`);--> statement-breakpoint
+CREATE INDEX `path_changes_project_sequence_idx` ON `path_changes` (`project_id`,`sequence`);--> statement-breakpoint
 CREATE TABLE `publish_target_cursors` (
 	`target` text PRIMARY KEY NOT NULL,
 	`last_change_id` integer NOT NULL,

@@ -34,5 +34,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0010_project_members", createdAt: 1795634278429, sql: m10 },
   { tag: "0011_key_translatable", createdAt: 1795798787438, sql: m11 },
   { tag: "0012_approved_history_index", createdAt: 1795822402613, sql: m12 },
-  { tag: "0013_path_changes", createdAt: 1795844390950, sql: m13 },
+  { tag: "0013_path_changes", createdAt: 1795845191781, sql: m13 },
 ];
