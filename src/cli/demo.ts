@@ -10,6 +10,7 @@ import { randomString } from "../common/ids.ts";
 import type { Settings } from "../config/settings.ts";
 import type { AppDeps, ServiceDeps } from "../deps.ts";
 import { PublishTargets } from "../targets/registry.ts";
+import { FileRenderer } from "../targets/render.ts";
 import { publishRelease } from "../releases/publish.ts";
 import { createRelease } from "../releases/releases.ts";
 import { openDatabase, type Db } from "../storage/db.ts";
@@ -95,7 +96,7 @@ export async function prepareDemo(settings: Settings, clock: Clock = systemClock
     migrate(db.$client);
     if (!isEmpty(db)) return { seeded: false };
     const changes = new Changes(db, clock);
-    const targets = PublishTargets.fromSettings({ settings, db }, changes, clock);
+    const targets = PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock);
     try {
       return await seed({ db, clock, changes, targets }, settings);
     } finally {

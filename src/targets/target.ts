@@ -1,6 +1,7 @@
 import type { RecordedPathChange } from "../changes/paths.ts";
 import type { Settings } from "../config/settings.ts";
 import type { Db } from "../storage/db.ts";
+import type { ObjectRenderer } from "./render.ts";
 
 /**
  * A place releases go (docs/architecture.md "Publish targets"): the data directory the server's
@@ -46,10 +47,15 @@ export interface PublishTarget {
   stop?(): Promise<void>;
 }
 
-/** What a kind of target is made from: the server's settings and its database. */
+/** What a kind of target is made from: the server's settings, its database, and how objects are made. */
 export interface TargetContext {
   settings: Settings;
   db: Db;
+  /**
+   * Makes the object a put of `pathOps` names, as the CDN answers it (render.ts). Given by the
+   * server, which knows every kind of object its CDN serves.
+   */
+  renderer: ObjectRenderer;
 }
 
 /** One kind of target: `make` returns the target, or undefined when the settings leave it off. */
