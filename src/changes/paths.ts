@@ -81,7 +81,8 @@ export class PathRecord {
 
   /**
    * A release was published (its files written): recorded with `latest`, which now serves it,
-   * under one sequence, so its pinned manifest and `latest`'s carry the same (docs/delivery.md).
+   * under one sequence, so a pinned manifest and `latest`'s can carry the same (docs/architecture.md
+   * "Publish targets").
    */
   releasePublished(projectId: number, releaseId: number): void {
     const sequence = this.record(projectId, { kind: "release_published", project_slug: this.projectSlug(projectId), release: this.releaseRef(releaseId) });
