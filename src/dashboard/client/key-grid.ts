@@ -1,4 +1,4 @@
-import { del, patch, post, projectPath, put } from "./api.ts";
+import { can, canApprove, canEdit, del, patch, post, projectPath, put } from "./api.ts";
 import { h, type Child } from "./dom.ts";
 import type { KeyView as KeyItem } from "../../authoring/keys.ts";
 import { notTranslatableMark, placeholderNotes } from "./placeholder-notes.ts";
@@ -6,6 +6,8 @@ import { historyPanel, type TranslationView } from "./history.ts";
 import type { Language } from "./layout.ts";
 import { messageEditor } from "./message-editor.ts";
 import { hasChoiceIn } from "./message-forms.ts";
+import { shownText, splitUnits } from "../../messages/units.ts";
+import { storedValue } from "./message-forms.ts";
 import { problemList, type MessageChecker, type MessageProblem } from "./problems.ts";
 import { badge, confirmDialog, field, form, input, message, openDialog } from "./ui.ts";
 import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH } from "../../authoring/limits.ts";
@@ -52,6 +54,7 @@ class GridCell {
   saved: string;
   status: Status;
   readonly label: string;
+  readonly editable: boolean;
   readonly area: HTMLTextAreaElement;
   readonly statusEl = h("span", { class: "cell-status" });
   readonly note = h("span", { class: "cell-note", "aria-live": "polite" });
@@ -73,8 +76,10 @@ class GridCell {
     this.saved = current?.value ?? "";
     this.status = current ? current.status : "missing";
     this.label = `${lang.code} translation of ${item.key}`;
-    this.area = h("textarea", { rows: 1, "aria-label": this.label, spellcheck: "true", lang: lang.code, placeholder: "Untranslated", "data-lang": lang.code });
-    this.area.value = this.saved;
+    this.editable = canEdit(lang.code);
+    // A language outside a translator's or reviewer's own is shown, not edited (docs/dashboard.md "Roles").
+    this.area = h("textarea", { rows: 1, "aria-label": this.label, spellcheck: "true", lang: lang.code, placeholder: this.editable ? "Untranslated" : "", "data-lang": lang.code, readonly: !this.editable });
+    this.area.value = shownText(this.saved);
     this.approve = h("button", { type: "button", class: "approve", "aria-label": `Approve ${this.label}` }, "Approve");
     this.found = h("div", { class: "cell-problems", "aria-live": "polite", "aria-label": `Problems in ${this.label}` });
     this.formsButton = h("button", { type: "button", class: "link small forms-button", "aria-label": `Edit forms of ${this.label}` }, "Forms…");
@@ -89,9 +94,20 @@ class GridCell {
     return this.lang.is_base_language ? null : this.row.base;
   }
 
-  /** The forms editor is offered where it helps: a plural or select in the value or the base text. */
+  /** The value as typed, as stored: a literal `<` is `&lt;` (docs/dashboard.md "Placeholders, tags and native formats"). */
+  typed(): string {
+    return storedValue(this.area.value);
+  }
+
+  /**
+   * The forms editor is offered where it helps: a plural or select in the value or the base text
+   * (ICU and gen-l10n values), or units to insert whole (native placeholders, tags) in any syntax.
+   */
   showFormsButton = () => {
-    this.formsButton.hidden = this.options.checker.syntax !== "icu" || !(hasChoiceIn(this.area.value) || hasChoiceIn(this.base));
+    const { syntax } = this.options.checker;
+    const icuLike = syntax === "icu" || syntax === "flutter";
+    const helps = (v: string | null) => v !== null && ((icuLike && hasChoiceIn(v, syntax)) || splitUnits(v).some((x) => x.kind === "unit"));
+    this.formsButton.hidden = !this.editable || !(helps(this.typed()) || helps(this.base));
   };
 
   showProblems(problems: readonly MessageProblem[]): void {
@@ -99,13 +115,19 @@ class GridCell {
     this.td.classList.toggle("has-errors", problems.some((p) => p.severity === "error"));
   }
 
-  checkNow = () => this.showProblems(this.area.value === "" ? [] : this.options.checker.check(this.area.value, this.lang.code, this.base));
+  checkNow = () => this.showProblems(this.area.value === "" ? [] : this.options.checker.check(this.typed(), this.lang.code, this.base));
+
+  /** A key the base file marks not to translate needs no value here: not "missing" (docs/formats.md "Not translatable"). */
+  private get state(): Status | "not-translatable" {
+    return this.status === "missing" && this.item.translatable === false && !this.lang.is_base_language ? "not-translatable" : this.status;
+  }
 
   show(): void {
-    this.td.classList.remove("missing", "translated", "approved");
-    this.td.classList.add(this.status);
-    this.statusEl.replaceChildren(badge(this.status, this.status));
-    this.approve.hidden = this.status !== "translated";
+    const state = this.state;
+    this.td.classList.remove("missing", "translated", "approved", "not-translatable");
+    this.td.classList.add(state);
+    this.statusEl.replaceChildren(badge(state === "not-translatable" ? "not translatable" : state, state));
+    this.approve.hidden = this.status !== "translated" || !canApprove(this.lang.code);
   }
 
   fail(err: unknown): void {
@@ -116,7 +138,8 @@ class GridCell {
   save = () => (this.inflight = this.inflight.then(() => this.saveNow()));
 
   private async saveNow(): Promise<void> {
-    const value = this.area.value;
+    if (!this.editable) return;
+    const value = this.typed();
     if (value === this.saved || (this.status === "missing" && value === "")) return;
     this.note.className = "cell-note";
     this.note.textContent = "Saving…";
@@ -131,13 +154,13 @@ class GridCell {
   /** A value the server saved, here or from the history (a restore). */
   took(reply: Reply, said: string): void {
     this.saved = reply.value;
-    if (said === "Restored") this.area.value = this.saved;
+    if (said === "Restored") this.area.value = shownText(this.saved);
     this.status = reply.status;
     this.td.classList.remove("dirty");
     this.note.className = "cell-note";
     this.note.textContent = said;
     this.show();
-    if (this.area.value === this.saved) this.showProblems(reply.problems);
+    if (this.typed() === this.saved) this.showProblems(reply.problems);
     if (this.lang.is_base_language) {
       this.row.base = this.saved;
       this.row.events.dispatchEvent(new Event("base-saved"));
@@ -163,9 +186,9 @@ class GridCell {
   }
 
   private keydown(event: KeyboardEvent): void {
-    if (event.key === "Escape" && this.area.value !== this.saved) {
+    if (event.key === "Escape" && this.typed() !== this.saved) {
       event.preventDefault();
-      this.area.value = this.saved;
+      this.area.value = shownText(this.saved);
       this.td.classList.remove("dirty");
       this.note.textContent = "";
       this.checkNow();
@@ -186,9 +209,9 @@ class GridCell {
     this.row.cells.set(this.lang.code, { saved: () => this.saved, saved_elsewhere: (reply) => this.took(reply, "Restored") });
     this.formsButton.addEventListener("click", () => formsDialog(this));
     this.area.addEventListener("input", () => {
-      const dirty = this.area.value !== this.saved;
+      const dirty = this.typed() !== this.saved;
       this.td.classList.toggle("dirty", dirty);
-      this.approve.hidden = this.status !== "translated" || dirty;
+      this.approve.hidden = this.status !== "translated" || dirty || !canApprove(this.lang.code);
       clearTimeout(this.checkTimer);
       this.checkTimer = setTimeout(this.checkNow, CHECK_DELAY_MS);
     });
@@ -202,9 +225,9 @@ class GridCell {
 function formsDialog(cell: GridCell): void {
   const { lang, options, item, area } = cell;
   const base = lang.is_base_language ? null : cell.row.base;
-  const editor = messageEditor({ value: area.value, base, code: lang.code, languageName: lang.name, syntax: options.checker.syntax, catalog: options.checker.catalog, label: cell.label });
+  const editor = messageEditor({ value: cell.typed(), base, code: lang.code, languageName: lang.name, syntax: options.checker.syntax, catalog: options.checker.catalog, label: cell.label });
   const use = () => {
-    area.value = editor.value();
+    area.value = shownText(editor.value());
     area.dispatchEvent(new Event("input"));
     close();
     void cell.save();
@@ -212,7 +235,7 @@ function formsDialog(cell: GridCell): void {
   };
   const { close } = openDialog(
     `${item.key} · ${lang.name}`,
-    base ? h("div", { class: "dialog-base" }, h("p", { class: "small muted" }, "Base text"), h("p", { class: "value", lang: options.languages.find((l) => l.is_base_language)?.code }, base)) : null,
+    base ? h("div", { class: "dialog-base" }, h("p", { class: "small muted" }, "Base text"), h("p", { class: "value", lang: options.languages.find((l) => l.is_base_language)?.code }, shownText(base))) : null,
     editor.element,
     h("div", { class: "actions end" }, h("button", { type: "button", onclick: () => close() }, "Cancel"), h("button", { type: "button", class: "primary", onclick: use }, "Use these forms")),
   );
@@ -287,7 +310,8 @@ export function keyRow(item: KeyItem, options: GridOptions): HTMLTableRowElement
     h(
       "div",
       { class: "key-actions" },
-      h("button", { type: "button", class: "link small", "aria-label": `Edit key ${item.key}`, onclick: () => editKey(item, options) }, "Edit"),
+      // Renaming and deleting keys is a developer's (docs/dashboard.md "Roles").
+      can("developer") ? h("button", { type: "button", class: "link small", "aria-label": `Edit key ${item.key}`, onclick: () => editKey(item, options) }, "Edit") : null,
       h("button", { type: "button", class: "link small", "aria-label": `History of ${item.key}`, onclick: () => showHistory(item, options, row) }, "History"),
     ),
   );

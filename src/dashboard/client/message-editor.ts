@@ -1,5 +1,6 @@
 import type { PluralCatalog, PluralRulesOf } from "../../messages/plurals.ts";
 import type { MessageSyntax } from "../../messages/read.ts";
+import { shownText } from "../../messages/units.ts";
 import { h, uid } from "./dom.ts";
 import { editorForm, merged, printForms, readForms, sameMessage, type Case, type Choice, type Part, type Piece, type Placeholder } from "./message-forms.ts";
 
@@ -22,6 +23,8 @@ export interface MessageEditorOptions {
   catalog: PluralCatalog;
   /** Names the fields for assistive technology ("fr translation of cart.title"). */
   label: string;
+  /** Shown, not edited: a language outside the user's own (docs/dashboard.md "Roles"). */
+  readOnly?: boolean;
   onInput?: () => void;
 }
 
@@ -75,13 +78,39 @@ function categoryHint(rules: PluralRulesOf | undefined, selector: string): strin
   return integers.slice(0, 3).map((n) => n.toLocaleString()).join(", ") + (integers.length > 3 ? ", …" : "");
 }
 
-/** A placeholder of the map `known` typed in full in `run` becomes its chip (see Editor.chipTyped). */
-function chipTokens(run: HTMLElement, known: Map<string, Placeholder>, everywhere: boolean): void {
+/** A flutter placeholder as typed: `{name}` (docs/dashboard.md "Editing in the project's syntax"). */
+const FLUTTER_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+
+/** The first token in `text` (ending at `end` when given) that is a source of `known`, or a flutter `{name}`. */
+function tokenIn(text: string, known: Map<string, Placeholder>, flutter: boolean, end?: number): { at: number; placeholder: Placeholder } | null {
+  let best: { at: number; placeholder: Placeholder } | null = null;
+  const consider = (at: number, placeholder: Placeholder) => {
+    if (at >= 0 && (best === null || at < best.at)) best = { at, placeholder };
+  };
+  for (const [source, p] of known) {
+    if (end === undefined) consider(text.indexOf(source), p);
+    else if (text.slice(0, end).endsWith(source)) consider(end - source.length, p);
+  }
+  if (flutter && best === null) {
+    for (const m of (end === undefined ? text : text.slice(0, end)).matchAll(FLUTTER_PLACEHOLDER)) {
+      if (end !== undefined && m.index + m[0].length !== end) continue;
+      consider(m.index, { kind: "placeholder", name: m[0].slice(1, -1), source: m[0] });
+      break;
+    }
+  }
+  return best;
+}
+
+/**
+ * A placeholder typed in full in `run` becomes its chip (see Editor.chipTyped): while typing the
+ * token that ends at the caret, after a paste or a drop every one it brought.
+ */
+function chipTokens(run: HTMLElement, known: Map<string, Placeholder>, flutter: boolean, everywhere: boolean): void {
   const sel = getSelection();
-  const convert = (text: Text, m: RegExpMatchArray) => {
-    const middle = text.splitText(m.index!);
-    const after = middle.splitText(m[0].length);
-    middle.replaceWith(chip(known.get(m[0])!));
+  const convert = (text: Text, at: number, p: Placeholder) => {
+    const middle = text.splitText(at);
+    const after = middle.splitText(p.source.length);
+    middle.replaceWith(chip(p));
     if (!sel) return;
     const r = document.createRange();
     r.setStart(after, 0);
@@ -93,9 +122,9 @@ function chipTokens(run: HTMLElement, known: Map<string, Placeholder>, everywher
       again = false;
       const walker = document.createTreeWalker(run, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode() as Text | null; node && !again; node = walker.nextNode() as Text | null) {
-        const m = [...node.data.matchAll(/\{[A-Za-z0-9_]+\}|#/g)].find((x) => known.has(x[0]));
-        if (m) {
-          convert(node, m);
+        const found = tokenIn(node.data, known, flutter);
+        if (found) {
+          convert(node, found.at, found.placeholder);
           again = true;
         }
       }
@@ -104,8 +133,8 @@ function chipTokens(run: HTMLElement, known: Map<string, Placeholder>, everywher
   }
   const node = sel?.anchorNode;
   if (!sel || !node || node.nodeType !== 3 || !run.contains(node)) return;
-  const m = [...(node as Text).data.slice(0, sel.anchorOffset).matchAll(/\{[A-Za-z0-9_]+\}$|#$/g)].find((x) => known.has(x[0]));
-  if (m) convert(node as Text, m);
+  const found = tokenIn((node as Text).data, known, flutter, sel.anchorOffset);
+  if (found) convert(node as Text, found.at, found.placeholder);
 }
 
 /** The editor's state and drawing: its fields, the placeholders offered, and the raw-source mode. */
@@ -130,10 +159,12 @@ class Editor {
     // `flutter` values are ICU too, read with apostrophes as text (docs/messages.md "Syntaxes").
     this.icuLike = options.syntax === "icu" || options.syntax === "flutter";
     this.saved = options.value;
-    this.rawArea = h("textarea", { class: "raw mono", rows: 3, "aria-label": `${options.label}, ICU source`, spellcheck: "false", lang: options.code });
+    this.rawArea = h("textarea", { class: "raw mono", rows: 3, "aria-label": `${options.label}, ${options.syntax === "icu" ? "ICU source" : "source"}`, spellcheck: "false", lang: options.code });
     this.element = h("div", { class: "message-editor" }, this.bar, this.fieldsBox, this.rawArea, h("div", { class: "editor-foot" }, this.toggle, this.note));
     this.rawArea.addEventListener("input", this.changed);
     this.toggle.addEventListener("click", () => this.switchMode());
+    this.toggle.hidden = options.readOnly === true;
+    this.rawArea.readOnly = options.readOnly === true;
   }
 
   changed = () => this.options.onInput?.();
@@ -145,19 +176,23 @@ class Editor {
   };
 
   /**
-   * `{name}` typed in full becomes the chip of a placeholder the base has, and `#` typed in a
-   * plural's case the number's chip, as a translator who knows ICU would mean them: the keyboard
-   * needs no button. While typing, only the token that ends at the caret (text quoted on purpose
-   * elsewhere in the field stays text); a paste or a drop converts every token it brought.
+   * A placeholder, native placeholder or tag of the base typed in full becomes its chip, and `#`
+   * typed in a plural's case the number's chip, as a translator who knows the syntax would mean
+   * them: the keyboard needs no button. In `flutter` any `{name}` typed is the placeholder `name`
+   * (gen-l10n has no quoting: it could not be text). While typing, only the token that ends at
+   * the caret (text quoted on purpose elsewhere in the field stays text); a paste or a drop
+   * converts every token it brought.
    */
   chipTyped(run: HTMLElement, everywhere: boolean): void {
     const known = new Map(this.placeholders.map((p) => [p.source, p]));
     if (run.dataset.plural === "1") known.set("#", { kind: "placeholder", name: "#", source: "#" });
-    if (known.size > 0) chipTokens(run, known, everywhere);
+    const flutter = this.options.syntax === "flutter";
+    if (known.size > 0 || flutter) chipTokens(run, known, flutter, everywhere);
   }
 
   runField(list: Piece[], label: string, inPlural: boolean): HTMLElement {
-    const el = h("div", { class: "run", contenteditable: "plaintext-only", role: "textbox", "aria-multiline": "true", "aria-label": label, spellcheck: "true", lang: this.options.code, "data-plural": inPlural ? "1" : null });
+    const readOnly = this.options.readOnly === true;
+    const el = h("div", { class: "run", contenteditable: readOnly ? "false" : "plaintext-only", tabindex: readOnly ? 0 : null, role: "textbox", "aria-readonly": readOnly ? "true" : null, "aria-multiline": "true", "aria-label": label, spellcheck: "true", lang: this.options.code, "data-plural": inPlural ? "1" : null });
     el.append(...pieces(list));
     el.addEventListener("focus", () => {
       this.lastRun = el;
@@ -248,7 +283,7 @@ class Editor {
         },
         chip(p),
       );
-    this.bar.replaceChildren(...(offered.length === 0 || this.raw ? [] : [h("span", { class: "muted small" }, "Insert:"), ...offered.map(button)]));
+    this.bar.replaceChildren(...(offered.length === 0 || this.raw || this.options.readOnly ? [] : [h("span", { class: "muted small" }, "Insert:"), ...offered.map(button)]));
     this.bar.hidden = this.bar.childElementCount === 0;
   }
 
@@ -287,14 +322,14 @@ class Editor {
     this.rawArea.value = value;
     this.fieldsBox.hidden = this.raw;
     this.rawArea.hidden = !this.raw;
-    this.toggle.textContent = this.raw ? "Edit as fields" : this.icuLike ? "Edit ICU source" : "Edit source";
+    this.toggle.textContent = this.raw ? "Edit as fields" : this.options.syntax === "icu" ? "Edit ICU source" : "Edit source";
     this.showBar();
   }
 
   switchMode(): void {
     if (this.raw) {
       const text = this.rawArea.value;
-      if (this.icuLike && text !== "" && readForms(text) === null) {
+      if (this.icuLike && text !== "" && readForms(text, this.options.syntax) === null) {
         this.note.textContent = "This text is not valid ICU; fix it here to edit it as fields.";
         return;
       }
@@ -311,9 +346,13 @@ class Editor {
 
   current = (): string => {
     if (this.raw) return this.rawArea.value;
-    const written = printForms(this.read(this.nodes), this.options.syntax);
-    // Unchanged in meaning: keep the saved text as it was spelled (no new history entry for spacing).
-    return this.icuLike && written !== "" && this.saved !== "" && sameMessage(written, this.saved) ? this.saved : written;
+    const { syntax } = this.options;
+    const written = printForms(this.read(this.nodes), syntax);
+    if (written === "" || this.saved === "") return written;
+    // Unchanged in meaning: keep the saved text as it was spelled (no new history entry for
+    // spacing, quoting, or a `<` stored before it was stored as `&lt;`).
+    if (shownText(written) === shownText(this.saved)) return this.saved;
+    return this.icuLike && sameMessage(written, this.saved, syntax) ? this.saved : written;
   };
 
   focus = () => (this.raw ? this.rawArea : this.fieldsBox.querySelector<HTMLElement>(".run"))?.focus();

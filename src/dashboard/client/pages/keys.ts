@@ -1,4 +1,4 @@
-import { get, post, projectPath, type PageInfo } from "../api.ts";
+import { can, canEdit, get, post, projectPath, type PageInfo } from "../api.ts";
 import { fill, h, plural } from "../dom.ts";
 import { formatNames, importFormats } from "../formats.ts";
 import { describeFilter, filterBar, isStatusFilter, loadCounts, type FilterBar, type StatusFilter } from "../key-filters.ts";
@@ -184,6 +184,7 @@ class KeysView {
         h("button", { type: "button", onclick: () => this.apply({ ...this.state, q: "", status: "", page: 1 }, "push") }, "Show all keys"),
       );
     }
+    if (!can("developer")) return empty("No keys yet.", h("p", null, "A developer of the project adds them, or imports a file."));
     return empty("No keys yet.", h("p", null, "Add your first key above, or ", link(`/projects/${encodeURIComponent(this.pid)}/import`, `import a ${formatNames(importFormats(), "or")} file`), "."));
   }
 
@@ -234,9 +235,11 @@ class KeysView {
     if (countsMove) void this.refreshCounts();
   }
 
+  /** "Translate French one by one", for a language the user may edit (the filter's, else their first). */
   translateButton(): HTMLElement {
     const { lang: chosen, status, q } = this.state;
-    const lang = chosen === this.base.code ? (this.languages.find((l) => !l.is_base_language)?.code ?? this.base.code) : chosen;
+    const editable = this.languages.filter((l) => !l.is_base_language && canEdit(l.code));
+    const lang = editable.some((l) => l.code === chosen) ? chosen : (editable[0]?.code ?? (chosen === this.base.code ? (this.languages.find((l) => !l.is_base_language)?.code ?? this.base.code) : chosen));
     const qs = new URLSearchParams({ lang, status: status || "missing" });
     if (q) qs.set("q", q);
     const a = link(`/projects/${encodeURIComponent(this.pid)}/translate?${qs}`, `Translate ${this.languageOf(lang).name} one by one`);
@@ -332,14 +335,15 @@ export function keysPage(ctx: Ctx) {
       languages.length === 1
         ? h("p", { class: "note" }, "Only the base language so far. ", link(`/projects/${encodeURIComponent(project.id)}/languages`, "Add a language"), " to translate into.")
         : null,
-      h("div", { class: "toolbar card" }, addKeyForm(view), view.addError),
+      // Adding keys and importing are a developer's (docs/dashboard.md "Roles"): not shown below that.
+      can("developer") ? h("div", { class: "toolbar card" }, addKeyForm(view), view.addError) : view.addError,
       h(
         "div",
         { class: "search-row", role: "search" },
         view.searchBox,
         languagePicker(view),
-        languages.length > 1 ? view.translateLink : null,
-        link(`/projects/${encodeURIComponent(pid)}/import`, "Import file…"),
+        languages.length > 1 && languages.some((l) => !l.is_base_language && canEdit(l.code)) ? view.translateLink : null,
+        can("developer") ? link(`/projects/${encodeURIComponent(pid)}/import`, "Import file…") : null,
       ),
       view.filters.element,
       view.summary,

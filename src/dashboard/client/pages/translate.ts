@@ -1,3 +1,4 @@
+import { canApprove, canEdit } from "../api.ts";
 import { h, plural, uid } from "../dom.ts";
 import { describeFilter, isStatusFilter, loadCounts, STATUS_FILTERS, type StatusFilter } from "../key-filters.ts";
 import { projectLanguages, projectPage, type Language } from "../layout.ts";
@@ -16,13 +17,20 @@ import { KeyQueue } from "../translate/key-queue.ts";
  * count), the walk through the keys (translate/key-queue.ts) and one card per key
  * (translate/key-card.ts) with its context column (translate/context-panels.ts).
  */
-const SHORTCUTS: [string, string][] = [
-  ["Ctrl+Enter", "save and next"],
-  ["Alt+↓", "next"],
-  ["Alt+↑", "previous"],
-  ["Ctrl+Shift+Enter", "approve"],
-  ["Escape", "undo changes"],
+/** The shortcuts, each with the right it needs in the language (none: moving). */
+const SHORTCUTS: [string, string, "edit" | "approve" | null][] = [
+  ["Ctrl+Enter", "save and next", "edit"],
+  ["Alt+↓", "next", null],
+  ["Alt+↑", "previous", null],
+  ["Ctrl+Shift+Enter", "approve", "approve"],
+  ["Escape", "undo changes", "edit"],
 ];
+
+/** "Keyboard: …", the shortcuts the role has in the language only (docs/dashboard.md "Roles"). */
+function shortcutsLine(code: string): HTMLElement {
+  const have = SHORTCUTS.filter(([, , right]) => right === null || (right === "edit" ? canEdit(code) : canApprove(code)));
+  return h("p", { class: "muted small shortcuts" }, "Keyboard: ", have.map(([keys, what], i) => [i ? " · " : "", h("kbd", null, keys), ` ${what}`]));
+}
 
 interface Choice {
   pid: string;
@@ -138,7 +146,7 @@ export function translatePage(ctx: Ctx) {
     await walk.forward();
     return [
       bar.element,
-      h("p", { class: "muted small shortcuts" }, "Keyboard: ", SHORTCUTS.map(([keys, what], i) => [i ? " · " : "", h("kbd", null, keys), ` ${what}`])),
+      shortcutsLine(c.target.code),
       announce,
       stage,
     ];

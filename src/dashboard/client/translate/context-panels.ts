@@ -40,7 +40,8 @@ export function showParts(parts: Part[], lang: string): Child[] {
 }
 
 const baseText: ContextPanel = ({ item, base, target, baseValue, syntax }) => {
-  const parts = baseValue === null ? null : syntax === "text" ? readText(baseValue) : readForms(baseValue);
+  // As the app will show it in the project's syntax (docs/dashboard.md "Editing in the project's syntax").
+  const parts = baseValue === null ? null : syntax === "text" || syntax === "i18next" ? readText(baseValue) : readForms(baseValue, syntax);
   return [
     h("h3", null, base.name, " ", badge("base", "base")),
     target.is_base_language

@@ -1,4 +1,4 @@
-import { post, projectPath, put } from "../api.ts";
+import { canApprove, canEdit, post, projectPath, put } from "../api.ts";
 import { h, uid } from "../dom.ts";
 import { historyPanel, type TranslationView } from "../history.ts";
 import type { KeyItem } from "../key-grid.ts";
@@ -74,6 +74,7 @@ function checkedEditor(walk: Walk, item: KeyItem, saved: SavedTranslation, baseV
     syntax: walk.checker.syntax,
     catalog: walk.checker.catalog,
     label,
+    readOnly: !canEdit(walk.target.code),
     onInput: () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -131,7 +132,7 @@ export function keyCard(walk: Walk, item: KeyItem): KeyCard {
     const dirty = editor.value() !== saved.value;
     const cell = saved.cell;
     statusEl.replaceChildren(cell === undefined ? badge("missing", "missing") : badge(cell.status, cell.status), ...(dirty ? [h("span", { class: "muted small" }, " · unsaved changes")] : []));
-    actions.approveButton.disabled = cell === undefined && !dirty;
+    if (actions.approveButton) actions.approveButton.disabled = cell === undefined && !dirty;
   };
   const undo = () => {
     editor.reset(saved.value);
@@ -158,13 +159,14 @@ export function keyCard(walk: Walk, item: KeyItem): KeyCard {
   return { element, focus: () => editor.focus() };
 }
 
+/** The card's actions; those the role lacks are null: no button, and their shortcut does nothing and writes nothing. */
 interface CardActions {
   buttons: HTMLElement[];
-  approveButton: HTMLButtonElement;
-  saveAndNext(): Promise<void>;
+  approveButton: HTMLButtonElement | null;
+  saveAndNext: (() => Promise<void>) | null;
   next(): Promise<void>;
   previous(): Promise<void>;
-  approve(): Promise<void>;
+  approve: (() => Promise<void>) | null;
 }
 
 /** Save, move and approve, one step at a time: a second Ctrl+Enter waits for the first to finish. */
@@ -203,26 +205,32 @@ function cardActions(walk: Walk, saved: SavedTranslation, editor: MessageEditor,
       if (saved.cell.status !== "approved") apply(await saved.approve());
       await walk.forward();
     });
-  const approveButton = h("button", { type: "button", class: "approve", onclick: () => void approve() }, "Approve", h("kbd", null, "Ctrl+Shift+Enter"));
+  // A translator edits, a reviewer also approves, each in their own languages (docs/dashboard.md "Roles").
+  const editable = canEdit(walk.target.code);
+  const approvable = canApprove(walk.target.code);
+  const approveButton = approvable ? h("button", { type: "button", class: "approve", onclick: () => void approve() }, "Approve", h("kbd", null, "Ctrl+Shift+Enter")) : null;
   const buttons = [
     h("button", { type: "button", onclick: () => void previous(), disabled: walk.atFirst() }, "Previous", h("kbd", null, "Alt+↑")),
     h("button", { type: "button", onclick: () => void next() }, "Next", h("kbd", null, "Alt+↓")),
     approveButton,
-    h("button", { type: "button", class: "primary", onclick: () => void next() }, "Save and next", h("kbd", null, "Ctrl+Enter")),
-  ];
-  return { buttons, approveButton, saveAndNext: next, next, previous, approve };
+    editable ? h("button", { type: "button", class: "primary", onclick: () => void next() }, "Save and next", h("kbd", null, "Ctrl+Enter")) : null,
+  ].filter((b): b is HTMLButtonElement => b !== null);
+  return { buttons, approveButton, saveAndNext: editable ? next : null, next, previous, approve: approvable ? approve : null };
 }
 
-/** The card's keyboard (docs/dashboard.md "Translating one language"). */
+/**
+ * The card's keyboard (docs/dashboard.md "Translating one language"). A shortcut whose action the
+ * role lacks is still taken from the field (no line break typed), and does nothing else.
+ */
 function shortcut(event: KeyboardEvent, actions: CardActions, undo: (() => void) | null): void {
   const ctrl = event.ctrlKey || event.metaKey;
-  let action: (() => unknown) | null = null;
+  let action: (() => unknown) | null;
   if (event.key === "Enter" && ctrl && event.shiftKey) action = actions.approve;
   else if (event.key === "Enter" && ctrl) action = actions.saveAndNext;
   else if (event.key === "ArrowDown" && event.altKey) action = actions.next;
   else if (event.key === "ArrowUp" && event.altKey) action = actions.previous;
-  else if (event.key === "Escape") action = undo;
-  if (!action) return;
+  else if (event.key === "Escape" && undo) action = undo;
+  else return;
   event.preventDefault();
-  void action();
+  if (action) void action();
 }
