@@ -1,6 +1,7 @@
 import { HttpError } from "../common/errors.ts";
 import { clipped, loneSurrogateAt } from "../common/text.ts";
 import type { Entry } from "./format.ts";
+import { IMPORT_FILE_MAX_BYTES } from "./limits.ts";
 
 /**
  * What the formats' `read` functions share (docs/formats.md "Reading"): the bounds of a file, the
@@ -15,8 +16,8 @@ import type { Entry } from "./format.ts";
 
 /** The bounds of one imported file (docs/publishing.md §6 "Limits"). */
 export const IMPORT_LIMITS = {
-  /** UTF-8 bytes of the file: below the server's 16 MB request limit with room for JSON escaping. */
-  bytes: 10 * 1024 * 1024,
+  /** UTF-8 bytes of the file (limits.ts). */
+  bytes: IMPORT_FILE_MAX_BYTES,
   /** Messages in one file. */
   entries: 100_000,
   /** Levels of nested objects (a flat file has 1). */

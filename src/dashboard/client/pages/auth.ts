@@ -4,6 +4,7 @@ import { h, type Child } from "../dom.ts";
 import { setTitle } from "../layout.ts";
 import { BASE, navigate, type Ctx } from "../router.ts";
 import { field, form, input } from "../ui.ts";
+import { PASSWORD_MIN_LENGTH } from "../../../accounts/limits.ts";
 
 /** Login, logout, and the first-run screen that creates the admin (docs/dashboard-api.md). */
 
@@ -100,7 +101,7 @@ export async function setupPage() {
     },
     field("Your name", name),
     field("Email", input({ name: "email", type: "email", autocomplete: "username", required: true })),
-    field("Password", input({ name: "password", type: "password", autocomplete: "new-password", minlength: 8, required: true }), "At least 8 characters."),
+    field("Password", input({ name: "password", type: "password", autocomplete: "new-password", minlength: PASSWORD_MIN_LENGTH, required: true }), `At least ${PASSWORD_MIN_LENGTH} characters.`),
   );
   queueMicrotask(() => name.focus());
   return card(
