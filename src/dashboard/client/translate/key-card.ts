@@ -131,7 +131,9 @@ export function keyCard(walk: Walk, item: KeyItem): KeyCard {
   const statusLine = () => {
     const dirty = editor.value() !== saved.value;
     const cell = saved.cell;
-    statusEl.replaceChildren(cell === undefined ? badge("missing", "missing") : badge(cell.status, cell.status), ...(dirty ? [h("span", { class: "muted small" }, " · unsaved changes")] : []));
+    // A key the base marks not to translate needs no value here: not "missing" (docs/formats.md "Not translatable").
+    const none = item.translatable === false && !walk.target.is_base_language ? badge("not translatable", "not-translatable") : badge("missing", "missing");
+    statusEl.replaceChildren(cell === undefined ? none : badge(cell.status, cell.status), ...(dirty ? [h("span", { class: "muted small" }, " · unsaved changes")] : []));
     if (actions.approveButton) actions.approveButton.disabled = cell === undefined && !dirty;
   };
   const undo = () => {
