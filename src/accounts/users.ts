@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, ne } from "drizzle-orm";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import type { Clock } from "../common/clock.ts";
 import { iso, systemClock } from "../common/clock.ts";
@@ -107,7 +107,7 @@ export function listUsers(db: Db): UserView[] {
 }
 
 export function countUsers(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+  return db.select({ n: count() }).from(users).get()!.n;
 }
 
 /** The user of an address (as stored: normalised), if any. */
@@ -122,7 +122,7 @@ export function findUser(db: Db, publicId: string): UserRow {
 }
 
 export function adminCount(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(users).where(eq(users.role, "admin")).get()!.n;
+  return db.select({ n: count() }).from(users).where(eq(users.role, "admin")).get()!.n;
 }
 
 /**

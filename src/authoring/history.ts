@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "../changes/actor.ts";
 import { iso } from "../common/clock.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
 import type { Db } from "../storage/db.ts";
+import { lower } from "../storage/functions.ts";
 import { languages, translationHistory, type HistoryRow, type ProjectRow } from "../storage/schema.ts";
 import { findKey } from "./keys.ts";
 import { HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "./limits.ts";
@@ -47,10 +48,10 @@ export function keyHistory(
   const where = and(
     eq(translationHistory.keyId, key.id),
     eq(languages.projectId, project.id),
-    visible === null ? undefined : inArray(sql`lower(${languages.code})`, [...visible]),
+    visible === null ? undefined : inArray(lower(languages.code), [...visible]),
   );
   const total = db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: count() })
     .from(translationHistory)
     .innerJoin(languages, eq(languages.id, translationHistory.languageId))
     .where(where)

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
@@ -8,9 +8,10 @@ import { hasControlCharacters, hasLoneSurrogate } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
+import { countOver, octetLength, sumOrZero } from "../storage/functions.ts";
 import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
-import { TRIGRAM_LENGTH, valuesMatching } from "./queries.ts";
+import { keyHit, searchCondition, statusCondition, TRIGRAM_LENGTH } from "./queries.ts";
 import {
   CONTEXT_MAX_LENGTH,
   KEY_MAX_LENGTH,
@@ -115,7 +116,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function checkPageValues(db: Db, keyIds: number[], languageIds: number[] | undefined, keyCount: number): void {
   if (keyIds.length === 0 || languageIds?.length === 0) return;
   const where = languageIds ? and(inArray(translations.keyId, keyIds), inArray(translations.languageId, languageIds)) : inArray(translations.keyId, keyIds);
-  const bytes = db.select({ n: sql<number>`coalesce(sum(octet_length(${translations.value})), 0)` }).from(translations).where(where).get()!.n;
+  const bytes = db.select({ n: sumOrZero(octetLength(translations.value)) }).from(translations).where(where).get()!.n;
   if (bytes <= KEYS_PAGE_VALUES_MAX_BYTES) return;
   throw badRequest(
     `this page of ${keyCount} keys holds ${megabytes(bytes)} of values, more than the ${megabytes(KEYS_PAGE_VALUES_MAX_BYTES)} one page may: ask for fewer languages (languages=en,de) or fewer keys (page_size)`,
@@ -127,11 +128,6 @@ function keyView(k: KeyRow, t: KeyView["translations"] = {}): KeyView {
   return k.translatable ? view : { ...view, translatable: false };
 }
 
-/** Escapes LIKE wildcards so a search for `100%` or `a_b` means those characters. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** A query parameter's language code, matched in any letter case among the project's (400 naming it). */
 export function queryLanguage(all: LanguageRow[], code: string, name: string): LanguageRow {
   const found = all.find((l) => l.code.toLowerCase() === code.trim().toLowerCase());
@@ -139,46 +135,18 @@ export function queryLanguage(all: LanguageRow[], code: string, name: string): L
   return found;
 }
 
-/**
- * `search` as a condition on a key row of the project: in the key, its context or any of its
- * values (docs/decisions.md). The values are found through their trigram index when the term has
- * three characters or more, and else in one pass over the project's languages
- * (`valuesMatching`, docs/dashboard.md "Speed").
- */
-export function searchCondition(projectId: number, search: string): SQL {
-  const pattern = likePattern(search);
-  return sql`(${translationKeys.key} LIKE ${pattern} ESCAPE '\\'
-          OR ${translationKeys.context} LIKE ${pattern} ESCAPE '\\'
-          OR ${translationKeys.id} IN ${valuesMatching(projectId, search, pattern)})`;
-}
-
-/**
- * The `status` filter as a condition on a key row (docs/product.md §8). The language's values are
- * read in one pass (by the translations' language index) rather than looked up key by key: 3 to 10
- * times less work at 10,000 keys (docs/dashboard.md "Speed").
- */
-function statusCondition(db: Db, project: ProjectRow, status: KeyStatus, language: LanguageRow | undefined) {
-  const projectId = project.id;
-  const inLanguage = language
-    ? sql`${translations.languageId} = ${language.id}`
-    : sql`${translations.languageId} IN (SELECT ${languages.id} FROM ${languages} WHERE ${languages.projectId} = ${projectId})`;
-  const keysWith = (extra: SQL) => sql`(SELECT ${translations.keyId} FROM ${translations} WHERE ${inLanguage}${extra})`;
-  switch (status) {
-    case "missing": {
-      // An i18next plural form the language does not use is not missing in it (docs/messages.md "i18next plural forms").
-      const unused = language && project.messageSyntax === "i18next" ? new ProjectPluralForms(db, project).unusedIn(language.code) : [];
-      const notMissing = unused.length > 0 ? sql` AND ${translationKeys.id} NOT IN (SELECT value FROM json_each(${JSON.stringify(unused)}))` : sql``;
-      // Nor is a key marked not to be translated, but in the base language (docs/formats.md "Not translatable").
-      const needed = language && language.code !== project.baseLanguageCode ? sql` AND ${translationKeys.translatable} = 1` : sql``;
-      return sql`${translationKeys.id} NOT IN ${keysWith(sql``)}${notMissing}${needed}`;
-    }
-    case "translated":
-      return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'translated'`)}`;
-    case "approved":
-      return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'approved'`)}`;
-    case "problems":
-      return sql`${translationKeys.id} IN ${keysWith(sql` AND (${translations.errorCount} > 0 OR ${translations.warningCount} > 0)`)}`;
-  }
+/** The `status` filter as a condition on a key row (docs/product.md §8; the SQL: `statusCondition`). */
+function statusFilter(db: Db, project: ProjectRow, status: KeyStatus, language: LanguageRow | undefined) {
+  const missing = status === "missing" && language !== undefined;
+  return statusCondition({
+    status,
+    projectId: project.id,
+    languageId: language?.id,
+    // An i18next plural form the language does not use is not missing in it (docs/messages.md "i18next plural forms").
+    notNeeded: missing && project.messageSyntax === "i18next" ? new ProjectPluralForms(db, project).unusedIn(language.code) : [],
+    // Nor is a key marked not to be translated, but in the base language (docs/formats.md "Not translatable").
+    translatableOnly: missing && language.code !== project.baseLanguageCode,
+  });
 }
 
 /**
@@ -202,9 +170,9 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
   const shown = query.languages === undefined ? undefined : [...new Set(query.languages.split(",").map((code) => queryLanguage(all, code, "languages").id))];
   const conditions = [eq(translationKeys.projectId, project.id)];
   if (search) conditions.push(searchCondition(project.id, search));
-  if (query.status !== undefined) conditions.push(statusCondition(db, project, query.status, language));
+  if (query.status !== undefined) conditions.push(statusFilter(db, project, query.status, language));
   const where = and(...conditions);
-  const count = () => db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(where).get()!.n;
+  const countAll = () => db.select({ n: count() }).from(translationKeys).where(where).get()!.n;
   let total: number;
   let rows: KeyRow[];
   if (search && query.status === undefined && [...search].length < TRIGRAM_LENGTH) {
@@ -222,12 +190,12 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
     query.where(where).orderBy(asc(translationKeys.key)).limit(pageSize).offset((page - 1) * pageSize);
   if (search) {
     // A search reads every value once; the page and its total come from that one pass.
-    const withTotal = db.select({ key: translationKeys, total: sql<number>`count(*) OVER ()` }).from(translationKeys);
+    const withTotal = db.select({ key: translationKeys, total: countOver() }).from(translationKeys);
     const found = onPage(withTotal.$dynamic()).all();
     rows = found.map((r) => r.key);
-    total = found[0]?.total ?? (page > 1 ? count() : 0);
+    total = found[0]?.total ?? (page > 1 ? countAll() : 0);
   } else {
-    total = count();
+    total = countAll();
     rows = onPage(db.select().from(translationKeys).$dynamic()).all();
   }
   checkPageValues(db, rows.map((r) => r.id), shown, rows.length);
@@ -256,11 +224,8 @@ export function shortSearchPage(
   pageSize: number,
   seen?: { keys: number },
 ): { rows: KeyRow[]; total: number; atLeast: boolean } | null {
-  const pattern = likePattern(search);
-  const languageCount = db.select({ n: sql<number>`count(*)` }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
-  const hit = sql<number>`(${translationKeys.key} LIKE ${pattern} ESCAPE '\\'
-    OR ${translationKeys.context} LIKE ${pattern} ESCAPE '\\'
-    OR EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.keyId} = ${translationKeys.id} AND ${translations.value} LIKE ${pattern} ESCAPE '\\'))`;
+  const languageCount = db.select({ n: count() }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
+  const hit = keyHit(search);
   const pageIds: number[] = [];
   let matches = 0;
   let walked = 0;

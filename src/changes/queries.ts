@@ -1,12 +1,17 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { channels, pathChanges, projects, releaseLanguages, releases, type PathChangeRow } from "../storage/schema.ts";
 import type { Db } from "../storage/db.ts";
+import { named } from "../storage/names.ts";
+import { outboxEvents, webhookEndpoints } from "../storage/schema.ts";
+
+const o = named(outboxEvents);
+const e = named(webhookEndpoints);
 
 /** The outbox's statements, prepared once per connection (docs/architecture.md "Reaching SQLite"). */
 export function prepareChangeQueries(db: Db) {
   return {
     insertEvent: db.$client.prepare<unknown, [number, string, string, number]>(
-      "INSERT INTO outbox_events (project_id, event, payload, created_at) VALUES (?, ?, ?, ?)",
+      `INSERT INTO ${o} (${o.projectId}, ${o.event}, ${o.payload}, ${o.createdAt}) VALUES (?, ?, ?, ?)`,
     ),
     /**
      * Whether an enabled endpoint of the project subscribes to the event (its JSON string, quotes
@@ -16,7 +21,7 @@ export function prepareChangeQueries(db: Db) {
      * even with no endpoint, and an import asks once per value.
      */
     subscribed: db.$client.prepare<{ yes: number }, [number, string]>(
-      "SELECT 1 AS yes FROM webhook_endpoints WHERE project_id = ? AND enabled = 1 AND instr(events, ?) > 0 LIMIT 1",
+      `SELECT 1 AS yes FROM ${e} WHERE ${e.projectId} = ? AND ${e.enabled} = 1 AND instr(${e.events}, ?) > 0 LIMIT 1`,
     ),
   };
 }

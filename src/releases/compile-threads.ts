@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { log } from "../common/log.ts";
 import { WorkerThread } from "../common/threads.ts";
-import type { Db } from "../storage/db.ts";
+import { beginWriting, rollBack, type Db } from "../storage/db.ts";
 import { CheckTally, checkingOrder } from "./checks.ts";
 import { compileMessage, compileResultOf, OPEN_FAILED, type CompileReply, type LanguageJob } from "./compile-job.ts";
 import { readSnapshotView, type SnapshotView } from "./snapshot.ts";
@@ -56,7 +56,7 @@ export class CompilingThreads {
         Atomics.wait(opened, 0, seen, Math.max(1, deadline - Date.now()));
       }
     } finally {
-      lock.run("ROLLBACK");
+      rollBack(lock);
       lock.close();
     }
     const all = Atomics.load(opened, 0) === this.threads.length;
@@ -115,7 +115,7 @@ async function writeLock(path: string): Promise<Database> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      lock.run("BEGIN IMMEDIATE");
+      beginWriting(lock);
       return lock;
     } catch (err) {
       if ((err as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) {

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, max } from "drizzle-orm";
 import { ReleaseStaging } from "../bundles/files.ts";
 import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
@@ -8,11 +8,13 @@ import { log } from "../common/log.ts";
 import type { AppDeps, ServiceDeps } from "../deps.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
+import { sumOrZero } from "../storage/functions.ts";
 import { languageCounts, languages, releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import { channelsOn } from "./channels.ts";
 import { checkingOrder, CheckTally, publishRefusal } from "./checks.ts";
 import { LanguageCompiler } from "./compile-job.ts";
 import { CompilingThreads } from "./compile-threads.ts";
+import { projectValueCount } from "./queries.ts";
 import { findRelease } from "./releases.ts";
 import { openSnapshot, type SnapshotSource, type SnapshotView } from "./snapshot.ts";
 
@@ -148,10 +150,7 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
 
 /** How many threads compile the project's languages; 0 is the calling thread. */
 function compilingThreads(db: Db, projectId: number): number {
-  const size = db.$client
-    .query<{ n: number }, [number, number]>("SELECT (SELECT count(*) FROM translation_keys WHERE project_id = ?) * (SELECT count(*) FROM languages WHERE project_id = ?) AS n")
-    .get(projectId, projectId);
-  if ((size?.n ?? 0) < THREADS_FROM_VALUES) return 0;
+  if (projectValueCount(db, projectId) < THREADS_FROM_VALUES) return 0;
   return Math.max(1, Math.min(THREADS_MAX, availableParallelism()));
 }
 
@@ -174,7 +173,7 @@ async function compileHere(snapshot: SnapshotSource, dir: string | null, allowEr
 /** The errors the message checks found on save, summed over the project's languages (kept counts). */
 function keptErrorCount(db: Db, projectId: number): number {
   const row = db
-    .select({ errors: sql<number>`coalesce(sum(${languageCounts.errorCount}), 0)` })
+    .select({ errors: sumOrZero(languageCounts.errorCount) })
     .from(languageCounts)
     .innerJoin(languages, eq(languages.id, languageCounts.languageId))
     .where(eq(languages.projectId, projectId))
@@ -216,7 +215,7 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
  */
 export function nextPublishedAt(db: Db, projectId: number, now: number): number {
   const last = db
-    .select({ at: sql<number | null>`max(${releases.publishedAt})` })
+    .select({ at: max(releases.publishedAt) })
     .from(releases)
     .where(and(eq(releases.projectId, projectId), eq(releases.status, "published")))
     .get()?.at;

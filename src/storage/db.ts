@@ -84,6 +84,21 @@ function writingFirst(db: Db): Db {
   return db;
 }
 
+/**
+ * Runs `write` on `sqlite` with no busy timeout, then gives the connection its own back: while
+ * another connection holds the write lock, `write` throws SQLITE_BUSY at once instead of holding
+ * up every request of the process meanwhile (a token's advisory `last_used_at`, tokens/queries.ts).
+ */
+export function withoutWaiting<T>(sqlite: Database, write: () => T): T {
+  const previous = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout ?? 0;
+  sqlite.run("PRAGMA busy_timeout = 0");
+  try {
+    return write();
+  } finally {
+    sqlite.run(`PRAGMA busy_timeout = ${Number(previous)}`);
+  }
+}
+
 /** `GET /healthz`: true while the database answers a trivial query. */
 export function isReachable(db: Db): boolean {
   try {
@@ -97,6 +112,24 @@ export function isReachable(db: Db): boolean {
 /** A consistent copy of the live database (a WAL reader, so writers go on meanwhile). */
 export function copyDatabase(db: Db, path: string): void {
   db.$client.query("VACUUM INTO ?").run(path);
+}
+
+/**
+ * Starts a read transaction on `db`: deferred, so its view of the database is taken by its first
+ * read, and kept until it ends (a publish's snapshot, docs/publishing.md §7).
+ */
+export function beginReading(db: Db): void {
+  db.$client.run("BEGIN");
+}
+
+/** Takes SQLite's write lock on `sqlite` now (BEGIN IMMEDIATE), or throws SQLITE_BUSY once its busy timeout is out. */
+export function beginWriting(sqlite: Database): void {
+  sqlite.run("BEGIN IMMEDIATE");
+}
+
+/** Ends the transaction open on `sqlite`, writing nothing. */
+export function rollBack(sqlite: Database): void {
+  sqlite.run("ROLLBACK");
 }
 
 /**
