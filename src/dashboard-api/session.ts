@@ -52,7 +52,7 @@ export function signInRoutes(deps: AppDeps, clientOf: (request: Request) => stri
   const refused = (set: ReplySet, message: string) => redirect(set, `${loginPage}?sso_error=${encodeURIComponent(message)}`, [oidcCookie("", secure, 0)]);
 
   return new Elysia()
-    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit: () => undefined }))
+    .onParse(jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, signIn: true, admit: () => undefined }))
     .post(
       "/login",
       async ({ body, request, set }) => {
