@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { signInMethods } from "../accounts/sign-in/index.ts";
+import { signInMethods, type SignInRegistry } from "../accounts/sign-in/index.ts";
 import { auditRoutes } from "./audit.ts";
 import type { AppDeps } from "../deps.ts";
 import { dashboardContext, type Access } from "./access.ts";
@@ -29,9 +29,8 @@ export const RAW_BODY_ROUTES: readonly RawBodyRoute<Access>[] = [];
  * in needs no caller; every other route is authenticated once by the shared context, declares the
  * access it needs and gets its project loaded. One line per resource.
  */
-export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string) {
+export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string, methods: SignInRegistry = signInMethods(deps)) {
   const context = dashboardContext(deps, clientOf, RAW_BODY_ROUTES);
-  const methods = signInMethods(deps);
   return new Elysia({ prefix: DASHBOARD_API_PREFIX })
     .use(signInRoutes(deps, clientOf, methods))
     .use(sessionRoutes(deps, context, methods, clientOf))

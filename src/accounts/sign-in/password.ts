@@ -4,9 +4,10 @@ import { forbidden, unauthorized } from "../../common/errors.ts";
 import type { Db } from "../../storage/db.ts";
 import { users } from "../../storage/schema.ts";
 import { LoginThrottle } from "../login-throttle.ts";
+import { Credentials } from "../model.ts";
 import { verifyPassword } from "../passwords.ts";
 import { normaliseEmail } from "../users.ts";
-import type { SignInMethod } from "./method.ts";
+import type { FormMethod } from "./method.ts";
 
 export interface PasswordAttempt {
   email: string;
@@ -21,18 +22,24 @@ export const WRONG_EMAIL_OR_PASSWORD = "wrong email or password";
 export const PASSWORD_LOGIN_OFF = "password sign-in is turned off on this server; sign in with single sign-on";
 
 /**
- * Signing in with an email and a password (docs/product.md §4 "Session"). The attempt is counted
- * before the password is checked (login-throttle.ts), so parallel guesses cannot pass the limit
- * together. The user's row, with its hash and credential epoch, is read once, before the slow
- * check; the session is made only if that epoch is still the user's after it.
+ * Signing in with an email and a password (docs/product.md §4 "Session"), `POST /login`. The
+ * attempt is counted before the password is checked (login-throttle.ts), so parallel guesses
+ * cannot pass the limit together. The user's row, with its hash and credential epoch, is read once,
+ * before the slow check; the session is made only if that epoch is still the user's after it.
  */
-export function passwordSignIn(deps: { db: Db; clock: Clock; settings?: { passwordLogin: boolean } }): SignInMethod<PasswordAttempt> {
+export function passwordSignIn(deps: { db: Db; clock: Clock; settings?: { passwordLogin: boolean } }): FormMethod<Credentials, PasswordAttempt> {
   const offForMost = deps.settings?.passwordLogin === false;
   const throttle = new LoginThrottle(deps.clock);
   return {
+    kind: "form",
     name: "password",
+    path: "/login",
+    body: Credentials,
+    input: (body, address) => ({ email: body.email, password: body.password, address }),
     enabled: true,
     refusal: WRONG_EMAIL_OR_PASSWORD,
+    // The login page's form; break-glass accounts still use it when it is off (docs/dashboard.md "Login").
+    offer: () => !offForMost,
     async verify({ email: given, password, address }) {
       let email: string;
       try {

@@ -12,6 +12,7 @@ import m9 from "./0009_sso_audit_log.sql" with { type: "text" };
 import m10 from "./0010_project_members.sql" with { type: "text" };
 import m11 from "./0011_key_translatable.sql" with { type: "text" };
 import m12 from "./0012_approved_history_index.sql" with { type: "text" };
+import m13 from "./0013_sign_in_identities.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -33,4 +34,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0010_project_members", createdAt: 1795634278429, sql: m10 },
   { tag: "0011_key_translatable", createdAt: 1795798787438, sql: m11 },
   { tag: "0012_approved_history_index", createdAt: 1795822402613, sql: m12 },
+  { tag: "0013_sign_in_identities", createdAt: 1795844601343, sql: m13 },
 ];
