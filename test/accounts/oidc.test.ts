@@ -344,8 +344,10 @@ describe("PHRASEBOOK_PASSWORD_LOGIN=false", () => {
         const refused = await t.client().login(ADMIN_EMAIL, ADMIN_PASSWORD);
         expect(refused.status).toBe(403);
         expect(refused.body.error).toMatch(/password sign-in is turned off/);
-        // A wrong password is the same 401 for every account: the answer tells no break-glass account apart.
-        expect((await t.client().login(ADMIN_EMAIL, "wrong password")).status).toBe(401);
+        // A wrong password is the same 403 for every account: the answer tells neither a right
+        // password nor a break-glass account apart (test/adversarial/password-off.test.ts).
+        const wrong = await t.client().login(ADMIN_EMAIL, "wrong password");
+        expect([wrong.status, wrong.body]).toEqual([refused.status, refused.body]);
         // What `phrasebook user create` makes (src/cli/user-create.ts): a break-glass account.
         await createUser(t.deps.db, t.deps.clock, { email: "glass@example.test", name: "Break Glass", password: "break-glass-pw", role: "admin" }, { breakGlass: true });
         const glass = await t.client().login("glass@example.test", "break-glass-pw");
