@@ -4,7 +4,7 @@
  * account single sign-on replaced, and for which accounts are break-glass ones. Now every attempt
  * but a break-glass account's right password gets one answer, costs one password check against
  * the account's own hash, and counts as a failed attempt (docs/dashboard-api.md "Single sign-on").
- * Tried one at a time and in parallel, as the review did both.
+ * Tried one at a time and in parallel.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createUser } from "../../src/accounts/users.ts";
