@@ -8,6 +8,7 @@ import { refuseFor, type RedirectMethod, type VerifiedSignIn } from "./method.ts
 import { personFromClaims } from "./oidc-claims.ts";
 import { discoverProvider, logProviderProblem, openidClient, ProviderProblem } from "./oidc-discovery.ts";
 import { linkOidcUser } from "./oidc-users.ts";
+import { SIGN_IN_REFUSALS } from "./refusals.ts";
 
 type Configuration = import("openid-client").Configuration;
 
@@ -108,7 +109,7 @@ export function oidcSignIn(deps: { db: Db; clock: Clock; settings: Settings; fet
     name: "oidc",
     label: settings.oidcName,
     enabled: settings.oidcIssuer !== undefined,
-    refusal: refuseFor("invalid").message,
+    refusal: SIGN_IN_REFUSALS.invalid,
     callbackQuery: OidcCallbackQuery,
     offer: (urls) => (settings.oidcIssuer !== undefined ? { name: settings.oidcName, start_url: urls.start } : null),
 
