@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { clearUnfinishedPublishes, publishedReleaseIds } from "./releases/publish.ts";
 import { startScheduledPublishing } from "./releases/schedule.ts";
 import { bootstrapAdmin } from "./accounts/users.ts";
+import { checkProviderAtStart } from "./accounts/sign-in/oidc-discovery.ts";
 import { createApp, type App } from "./app.ts";
 import { cleanStrayReleaseFiles } from "./bundles/files.ts";
 import { Changes } from "./changes/changes.ts";
@@ -93,6 +94,10 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
   log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
+  // Single sign-on's settings against the provider, once, in the background: a mistake is a
+  // warning in the log now, not at the first person's sign-in; it never stops the start
+  // (docs/deploy.md "Single sign-on").
+  void checkProviderAtStart(settings, deps.fetch);
 
   return {
     url,

@@ -27,9 +27,15 @@ export function userView(u: UserRow): UserView {
 /** A user as the audit log names a target. */
 export const auditUser = (u: UserRow) => ({ kind: "user" as const, id: u.publicId, name: u.email });
 
-/** An address as stored: trimmed, lower case, and of the form of one. Its length is the models' to bound (model.ts). */
+/**
+ * An address as stored and compared: trimmed, its ASCII letters lower-cased, and of the form of one.
+ * Nothing else is folded or normalised (docs/deploy.md "Single sign-on", "Emails"): Unicode case
+ * mapping and normalisation meet distinct addresses (the Kelvin sign U+212A lower-cases, and
+ * NFC-normalises, to an ASCII `k`), so `\u212Aadmin@x.test` must stay another address than
+ * `kadmin@x.test`, never reach its account. Its length is the models' to bound (model.ts).
+ */
 export function normaliseEmail(email: string): string {
-  const e = email.trim().toLowerCase();
+  const e = email.trim().replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
   // Deliberately loose: one @ with something on both sides; delivery is not our concern.
   if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw invalidField("email", "not an email address");
   return e;

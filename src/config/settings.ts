@@ -90,7 +90,18 @@ function positiveSeconds(env: string, raw: string, original: string | undefined)
   return n;
 }
 
+/**
+ * A URL setting is taken as written: spaces around it (a copied line, a quoted value in a unit
+ * file) stop the start instead of being trimmed, since `new URL` would drop them silently here
+ * while the same value compared elsewhere (an issuer, character for character) would not match
+ * (docs/deploy.md "Single sign-on").
+ */
+function noSurroundingSpace(env: string, raw: string | undefined): void {
+  if (raw !== undefined && raw !== raw.trim()) fail(env, "has spaces before or after the URL; remove them", raw);
+}
+
 function origin(env: string, raw: string | undefined): string {
+  noSurroundingSpace(env, raw);
   let url: URL;
   try {
     url = new URL(raw!);
@@ -148,9 +159,10 @@ function isLoopbackHost(hostname: string): boolean {
  */
 function issuer(env: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
+  noSurroundingSpace(env, raw);
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL(raw);
   } catch {
     fail(env, "must be an absolute https URL", raw);
   }
@@ -158,7 +170,19 @@ function issuer(env: string, raw: string | undefined): string | undefined {
   if (url.protocol !== "https:" && url.protocol !== "http:") fail(env, "must be an absolute https URL", raw);
   if (url.search || url.hash || url.username || url.password) fail(env, "must not carry a query, fragment or credentials", raw);
   // Kept as written: an issuer is compared exactly, and some end in a slash (Authentik).
-  return raw.trim();
+  return raw;
+}
+
+/**
+ * A single sign-on setting other than the issuer, set without PHRASEBOOK_OIDC_ISSUER, would do
+ * nothing, silently (a client id pasted, the issuer forgotten): it stops the start naming itself
+ * (docs/deploy.md "Single sign-on"). Every `PHRASEBOOK_OIDC_*` row of the table is held to it,
+ * those added later too. The secret's value is never echoed.
+ */
+function refuseWithoutIssuer(spec: Spec<keyof Settings>, raw: string | undefined, so: Partial<Settings>): void {
+  if (!spec.env.startsWith("PHRASEBOOK_OIDC_") || spec.key === "oidcIssuer") return;
+  if (raw === undefined || raw.trim() === "" || so.oidcIssuer !== undefined) return;
+  fail(spec.env, "is set, but PHRASEBOOK_OIDC_ISSUER is not: set the issuer to offer single sign-on, or remove this setting", spec.key === "oidcClientSecret" ? "[hidden]" : raw);
 }
 
 export const SETTINGS: Spec<keyof Settings>[] = [
@@ -244,7 +268,7 @@ export const SETTINGS: Spec<keyof Settings>[] = [
   {
     key: "replicaS3Endpoint", env: "PHRASEBOOK_REPLICA_S3_ENDPOINT", flag: "--replica-s3-endpoint",
     help: "endpoint of S3-compatible storage (unset: AWS S3)",
-    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_REPLICA_S3_ENDPOINT", r.trim()) : undefined),
+    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_REPLICA_S3_ENDPOINT", r) : undefined),
   },
   {
     key: "replicaS3Region", env: "PHRASEBOOK_REPLICA_S3_REGION", flag: "--replica-s3-region", help: "region of the S3 bucket",
@@ -345,6 +369,7 @@ export function loadSettings(env: Source, flags: Source = {}): Settings {
   const out: Partial<Settings> = {};
   for (const spec of SETTINGS) {
     const raw = flags[spec.flag] ?? env[spec.env];
+    refuseWithoutIssuer(spec, raw, out);
     (out as Record<string, unknown>)[spec.key] = spec.parse(raw, out);
   }
   out.publicUrlSet = Boolean(flags["--public-url"] ?? env.PHRASEBOOK_PUBLIC_URL);

@@ -9,7 +9,7 @@ import { grantCoversLanguage, grantOf, roleCovers, type Grant } from "../members
 import type { ProjectRole, ProjectRow, TokenScope } from "../storage/schema.ts";
 import { isBearer, TokenAuth, type Caller as TokenInfo } from "../tokens/token-auth.ts";
 import { pathOf } from "../common/http.ts";
-import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite, type Limit } from "./guards.ts";
+import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite, type Limit, type RawBodyRoute } from "./guards.ts";
 import { parseBodyOffThread } from "./worker.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -264,7 +264,7 @@ function placeFor(deps: Pick<AppDeps, "db" | "settings">, caller: Caller | undef
  * (`inProject: true`), 404 when there is none or when a token of another project asks for it.
  * Every resource's routes `.use()` this same instance.
  */
-export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null) {
+export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null, rawBodies: readonly RawBodyRoute<Access>[] = []) {
   // Verified tokens are remembered like the public API's, and forgotten when their project changes
   // (deleting a token is such a change), so a deleted token is refused on its next request.
   const tokens = new TokenAuth(deps.db);
@@ -290,6 +290,14 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
   };
   const admit = (request: Request, limit: Limit): string | undefined => {
     const caller = callerOf(request);
+    if (limit.raw) {
+      // A declared body (guards.ts rule 2): the route's access, in the project its path names.
+      const { route, params } = limit.raw;
+      const access = route.access as Access;
+      if (params.pid === undefined) authorize(caller, access);
+      else authorizeIn(caller, placeOf(request, caller, params.pid).grant, access, params.code ?? null);
+      return actorKey(caller.actor);
+    }
     if (!limit.import) return undefined;
     const pid = IMPORT_PATH.exec(pathOf(request.url))?.[1] ?? null;
     const place = placeOf(request, caller, pid === null ? null : decodeURIComponent(pid));
@@ -297,7 +305,7 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
     return actorKey(caller.actor);
   };
   return new Elysia({ name: "dashboard-context" })
-    .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))
+    .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, rawBodies, parseLarge: parseBodyOffThread }))
     .derive({ as: "scoped" }, ({ request }) => {
       const caller = callerOf(request);
       // Who the audit log names for what this request changes (docs/dashboard-api.md "Audit log").

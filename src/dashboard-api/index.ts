@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import { signInMethods } from "../accounts/sign-in/index.ts";
+import { signInMethods, type SignInRegistry } from "../accounts/sign-in/index.ts";
 import { auditRoutes } from "./audit.ts";
 import type { AppDeps } from "../deps.ts";
-import { dashboardContext } from "./access.ts";
+import { dashboardContext, type Access } from "./access.ts";
 import { channelRoutes } from "./channels.ts";
 import { editorRoutes } from "./editor.ts";
-import { DASHBOARD_API_PREFIX } from "./guards.ts";
+import { DASHBOARD_API_PREFIX, type RawBodyRoute } from "./guards.ts";
 import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
@@ -19,13 +19,18 @@ import { webhookRoutes } from "./webhooks.ts";
 export { DASHBOARD_API_PREFIX };
 
 /**
+ * The routes that take a body other than JSON, each declared by its route module
+ * (docs/architecture.md "Adding a binary upload"); every other route takes JSON only (guards.ts).
+ */
+export const RAW_BODY_ROUTES: readonly RawBodyRoute<Access>[] = [];
+
+/**
  * The dashboard JSON API (docs/product.md §4, docs/dashboard-api.md), one Elysia instance: signing
  * in needs no caller; every other route is authenticated once by the shared context, declares the
  * access it needs and gets its project loaded. One line per resource.
  */
-export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string) {
-  const context = dashboardContext(deps, clientOf);
-  const methods = signInMethods(deps);
+export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string, methods: SignInRegistry = signInMethods(deps)) {
+  const context = dashboardContext(deps, clientOf, RAW_BODY_ROUTES);
   return new Elysia({ prefix: DASHBOARD_API_PREFIX })
     .use(signInRoutes(deps, clientOf, methods))
     .use(sessionRoutes(deps, context, methods, clientOf))

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The whole data model. Row ids are internal; every table a client can name has a random
@@ -9,7 +9,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   publicId: text("public_id").notNull().unique(),
-  email: text("email").notNull().unique(), // stored lower-cased
+  email: text("email").notNull().unique(), // stored as accounts/users.ts normaliseEmail writes it: ASCII letters lower-cased, nothing else folded
   name: text("name").notNull(),
   // Null: the user has no password and cannot sign in with one (single sign-on; docs/product.md §4).
   passwordHash: text("password_hash"),
@@ -38,6 +38,33 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * Who a user is at an identity provider: the provider's `iss` and the `sub` it gives that person,
+ * bound at their first single sign-on. Later sign-ins find the user by this pair, never by email;
+ * a user holds at most one identity per provider (docs/dashboard-api.md "Single sign-on").
+ */
+export const userIdentities = sqliteTable(
+  "user_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex("user_identities_user_issuer_idx").on(t.userId, t.issuer)],
+);
+
+/**
+ * Secrets this server makes for itself, by name, made once at first use (the key that seals a
+ * sign-in under way into its browser's cookie, docs/dashboard-api.md "Single sign-on"). In the
+ * database, so every process on the data dir and a restored backup share them.
+ */
+export const serverKeys = sqliteTable("server_keys", {
+  name: text("name").primaryKey(),
+  secret: blob("secret", { mode: "buffer" }).notNull(),
+  createdAt: integer("created_at").notNull(),
+});
 
 export const projects = sqliteTable("projects", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -428,6 +455,7 @@ export const publishTargetCursors = sqliteTable("publish_target_cursors", {
 
 /** Row types, shared by the capabilities that read these tables (none imports another's). */
 export type UserRow = typeof users.$inferSelect;
+export type UserIdentityRow = typeof userIdentities.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type LanguageRow = typeof languages.$inferSelect;
 export type KeyRow = typeof translationKeys.$inferSelect;
