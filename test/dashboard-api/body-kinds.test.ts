@@ -153,4 +153,15 @@ describe("every other route takes JSON only", () => {
       expect(res.status, `${method} ${path} ${type}`).toBe(415);
     }
   });
+
+  test("JSON with its charset named, as many HTTP libraries send it, is JSON (the media type decides)", async () => {
+    const key = (await admin.post(`/projects/${pid}/keys`, { key: "charset" })).body.id;
+    const put = (type: string) =>
+      t.fetch(`${DASHBOARD_API_PREFIX}/projects/${pid}/keys/${key}/translations/en`, { method: "PUT", headers: session({ "content-type": type }), body: JSON.stringify({ value: "Grüße" }) });
+    for (const type of ["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON"]) {
+      const res = await put(type);
+      expect(res.status, type).toBe(200);
+      expect((await res.json()).value).toBe("Grüße");
+    }
+  });
 });
