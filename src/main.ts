@@ -60,13 +60,13 @@ async function main(argv: string[]): Promise<number> {
       await demo(args.flags);
       return -1;
     case "backup":
-      if (args.words.length > 2) throw new CliError("backup takes one FILE");
+      if (args.words.length > 2) throw new CliError("backup takes one FILE", 1);
       return (await import("./cli/backup.ts")).runBackup(sub, args.flags);
     case "restore":
-      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR");
+      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR", 1);
       return (await import("./cli/restore.ts")).runRestore(args.flags);
     case "user":
-      if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
+      if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`, 1);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
     // Each command's own import() is its own chunk, loaded when it runs (docs/architecture.md
@@ -85,8 +85,11 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/promote.ts")).runPromote(args);
     case "diff":
       return (await import("./cli/client/diff.ts")).runDiff(args);
+    case "languages":
+      return (await import("./cli/client/languages.ts")).runLanguages(args);
     default:
-      throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
+      // Bad usage, like every other (docs/product.md §6).
+      throw new CliError(`unknown command "${command}" (see phrasebook --help)`, 1);
   }
 }
 

@@ -88,7 +88,9 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
-  log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
+  // The address bound, as bound: 0.0.0.0 takes every interface, not only loopback (docs/product.md §14).
+  const address = `${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  log.info("listening", { address, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
 
   return {
     url,

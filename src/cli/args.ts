@@ -23,7 +23,7 @@ export interface ParsedArgs {
 type Kind = "value" | "switch";
 
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "languages"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
@@ -38,9 +38,10 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--name": { kind: "value", commands: ["user", "publish", "rollback"] },
   "--server": { kind: "value", commands: CLIENT_COMMANDS },
   "--token": { kind: "value", commands: CLIENT_COMMANDS },
-  "--config": { kind: "value", commands: ["push", "pull", "publish", "status"] },
+  "--config": { kind: "value", commands: ["push", "pull", "publish", "status", "languages"] },
   "--cdn-url": { kind: "value", commands: ["pull"] },
   "--no-fallback-files": { kind: "switch", commands: ["pull"] },
+  "--force": { kind: "switch", commands: ["pull"] },
   "--add-languages": { kind: "switch", commands: ["push"] },
   "--language": { kind: "value", commands: ["push", "pull"] },
   "--format": { kind: "value", commands: ["push", "pull"] },
@@ -89,7 +90,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
     if (value === undefined) {
       value = argv[++i];
-      if (value === undefined) throw new CliError(`option ${name} needs a value`, exitCodeFor(parsed.words[0]));
+      if (value === undefined) throw new CliError(`option ${name} needs a value`, 1);
     }
     parsed.flags[name] = value;
     (parsed.lists[name] ??= []).push(value);
@@ -97,19 +98,16 @@ export function parseArgs(argv: string[]): ParsedArgs {
   return parsed;
 }
 
-/** Usage errors of the client exit 1 (docs/product.md §6); the server's commands keep their 2. */
-export function exitCodeFor(command: string | undefined): 1 | 2 {
-  return (CLIENT_COMMANDS as readonly string[]).includes(command ?? "") ? 1 : 2;
-}
-
-/** Refuses options that `command` does not take. */
+/**
+ * Refuses options that `command` does not take. Bad usage exits 1 for every command
+ * (docs/product.md §6); a setting with a bad value stops the server's start with 2 (§1).
+ */
 export function checkFlags(command: string, args: ParsedArgs): void {
-  const code = exitCodeFor(command);
-  const see = code === 1 ? `phrasebook ${command} --help` : "phrasebook --help";
+  const see = (CLIENT_COMMANDS as readonly string[]).includes(command) ? `phrasebook ${command} --help` : "phrasebook --help";
   const unknown = args.unknown[0];
-  if (unknown !== undefined) throw new CliError(`unknown option ${unknown} (see ${see})`, code);
+  if (unknown !== undefined) throw new CliError(`unknown option ${unknown} (see ${see})`, 1);
   for (const name of [...Object.keys(args.flags), ...args.switches]) {
-    if (!FLAGS[name]!.commands.includes(command)) throw new CliError(`${command} does not take ${name} (see ${see})`, code);
+    if (!FLAGS[name]!.commands.includes(command)) throw new CliError(`${command} does not take ${name} (see ${see})`, 1);
   }
 }
 
@@ -137,6 +135,8 @@ As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOK
                                           point a channel (staging, production) at a release
   phrasebook diff [--release T] [--against T]
                                           what a release (default: the newest draft) changes
+  phrasebook languages [list]             the project's languages
+  phrasebook languages add CODE...        add languages to the project
   phrasebook <command> --help             every option of a client command, with examples
 
 Settings (environment variable, or the flag that overrides it):

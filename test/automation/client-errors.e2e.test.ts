@@ -66,7 +66,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
 
   test("an unknown language, or one the file cannot tell", async () => {
     writeFiles(repo, { "fr.json": '{"hello": "Bonjour"}', "strings.json": '{"hello": "Hallo"}', "locales/fr.json": '{"hello": "Bonjour"}' });
-    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it in the dashboard first, or pass --add-languages");
+    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it with \"phrasebook languages add fr\", or pass --add-languages");
     fails(await run(["push", "strings.json"]), 1, /^phrasebook: strings\.json: cannot tell its language: pass --language CODE/);
     // A translations file of phrasebook.yaml names its language: fr, which the project lacks.
     fails(await run(["push", "--translations"]), 1, /^phrasebook: locales\/fr\.json: fr \(its name matches locales\/\{language\}\.json\) is not a language of the project/);

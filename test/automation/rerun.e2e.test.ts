@@ -117,7 +117,7 @@ describe("status percentages and --add-languages", () => {
     writeFiles(repo, { "fr.json": JSON.stringify({ k0: "Clé 0" }) });
     const refused = await run(["push", "fr.json", "--language", "fr"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("add it in the dashboard first, or pass --add-languages");
+    expect(refused.stderr).toContain("add it with \"phrasebook languages add fr\", or pass --add-languages");
     const dry = await run(["push", "fr.json", "--language", "fr", "--add-languages", "--dry-run"]);
     expect(dry).toMatchObject({ code: 0, stdout: "+ language fr (dry run: not added, so its files are not sent)\n" });
     const added = await run(["push", "fr.json", "--language", "fr", "--add-languages"]);

@@ -1,0 +1,53 @@
+import type { FormatName } from "../../../formats/registry.ts";
+import { keepCatalogShape, type CatalogPull } from "./catalog.ts";
+import { keepArbShape, keepJsonShape } from "./json.ts";
+import { androidUnits, stringsdictUnits, stringsUnits } from "./segments.ts";
+import { mergeUnits, type Units } from "./units.ts";
+import { keepYamlShape } from "./yaml.ts";
+
+/**
+ * Where the local file exists, `pull` writes the release's strings in its shape
+ * (docs/automation.md "Pull keeps the repository's shape"), one way per format. PO and XLIFF are
+ * exchange files a tool writes whole, and are written as the release has them. Undefined: the
+ * file could not be read closely enough, and the release's file is written as it is.
+ */
+export interface KeepInput {
+  format: FormatName;
+  local: string;
+  /** The file as `pull` writes it where there is none. */
+  fresh: string;
+  /** The local file's strings of the language it is pulled for (key to value, in file order), and the release's. */
+  mine: ReadonlyMap<string, string>;
+  theirs: ReadonlyMap<string, string>;
+  /** The key orders new keys are placed by: the source file's. */
+  orders: readonly (readonly string[])[];
+  /** A String Catalog: the languages pulled into it. */
+  catalog?: CatalogPull;
+}
+
+function units(input: KeepInput, local: Units | undefined, fresh: Units | undefined): string | undefined {
+  if (!local || !fresh) return undefined;
+  return mergeUnits({ local, fresh, same: (key) => input.mine.get(key) === input.theirs.get(key), orders: input.orders });
+}
+
+export async function keepShape(input: KeepInput): Promise<string | undefined> {
+  switch (input.format) {
+    case "json":
+      return keepJsonShape(input.local, input.fresh, input.orders);
+    case "arb":
+      return keepArbShape(input.local, input.fresh, input.orders);
+    case "yaml":
+      return keepYamlShape(input.local, input.theirs, input.orders);
+    case "android":
+      return units(input, androidUnits(input.local), androidUnits(input.fresh));
+    case "stringsdict":
+      return units(input, stringsdictUnits(input.local), stringsdictUnits(input.fresh));
+    case "strings":
+      // A `.strings` key is read with its escapes by the format's reader: the cutter takes them in file order.
+      return units(input, stringsUnits(input.local, [...input.mine.keys()]), stringsUnits(input.fresh, [...input.theirs.keys()]));
+    case "xcstrings":
+      return input.catalog ? keepCatalogShape(input.local, input.fresh, input.catalog) : undefined;
+    default:
+      return undefined;
+  }
+}

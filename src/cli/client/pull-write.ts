@@ -1,0 +1,173 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { ContentError } from "../../formats/read.ts";
+import { formatOfPath, readFile, type FormatName } from "../../formats/registry.ts";
+import { print } from "../output.ts";
+import { PendingFile, readTextFile } from "./files.ts";
+import { keepShape } from "./keep/index.ts";
+import { DOWNLOAD_MAX_BYTES } from "./limits.ts";
+import { lostKeys, refusal, type Loss } from "./lost.ts";
+import { encode } from "./pull-native.ts";
+import { megabytes } from "./progress.ts";
+
+/**
+ * The last step of `pull` (docs/automation.md "pull"): each file the release gives, already
+ * downloaded or built into a temporary file beside its target, is compared with the local file.
+ * Where there is none it is written as it is; where there is one it is written in that file's
+ * shape (./keep/), unless that would drop a translation the file holds and the release lacks
+ * (./lost.ts), which stops the whole pull before anything is written. Then each file is renamed
+ * into place, or left alone when its bytes would not change, one line each.
+ */
+export interface Output {
+  path: string;
+  format: FormatName;
+  /** The release languages the file holds. */
+  codes: string[];
+  /** What the line says of it: "de, v1.4.0". */
+  label: string;
+  /** The file as the release gives it, UTF-8. */
+  file: PendingFile;
+  /** Said on a line of its own before the file's. */
+  note?: string;
+  /** The keys each language of the release translates, where the pull built the file (./pull-native.ts). */
+  translated?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A String Catalog written into: the catalog's strings only (its own source), or the release's too. */
+  catalog?: { addKeys: boolean };
+  /** The file whose key order new keys follow: the source of the set. */
+  orderFrom?: string;
+}
+
+export interface Settling {
+  tag: string;
+  force: boolean;
+  /** The keys the release has, as `format` names them (ARB by message name): read only when a file may lose some. */
+  releaseKeys(format: FormatName): Promise<ReadonlySet<string>>;
+  /** Lines said before the files' (sources kept, files skipped), once the pull is sure to go ahead. */
+  before: readonly string[];
+}
+
+type Strings = Map<string, Map<string, string>>;
+
+/** A file's strings per language (lower-case code, `_` as `-`); a file of one language under `code`. */
+async function stringsOf(format: FormatName, text: string, code: string): Promise<Strings> {
+  const content = await readFile(format, text);
+  const out: Strings = new Map();
+  for (const l of content.languages) {
+    const at = content.languages.length === 1 && format !== "xcstrings" && format !== "xliff" ? code.toLowerCase() : (l.locale ?? code).replace(/_/g, "-").toLowerCase();
+    out.set(at, new Map(l.entries.map((e) => [e.key, e.value])));
+  }
+  return out;
+}
+
+const orders = new Map<string, string[]>();
+
+/** The key order of the set's source file (read once), or none when it cannot be read. */
+async function orderOf(path: string | undefined): Promise<string[][]> {
+  if (!path || !existsSync(path)) return [];
+  let order = orders.get(path);
+  if (!order) {
+    const format = formatOfPath(path);
+    try {
+      order = format ? (await readFile(format, readTextFile(path))).languages[0]?.entries.map((e) => e.key) ?? [] : [];
+    } catch {
+      order = [];
+    }
+    orders.set(path, order);
+  }
+  return [order];
+}
+
+interface Settled {
+  output: Output;
+  verb: "wrote" | "unchanged";
+  bytes: number;
+  why?: string;
+}
+
+/** The local file's text and strings, or why it cannot be read as its format (it is then replaced whole). */
+async function readLocal(o: Output): Promise<{ text: string; mine: Strings } | { why: string }> {
+  try {
+    const text = readTextFile(o.path, DOWNLOAD_MAX_BYTES);
+    return { text, mine: await stringsOf(o.format, text, o.codes[0]!) };
+  } catch (err) {
+    const why = err instanceof ContentError ? `${err.line !== undefined ? `line ${err.line}: ` : ""}${err.reason}` : (err as Error).message;
+    return { why: `the file there did not read as ${o.format} (${why.slice(0, 200)}), so it was replaced whole` };
+  }
+}
+
+/** Compares one output with its local file; writes the kept shape into its temporary file. */
+async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settled> {
+  if (!existsSync(o.path)) return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
+  if (statSync(o.path).size === statSync(o.file.temp).size && readFileSync(o.path).equals(readFileSync(o.file.temp))) return { output: o, verb: "unchanged", bytes: 0 };
+  const fresh = readFileSync(o.file.temp, "utf8");
+  const local = await readLocal(o);
+  if ("why" in local) {
+    writeFileSync(o.file.temp, encode(o.path, fresh));
+    return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size, why: local.why };
+  }
+  const { text, mine } = local;
+  const theirs = await stringsOf(o.format, fresh, o.codes[0]!);
+  // A catalog's source language is the catalog's own: pull never writes it (docs/automation.md "String Catalogs").
+  const source = o.catalog ? (await readFile(o.format, text)).source?.toLowerCase() : undefined;
+  const codes = o.codes.filter((c) => c.toLowerCase() !== source);
+  await checkLoss(o, s, mine, theirs, codes, losses);
+  const same = (key: string, code: string) => mine.get(code.toLowerCase())?.get(key) === theirs.get(code.toLowerCase())?.get(key);
+  const first = codes[0]?.toLowerCase() ?? "";
+  const kept = await keepShape({
+    format: o.format,
+    local: text,
+    fresh,
+    mine: mine.get(first) ?? new Map(),
+    theirs: theirs.get(first) ?? new Map(),
+    orders: await orderOf(o.orderFrom),
+    ...(o.format === "xcstrings" ? { catalog: { codes, addKeys: o.catalog?.addKeys ?? true, same } } : {}),
+  });
+  const bytes = encode(o.path, kept ?? fresh);
+  if (readFileSync(o.path).equals(bytes)) return { output: o, verb: "unchanged", bytes: 0 };
+  writeFileSync(o.file.temp, bytes);
+  return { output: o, verb: "wrote", bytes: bytes.byteLength };
+}
+
+/** Adds to `losses` what replacing the file would drop, per language it holds (./lost.ts). */
+async function checkLoss(o: Output, s: Settling, mine: Strings, theirs: Strings, codes: readonly string[], losses: Loss[]): Promise<void> {
+  if (s.force) return;
+  let releaseKeys: ReadonlySet<string> | undefined;
+  for (const code of codes) {
+    const local = mine.get(code.toLowerCase());
+    if (!local) continue;
+    const built = o.translated && [...o.translated].find(([c]) => c.toLowerCase() === code.toLowerCase())?.[1];
+    const given = theirs.get(code.toLowerCase());
+    const translated = built ? (key: string) => built.has(key) : (key: string) => (given?.get(key) ?? "") !== "";
+    // The release's keys are read only when some string of the file is not among its translations.
+    if (lostKeys(local, translated, () => true).length === 0) continue;
+    releaseKeys ??= await s.releaseKeys(o.format);
+    const keys = lostKeys(local, translated, (key) => releaseKeys!.has(key));
+    if (keys.length > 0) losses.push({ path: o.path, code, keys });
+  }
+}
+
+/** Settles every output, then writes them (or, when one would lose translations, none). Answers how many were written. */
+export async function settle(outputs: readonly Output[], s: Settling): Promise<number> {
+  const losses: Loss[] = [];
+  const settled: Settled[] = [];
+  try {
+    for (const o of outputs) settled.push(await settleOne(o, s, losses));
+    if (losses.length > 0) throw refusal(losses, s.tag);
+  } catch (err) {
+    for (const o of outputs) o.file.discard();
+    throw err;
+  }
+  let written = 0;
+  for (const line of s.before) await print(`${line}\n`);
+  for (const { output: o, verb, bytes, why } of settled) {
+    if (o.note) await print(`${o.note}\n`);
+    if (verb === "unchanged") {
+      o.file.discard();
+      await print(`unchanged ${o.path} (${o.label})\n`);
+      continue;
+    }
+    o.file.commit();
+    written++;
+    await print(`wrote ${o.path} (${o.label}, ${megabytes(bytes)})${why ? `: ${why}` : ""}\n`);
+  }
+  return written;
+}
