@@ -55,7 +55,7 @@ function pullString(mine: JsonObject, theirs: JsonObject, key: string, options: 
 }
 
 export async function keepCatalogShape(localText: string, freshText: string, options: CatalogPull): Promise<string | undefined> {
-  const [local, fresh] = await Promise.all([readTree(localText), readTree(freshText)]);
+  const [local, fresh] = [readTree(localText), readTree(freshText)];
   const mine = objectAt(local, "strings");
   const theirs = objectAt(fresh, "strings");
   if (!local || !mine || !theirs) return undefined;

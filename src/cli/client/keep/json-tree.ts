@@ -1,5 +1,3 @@
-import type { Node } from "jsonc-parser";
-
 /**
  * A JSON document as `pull` rewrites a team's file (docs/automation.md "Pull keeps the
  * repository's shape"): objects as ordered lists of entries, never JS objects, so no key is
@@ -42,24 +40,84 @@ export function styleOf(text: string): JsonStyle {
   return { indent, colon, eol, finalNewline: /\n$/.test(text) };
 }
 
-/** Reads a document whose top is an object (the caller has read it with the format's parser already). */
-export async function readTree(text: string): Promise<JsonObject | undefined> {
-  const { parseTree } = await import("jsonc-parser");
-  const root = parseTree(text, [], { disallowComments: true });
-  return root?.type === "object" ? objectOf(root, text) : undefined;
-}
-
-function objectOf(node: Node, text: string): JsonObject {
-  const entries: JsonEntry[] = [];
-  for (const property of node.children ?? []) {
-    const [keyNode, valueNode] = property.children ?? [];
-    if (!keyNode || !valueNode) continue;
-    entries.push({ key: String(keyNode.value), keyText: slice(text, keyNode), value: valueNode.type === "object" && valueNode.children?.length ? objectOf(valueNode, text) : { text: slice(text, valueNode) } });
+/**
+ * Reads a document whose top is an object, or undefined. The caller has read it with the format's
+ * parser already; this reader only finds where each value starts and ends (a scanner of our own:
+ * the Node client is one bundled file, and it needs no parser beside JSON.parse).
+ */
+export function readTree(text: string): JsonObject | undefined {
+  const scan = { text, at: skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0) };
+  try {
+    if (text[scan.at] !== "{") return undefined;
+    const top = readValue(scan);
+    return skipSpace(text, scan.at) === text.length && isObject(top) ? top : undefined;
+  } catch {
+    return undefined;
   }
-  return { entries };
 }
 
-const slice = (text: string, node: Node) => text.slice(node.offset, node.offset + node.length);
+interface TreeScan {
+  text: string;
+  at: number;
+}
+
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && (text[at] === " " || text[at] === "\n" || text[at] === "\r" || text[at] === "\t")) at++;
+  return at;
+}
+
+/** The end of the string that starts at `at` (its closing quote included). */
+function stringEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  throw new Error("unterminated string");
+}
+
+/** The end of the list that starts at `at`, its strings skipped whole. */
+function listEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') i = stringEnd(text, i) - 1;
+    else if (c === "[" || c === "{") depth++;
+    else if ((c === "]" || c === "}") && --depth === 0) return i + 1;
+  }
+  throw new Error("unterminated list");
+}
+
+function readValue(s: TreeScan): JsonObject | JsonText {
+  const start = s.at;
+  const c = s.text[start];
+  if (c === "{") {
+    const entries: JsonEntry[] = [];
+    s.at = skipSpace(s.text, start + 1);
+    while (s.text[s.at] !== "}") {
+      if (s.text[s.at] !== '"') throw new Error("expected a key");
+      const keyEnd = stringEnd(s.text, s.at);
+      const keyText = s.text.slice(s.at, keyEnd);
+      s.at = skipSpace(s.text, keyEnd);
+      if (s.text[s.at] !== ":") throw new Error('expected ":"');
+      s.at = skipSpace(s.text, s.at + 1);
+      entries.push({ key: JSON.parse(keyText) as string, keyText, value: readValue(s) });
+      s.at = skipSpace(s.text, s.at);
+      if (s.text[s.at] === ",") s.at = skipSpace(s.text, s.at + 1);
+      else if (s.text[s.at] !== "}") throw new Error('expected "," or "}"');
+    }
+    s.at++;
+    return entries.length > 0 ? { entries } : { text: s.text.slice(start, s.at) };
+  }
+  if (c === '"') s.at = stringEnd(s.text, start);
+  else if (c === "[") s.at = listEnd(s.text, start);
+  else {
+    const literal = /[^\s,\]}]+/y;
+    literal.lastIndex = start;
+    if (!literal.exec(s.text)) throw new Error("expected a value");
+    s.at = literal.lastIndex;
+  }
+  return { text: s.text.slice(start, s.at) };
+}
 
 /** Writes a tree in `style`: one entry a line, each level one indent deeper. */
 export function writeTree(tree: JsonObject, style: JsonStyle): string {

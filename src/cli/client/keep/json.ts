@@ -75,7 +75,7 @@ function grow(list: readonly Leaf[]): JsonObject {
  * undefined when either is no JSON object (the caller then writes the release's file as is).
  */
 export async function keepJsonShape(localText: string, freshText: string, orders: readonly (readonly string[])[]): Promise<string | undefined> {
-  const [local, fresh] = await Promise.all([readTree(localText), readTree(freshText)]);
+  const [local, fresh] = [readTree(localText), readTree(freshText)];
   if (!local || !fresh) return undefined;
   const have = leaves(local);
   const want = leaves(fresh);
@@ -101,7 +101,7 @@ const isMessage = (key: string) => !key.startsWith("@");
  * when the file has such entries (a translation ARB without them gets none, docs/product.md §14).
  */
 export async function keepArbShape(localText: string, freshText: string, orders: readonly (readonly string[])[]): Promise<string | undefined> {
-  const [local, fresh] = await Promise.all([readTree(localText), readTree(freshText)]);
+  const [local, fresh] = [readTree(localText), readTree(freshText)];
   if (!local || !fresh) return undefined;
   const theirs = new Map(fresh.entries.map((e) => [e.key, e]));
   const withMetadata = local.entries.some((e) => e.key.startsWith("@") && !e.key.startsWith("@@"));
