@@ -84,6 +84,28 @@ describe("product §6: bad usage and bad local files exit 1", () => {
     }
   });
 
+  test("product §14: a --format or format: of another extension's format than the path's names both, and nothing is read, sent or written", async () => {
+    // A server that cannot be reached: a request would be exit 2, so exit 1 shows none was made.
+    const nowhere = { PHRASEBOOK_SERVER: `http://127.0.0.1:${await freePort()}`, PHRASEBOOK_TOKEN: d.token };
+    fails(await run(["pull", "--format", "po", "--out", "res/{android}/strings.xml"], nowhere), 1, "res/{android}/strings.xml: --format po is not the format of the path, which ends in .xml (android); leave --format out, or give a path ending in .po");
+    fails(await run(["pull", "--format", "xcstrings", "--out", "ios/{language}.lproj/Localizable.strings"], nowhere), 1, /^phrasebook: ios\/\{language\}\.lproj\/Localizable\.strings: --format xcstrings is not the format of the path, which ends in \.strings \(strings\)/);
+    fails(await run(["pull", "--format", "po"], nowhere), 1, /^phrasebook: locales\/\{language\}\.json: --format po is not the format of the path, which ends in \.json \(json\)/);
+    writeFiles(repo, { "fr.xml": '<resources><string name="hello">Bonjour</string></resources>\n' });
+    fails(await run(["push", "fr.xml", "--format", "po", "--language", "de"], nowhere), 1, /^phrasebook: fr\.xml: --format po is not the format of the path, which ends in \.xml \(android\)/);
+    expect(existsSync(join(repo, "res"))).toBe(false);
+    expect(existsSync(join(repo, "ios"))).toBe(false);
+    const other = gitRepo({ "phrasebook.yaml": "files:\n  - source: res/values/strings.xml\n    translations: res/{android}/strings.xml\n    format: po\n", "res/values/strings.xml": "<resources/>\n" });
+    try {
+      fails(await run(["pull"], nowhere, other), 1, /^phrasebook: phrasebook\.yaml: files\[0\]: res\/values\/strings\.xml: format: po is not the format of the path, which ends in \.xml \(android\)/);
+      fails(await run(["push"], nowhere, other), 1, /^phrasebook: phrasebook\.yaml: files\[0\]: res\/values\/strings\.xml: format: po is not/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    // The same format by another of its names is no conflict: --format yml for a .yaml path.
+    const same = await run(["pull", "--format", "yml", "--out", "out/{language}.yaml"], nowhere);
+    expect(same.code).toBe(2);
+  });
+
   test("unknown options and commands, options of another command, and a token in phrasebook.yaml", async () => {
     fails(await run(["push", "--dryrun"]), 1, "unknown option --dryrun (see phrasebook push --help)");
     fails(await run(["pull", "--dry-run"]), 1, "pull does not take --dry-run (see phrasebook pull --help)");
@@ -131,6 +153,12 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     fails(await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `push: 403 token lacks scope write${hint}`);
     fails(await run(["publish", "--name", "x", "--tag", "x"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `publish x: 403 token lacks scope publish${hint}`);
     fails(await run(["pull"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `pull: 403 token lacks scope read${hint}`);
+    // product §14: the scope the command needs, though the route it tried first takes another
+    // (a read token is refused the project list, which write would allow).
+    fails(await run(["publish", "--name", "x", "--tag", "x"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `publish: 403 token lacks scope publish${hint}`);
+    fails(await run(["rollback", "--to", "x", "--tag", "y"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `rollback: 403 token lacks scope publish${hint}`);
+    fails(await run(["languages", "add", "fr"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `languages add: 403 token lacks scope write${hint}`);
+    fails(await run(["languages", "add", "fr"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish }), 2, `languages add fr: 403 token lacks scope write${hint}`);
     expect((await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write })).code).toBe(0);
     expect((await run(["publish", "--name", "One", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish })).code).toBe(0);
     const again = await run(["publish", "--name", "Two", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish });

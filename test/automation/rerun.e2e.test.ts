@@ -126,6 +126,48 @@ describe("status percentages and --add-languages", () => {
   });
 });
 
+describe("product §14: languages from the command line", () => {
+  test("phrasebook languages lists them; languages add adds each, says which it had already, and a re-run exits 0", async () => {
+    const listed = await run(["languages"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^de {2}German\nen {2}English {2}\(base\)\n/);
+    const added = await run(["languages", "add", "it", "es", "de"]);
+    expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(added.stdout).toBe("added language it (Italian)\nadded language es (Spanish)\nde: already a language of App\n");
+    expect((await run(["languages", "add", "it"])).stdout).toBe("it: already a language of App\n");
+    expect(await run(["languages", "add"])).toMatchObject({ code: 1, stderr: "phrasebook: languages add needs one or more language codes, e.g. languages add fr pt-BR\n" });
+    expect(await run(["languages", "add", "../x"])).toMatchObject({ code: 1, stderr: 'phrasebook: the file names a language "../x" that is no language code\n' });
+    expect(await run(["languages", "remove", "it"])).toMatchObject({ code: 1 });
+  });
+
+  test("--add-languages works for files of several languages: an XLIFF file and a String Catalog", async () => {
+    const fresh = await deployment([]);
+    const there = gitRepo({
+      "en.json": JSON.stringify({ greeting: "Hello", farewell: "Bye" }),
+      "app.xcstrings": JSON.stringify({ sourceLanguage: "en", version: "1.0", strings: { greeting: { localizations: { en: { stringUnit: { state: "translated", value: "Hello" } }, ja: { stringUnit: { state: "translated", value: "こんにちは" } } } } } }, null, 2),
+      "nl.xlf": '<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" target-language="nl" datatype="plaintext" original="app"><body><trans-unit id="farewell"><source>Bye</source><target>Doei</target></trans-unit></body></file></xliff>\n',
+    });
+    const go = (args: string[]) => phrasebook(args, { cwd: there, env: fresh.env });
+    try {
+      expect((await go(["push", "en.json", "--language", "en"])).code).toBe(0);
+      const refused = await go(["push", "nl.xlf"]);
+      expect(refused).toMatchObject({ code: 1, stderr: 'phrasebook: nl.xlf: holds nl, which the project lacks (it has en); add it with "phrasebook languages add nl", or pass --add-languages\n' });
+      const xliff = await go(["push", "nl.xlf", "--add-languages"]);
+      expect(xliff.stderr).toBe("");
+      expect(xliff.stdout).toStartWith("added language nl\nnl.xlf: ");
+      const catalog = await go(["push", "app.xcstrings", "--add-languages"]);
+      expect(catalog.stderr).toBe("");
+      expect(catalog.stdout).toStartWith("added language ja\napp.xcstrings: ");
+      const keys = (await fresh.admin.get(`/projects/${fresh.pid}/keys?page_size=500`)).body.items as { key: string; translations: Record<string, { value: string }> }[];
+      expect(keys.find((k) => k.key === "farewell")!.translations.nl!.value).toBe("Doei");
+      expect(keys.find((k) => k.key === "greeting")!.translations.ja!.value).toBe("こんにちは");
+    } finally {
+      await fresh.stop();
+      rmSync(there, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a pull request that changes base strings and translations together", () => {
   let pr: Deployment;
   let prRepo: string;
