@@ -34,6 +34,8 @@ export interface Output {
   catalog?: { addKeys: boolean };
   /** The file whose key order new keys follow: the source of the set. */
   orderFrom?: string;
+  /** The source file whose keys alone the file holds (one of several sets of phrasebook.yaml). */
+  keysOf?: string;
 }
 
 export interface Settling {
@@ -94,9 +96,23 @@ async function readLocal(o: Output): Promise<{ text: string; mine: Strings } | {
   }
 }
 
+/**
+ * A new file of one of several sets: the release's file without the keys other sets brought
+ * (the release's file itself when it has none of those).
+ */
+async function ownKeysOnly(o: Output): Promise<Settled> {
+  const keys = new Set((await orderOf(o.keysOf))[0] ?? []);
+  const fresh = readFileSync(o.file.temp, "utf8");
+  const theirs = (await stringsOf(o.format, fresh, o.codes[0]!)).get(o.codes[0]!.toLowerCase()) ?? new Map<string, string>();
+  if (keys.size === 0 || [...theirs.keys()].every((k) => keys.has(k))) return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
+  const only = await keepShape({ format: o.format, local: fresh, fresh, mine: theirs, theirs, orders: [], only: (key) => keys.has(key) });
+  if (only !== undefined) writeFileSync(o.file.temp, only);
+  return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
+}
+
 /** Compares one output with its local file; writes the kept shape into its temporary file. */
 async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settled> {
-  if (!existsSync(o.path)) return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
+  if (!existsSync(o.path)) return o.keysOf ? ownKeysOnly(o) : { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
   if (statSync(o.path).size === statSync(o.file.temp).size && readFileSync(o.path).equals(readFileSync(o.file.temp))) return { output: o, verb: "unchanged", bytes: 0 };
   const fresh = readFileSync(o.file.temp, "utf8");
   const local = await readLocal(o);
@@ -112,7 +128,9 @@ async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settle
   await checkLoss(o, s, mine, theirs, codes, losses);
   const same = (key: string, code: string) => mine.get(code.toLowerCase())?.get(key) === theirs.get(code.toLowerCase())?.get(key);
   const first = codes[0]?.toLowerCase() ?? "";
+  const ownKeys = o.keysOf ? new Set((await orderOf(o.keysOf))[0] ?? []) : undefined;
   const kept = await keepShape({
+    ...(ownKeys && ownKeys.size > 0 ? { only: (key: string) => ownKeys.has(key) } : {}),
     format: o.format,
     local: text,
     fresh,

@@ -42,6 +42,12 @@ interface Target {
   protect: string[];
   /** A String Catalog of phrasebook.yaml: source and translations at once, written into. */
   catalog?: boolean;
+  /**
+   * With several sets in phrasebook.yaml, a translation file holds the keys of its own source
+   * only, not those the other sets' sources brought into the project (docs/automation.md "Pull
+   * keeps the repository's shape").
+   */
+  ownKeys?: boolean;
 }
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
@@ -88,10 +94,11 @@ function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: s
     return [{ pattern: out, format, protect, catalog: sets.some((f) => f.catalog !== undefined && normalize(f.catalog) === normalize(out)) }];
   }
   if (!config) throw new CliError("no --out given and no phrasebook.yaml here (see phrasebook pull --help)", 1);
+  const several = sets.filter((f) => f.source !== undefined || f.catalog !== undefined).length > 1;
   const targets = sets.flatMap((f): Target[] => {
     if (f.catalog) return [{ pattern: f.catalog, format: formatOf(f.catalog, formatFlag), protect, catalog: true }];
     if (!f.translations) return [];
-    return [{ pattern: f.translations, format: formatOf(f.translations, formatFlag ?? f.format), source: f.source, structure: f.structure, protect }];
+    return [{ pattern: f.translations, format: formatOf(f.translations, formatFlag ?? f.format), source: f.source, structure: f.structure, protect, ownKeys: several && f.source !== undefined }];
   });
   if (targets.length === 0) throw new CliError(`${config.path} names no translations: pattern or catalog: to pull into`, 1);
   return targets;
@@ -197,6 +204,7 @@ async function bundleOutputs(targets: readonly Target[], pull: Pull): Promise<Ou
     file: d.file,
     ...(d.flatBecause ? { note: `flat ${d.path}: not nested as the source is, because ${d.flatBecause}` } : {}),
     orderFrom: orderSource(planned[i]!.target, pull, d.path),
+    ...(planned[i]!.target.ownKeys ? { keysOf: planned[i]!.target.source } : {}),
   }));
 }
 
@@ -208,7 +216,8 @@ async function nativeOutputs(targets: readonly Target[], pull: Pull, done: Outpu
     for (const path of built.kept) pull.said.push(`kept ${path}: it is the source file, which push sends and pull never overwrites`);
     for (const w of built.writes) {
       const file = new PendingFile(w.path);
-      done.push({ path: w.path, format: target.format, codes: w.codes, label: `${w.codes.join(", ")}, ${pull.tag}`, file, translated: built.translated, orderFrom: orderSource(target, pull, w.path), ...(target.catalog ? { catalog: { addKeys: false } } : {}) });
+      const from = { orderFrom: orderSource(target, pull, w.path), ...(target.ownKeys ? { keysOf: target.source } : {}), ...(target.catalog ? { catalog: { addKeys: false } } : {}) };
+      done.push({ path: w.path, format: target.format, codes: w.codes, label: `${w.codes.join(", ")}, ${pull.tag}`, file, translated: built.translated, ...from });
       writeFileSync(file.descriptor, w.text);
       file.close();
     }

@@ -23,21 +23,23 @@ export interface KeepInput {
   orders: readonly (readonly string[])[];
   /** A String Catalog: the languages pulled into it. */
   catalog?: CatalogPull;
+  /** The keys the file is to hold: its set's source's (a release of several sets holds them all). */
+  only?: (key: string) => boolean;
 }
 
 function units(input: KeepInput, local: Units | undefined, fresh: Units | undefined): string | undefined {
   if (!local || !fresh) return undefined;
-  return mergeUnits({ local, fresh, same: (key) => input.mine.get(key) === input.theirs.get(key), orders: input.orders });
+  return mergeUnits({ local, fresh, same: (key) => input.mine.get(key) === input.theirs.get(key), orders: input.orders, ...(input.only ? { only: input.only } : {}) });
 }
 
 export async function keepShape(input: KeepInput): Promise<string | undefined> {
   switch (input.format) {
     case "json":
-      return keepJsonShape(input.local, input.fresh, input.orders);
+      return keepJsonShape(input.local, input.fresh, input.orders, input.only);
     case "arb":
-      return keepArbShape(input.local, input.fresh, input.orders);
+      return keepArbShape(input.local, input.fresh, input.orders, input.only);
     case "yaml":
-      return keepYamlShape(input.local, input.theirs, input.orders);
+      return keepYamlShape(input.local, input.theirs, input.orders, input.only);
     case "android":
       return units(input, androidUnits(input.local), androidUnits(input.fresh));
     case "stringsdict":

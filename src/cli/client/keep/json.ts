@@ -8,6 +8,10 @@ import { orderedKeys, placeNewKeys } from "./order.ts";
  * no longer has go, and new keys go where the source file has them.
  */
 
+/** The keys a file is to hold: those of its set's source (docs/automation.md "Pull keeps the repository's shape"). */
+export type KeyFilter = (key: string) => boolean;
+const all: KeyFilter = () => true;
+
 /** Whether a string value written two ways is the same string. */
 function sameString(a: JsonText, b: JsonText): boolean {
   if (a.text === b.text) return true;
@@ -74,11 +78,11 @@ function grow(list: readonly Leaf[]): JsonObject {
  * A JSON translation file (flat or nested) with the release's strings in the local file's shape;
  * undefined when either is no JSON object (the caller then writes the release's file as is).
  */
-export async function keepJsonShape(localText: string, freshText: string, orders: readonly (readonly string[])[]): Promise<string | undefined> {
+export async function keepJsonShape(localText: string, freshText: string, orders: readonly (readonly string[])[], only: KeyFilter = all): Promise<string | undefined> {
   const [local, fresh] = [readTree(localText), readTree(freshText)];
   if (!local || !fresh) return undefined;
   const have = leaves(local);
-  const want = leaves(fresh);
+  const want = new Map([...leaves(fresh)].filter(([k]) => only(k)));
   const nested = local.entries.length > 0 ? local.entries.some((e) => isObject(e.value)) : fresh.entries.some((e) => isObject(e.value));
   const kept = [...have.keys()].filter((k) => want.has(k));
   const added = [...want.keys()].filter((k) => !have.has(k));
@@ -100,9 +104,10 @@ const isMessage = (key: string) => !key.startsWith("@");
  * attributes and the `@key` entries it has, as they are. A new message gets its `@key` entry only
  * when the file has such entries (a translation ARB without them gets none, docs/product.md §14).
  */
-export async function keepArbShape(localText: string, freshText: string, orders: readonly (readonly string[])[]): Promise<string | undefined> {
+export async function keepArbShape(localText: string, freshText: string, orders: readonly (readonly string[])[], only: KeyFilter = all): Promise<string | undefined> {
   const [local, fresh] = [readTree(localText), readTree(freshText)];
   if (!local || !fresh) return undefined;
+  fresh.entries = fresh.entries.filter((e) => e.key.startsWith("@@") || only(e.key.startsWith("@") ? e.key.slice(1) : e.key));
   const theirs = new Map(fresh.entries.map((e) => [e.key, e]));
   const withMetadata = local.entries.some((e) => e.key.startsWith("@") && !e.key.startsWith("@@"));
   const mine = new Set(local.entries.filter((e) => isMessage(e.key)).map((e) => e.key));

@@ -68,14 +68,16 @@ export interface UnitMerge {
   /** Whether the local entry of `key` holds the release's string (read both files with the format's reader). */
   same(key: string): boolean;
   orders: readonly (readonly string[])[];
+  /** The keys the file is to hold (its set's source's); by default every key of the release's file. */
+  only?: (key: string) => boolean;
 }
 
-export function mergeUnits({ local, fresh, same, orders }: UnitMerge): string {
-  const theirs = new Map(fresh.units.filter((u) => u.key !== undefined).map((u) => [u.key!, u]));
+export function mergeUnits({ local, fresh, same, orders, only = () => true }: UnitMerge): string {
+  const theirs = new Map(fresh.units.filter((u) => u.key !== undefined && only(u.key)).map((u) => [u.key!, u]));
   const entries = local.units.filter((u) => u.key !== undefined);
   const mine = new Set(entries.map((u) => u.key!));
   const kept = entries.map((u) => u.key!).filter((k) => theirs.has(k));
-  const added = fresh.units.filter((u) => u.key !== undefined && !mine.has(u.key)).map((u) => u.key!);
+  const added = [...theirs.keys()].filter((k) => !mine.has(k));
   const placement = placeNewKeys(kept, added, [...orders, fresh.units.flatMap((u) => (u.key === undefined ? [] : [u.key]))]);
   const freshIndent = indentOf(theirs.values().next().value?.lead ?? "");
   // A file with no entry yet takes the release's indentation.

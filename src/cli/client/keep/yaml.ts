@@ -30,7 +30,8 @@ function leavesOf(y: Yaml, map: YAMLMap, prefix: string, out: Map<string, Leaf>,
   return true;
 }
 
-export async function keepYamlShape(localText: string, want: ReadonlyMap<string, string>, orders: readonly (readonly string[])[]): Promise<string | undefined> {
+export async function keepYamlShape(localText: string, given: ReadonlyMap<string, string>, orders: readonly (readonly string[])[], only: (key: string) => boolean = () => true): Promise<string | undefined> {
+  const want = new Map([...given].filter(([k]) => only(k)));
   const y = await import("yaml");
   const doc: Document = y.parseDocument(localText, { schema: "failsafe" });
   if (doc.errors.length > 0 || !y.isMap(doc.contents) || /(^|[\s[{,])[&*][^\s]/m.test(localText)) return undefined;
