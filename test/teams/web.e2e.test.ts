@@ -81,7 +81,7 @@ describe("a web team's CI on a repository that already has translations", () => 
     expect(imported.stdout).toContain(`${DE_FILE}: 0 created, 5 updated, 0 unchanged, 0 deleted`);
     const runs = await runWorkflow(repo, d.env, onMain);
     expect(runs.map((r) => r.code), described(runs)).toEqual([0, 0, 0, 0]);
-    expect(runs.at(-1)!.stdout).toBe(`kept public/locales/en.json: it is the source file, which push sends and pull never overwrites\nunchanged ${DE_FILE} (de, import-1)\nnothing written: the file holds what release import-1 has; 1 source file is never written\n`);
+    expect(runs.at(-1)!.stdout).toBe(`kept public/locales/en.json: it is the source file, which push sends and pull never overwrites\nunchanged ${DE_FILE} (de, import-1)\nnothing written: every file already holds what release import-1 has (1 unchanged, 1 source file kept)\n`);
     expect(git(repo, "status", "--porcelain")).toBe("");
   });
 

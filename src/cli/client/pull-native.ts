@@ -31,8 +31,8 @@ export interface NativeWrite {
 /** What a native pull built: its files, and what the release has (for the check that nothing is lost, ./lost.ts). */
 export interface NativePull {
   writes: NativeWrite[];
-  /** The keys each language of the release translates, from its JSON. */
-  translated: Map<string, Set<string>>;
+  /** Each language's strings in the release, from its JSON: what a local file is compared with. */
+  values: Map<string, Map<string, string>>;
   /** The release's keys: the base language's. */
   releaseKeys: Set<string>;
   /** Paths the pattern names that are source files, which pull never writes. */
@@ -92,9 +92,9 @@ export async function pullNative(
   const baseArb = JSON.parse(await downloadText(client, `pull ${tag} ${base.code}`, base.download_urls.arb, "arb", near)) as Record<string, unknown>;
   const builder = exportBuilder({ base: base.code, json, baseArb });
   const write = (codes: string[]) => builder.write(format, codes, { xliffVersion });
-  const translated = new Map([...json].map(([code, values]) => [code, new Set(Object.keys(values).filter((k) => typeof values[k] === "string" && values[k] !== ""))]));
+  const values = new Map([...json].map(([code, v]) => [code, new Map(Object.keys(v).flatMap((k) => (typeof v[k] === "string" && v[k] !== "" ? [[k, v[k] as string] as const] : [])))]));
   const kept: string[] = [];
-  const pulled = (writes: NativeWrite[]): NativePull => ({ writes, translated, releaseKeys: new Set(Object.keys(json.get(base.code) ?? {})), kept });
+  const pulled = (writes: NativeWrite[]): NativePull => ({ writes, values, releaseKeys: new Set(Object.keys(json.get(base.code) ?? {})), kept });
 
   const out: NativeWrite[] = [];
   if (!hasPlaceholder(pattern)) {

@@ -28,8 +28,12 @@ export interface Output {
   file: PendingFile;
   /** Said on a line of its own before the file's. */
   note?: string;
-  /** The keys each language of the release translates, where the pull built the file (./pull-native.ts). */
-  translated?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Each language's strings in the release, where the pull built the file from them
+   * (./pull-native.ts): a local string equal to its release string is kept as written, whatever
+   * the format's writer would make of it (a plural form the file does not have, docs/product.md §14).
+   */
+  values?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** A String Catalog written into: the catalog's strings only (its own source), or the release's too. */
   catalog?: { addKeys: boolean };
   /** The file whose key order new keys follow: the source of the set. */
@@ -80,7 +84,7 @@ async function orderOf(path: string | undefined): Promise<string[][]> {
 
 interface Settled {
   output: Output;
-  verb: "wrote" | "unchanged";
+  verb: "wrote" | "unchanged" | "skipped";
   bytes: number;
   why?: string;
 }
@@ -104,6 +108,8 @@ async function ownKeysOnly(o: Output): Promise<Settled> {
   const keys = new Set((await orderOf(o.keysOf))[0] ?? []);
   const fresh = readFileSync(o.file.temp, "utf8");
   const theirs = (await stringsOf(o.format, fresh, o.codes[0]!)).get(o.codes[0]!.toLowerCase()) ?? new Map<string, string>();
+  // A language with none of this set's strings gets no file of it (an app of another set has them).
+  if (keys.size > 0 && ![...theirs.keys()].some((k) => keys.has(k))) return { output: o, verb: "skipped", bytes: 0, why: `release ${o.label.split(", ").at(-1)} has no ${o.codes[0]} string of ${o.keysOf}` };
   if (keys.size === 0 || [...theirs.keys()].every((k) => keys.has(k))) return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
   const only = await keepShape({ format: o.format, local: fresh, fresh, mine: theirs, theirs, orders: [], only: (key) => keys.has(key) });
   if (only !== undefined) writeFileSync(o.file.temp, only);
@@ -126,7 +132,11 @@ async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settle
   const source = o.catalog ? (await readFile(o.format, text)).source?.toLowerCase() : undefined;
   const codes = o.codes.filter((c) => c.toLowerCase() !== source);
   await checkLoss(o, s, mine, theirs, codes, losses);
-  const same = (key: string, code: string) => mine.get(code.toLowerCase())?.get(key) === theirs.get(code.toLowerCase())?.get(key);
+  const released = (code: string) => (o.values ? [...o.values].find(([c]) => c.toLowerCase() === code.toLowerCase())?.[1] : undefined);
+  const same = (key: string, code: string) => {
+    const local = mine.get(code.toLowerCase())?.get(key);
+    return local !== undefined && (local === theirs.get(code.toLowerCase())?.get(key) || local === released(code)?.get(key));
+  };
   const first = codes[0]?.toLowerCase() ?? "";
   const ownKeys = o.keysOf ? new Set((await orderOf(o.keysOf))[0] ?? []) : undefined;
   const kept = await keepShape({
@@ -137,6 +147,7 @@ async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settle
     mine: mine.get(first) ?? new Map(),
     theirs: theirs.get(first) ?? new Map(),
     orders: await orderOf(o.orderFrom),
+    same: (key: string) => same(key, first),
     ...(o.format === "xcstrings" ? { catalog: { codes, addKeys: o.catalog?.addKeys ?? true, same } } : {}),
   });
   const bytes = encode(o.path, kept ?? fresh);
@@ -152,7 +163,7 @@ async function checkLoss(o: Output, s: Settling, mine: Strings, theirs: Strings,
   for (const code of codes) {
     const local = mine.get(code.toLowerCase());
     if (!local) continue;
-    const built = o.translated && [...o.translated].find(([c]) => c.toLowerCase() === code.toLowerCase())?.[1];
+    const built = o.values && [...o.values].find(([c]) => c.toLowerCase() === code.toLowerCase())?.[1];
     const given = theirs.get(code.toLowerCase());
     const translated = built ? (key: string) => built.has(key) : (key: string) => (given?.get(key) ?? "") !== "";
     // The release's keys are read only when some string of the file is not among its translations.
@@ -163,8 +174,15 @@ async function checkLoss(o: Output, s: Settling, mine: Strings, theirs: Strings,
   }
 }
 
-/** Settles every output, then writes them (or, when one would lose translations, none). Answers how many were written. */
-export async function settle(outputs: readonly Output[], s: Settling): Promise<number> {
+/** What a pull did with its files: how many it wrote, left unchanged, and skipped. */
+export interface Settlement {
+  wrote: number;
+  unchanged: number;
+  skipped: number;
+}
+
+/** Settles every output, then writes them (or, when one would lose translations, none). */
+export async function settle(outputs: readonly Output[], s: Settling): Promise<Settlement> {
   const losses: Loss[] = [];
   const settled: Settled[] = [];
   try {
@@ -174,18 +192,18 @@ export async function settle(outputs: readonly Output[], s: Settling): Promise<n
     for (const o of outputs) o.file.discard();
     throw err;
   }
-  let written = 0;
+  const done: Settlement = { wrote: 0, unchanged: 0, skipped: 0 };
   for (const line of s.before) await print(`${line}\n`);
   for (const { output: o, verb, bytes, why } of settled) {
     if (o.note) await print(`${o.note}\n`);
-    if (verb === "unchanged") {
+    done[verb]++;
+    if (verb !== "wrote") {
       o.file.discard();
-      await print(`unchanged ${o.path} (${o.label})\n`);
+      await print(verb === "skipped" ? `skipped ${o.path}: ${why}\n` : `unchanged ${o.path} (${o.label})\n`);
       continue;
     }
     o.file.commit();
-    written++;
     await print(`wrote ${o.path} (${o.label}, ${megabytes(bytes)})${why ? `: ${why}` : ""}\n`);
   }
-  return written;
+  return done;
 }

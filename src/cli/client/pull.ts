@@ -12,7 +12,7 @@ import { formatFor, parseFormat, parseXliffVersion, PULL_FORMATS, writtenExtensi
 import { RELEASE_LANGUAGES_MAX, RELEASE_PAGES_MAX } from "./limits.ts";
 import { downloadAll, type Planned } from "./pull-download.ts";
 import { downloadText, pullNative, type ReleaseLanguage } from "./pull-native.ts";
-import { settle, type Output } from "./pull-write.ts";
+import { settle, type Output, type Settlement } from "./pull-write.ts";
 import { filesMatching, fillPattern, hasPlaceholder, languageFromPath, safeLanguageCode } from "./patterns.ts";
 import { isNested, teamArb } from "./shape.ts";
 
@@ -217,7 +217,7 @@ async function nativeOutputs(targets: readonly Target[], pull: Pull, done: Outpu
     for (const w of built.writes) {
       const file = new PendingFile(w.path);
       const from = { orderFrom: orderSource(target, pull, w.path), ...(target.ownKeys ? { keysOf: target.source } : {}), ...(target.catalog ? { catalog: { addKeys: false } } : {}) };
-      done.push({ path: w.path, format: target.format, codes: w.codes, label: `${w.codes.join(", ")}, ${pull.tag}`, file, translated: built.translated, ...from });
+      done.push({ path: w.path, format: target.format, codes: w.codes, label: `${w.codes.join(", ")}, ${pull.tag}`, file, values: built.values, ...from });
       writeFileSync(file.descriptor, w.text);
       file.close();
     }
@@ -281,19 +281,16 @@ export async function runPull(args: ParsedArgs): Promise<number> {
     for (const o of outputs) o.file.discard();
     throw err;
   }
-  const written = await settle(outputs, { tag: detail.tag, force: args.switches.has("--force"), releaseKeys: releaseKeysOf(pull), before: pull.said });
-  if (written === 0) await print(`${nothingWritten(outputs.length, pull)}\n`);
+  const done = await settle(outputs, { tag: detail.tag, force: args.switches.has("--force"), releaseKeys: releaseKeysOf(pull), before: pull.said });
+  if (done.wrote === 0) await print(`${nothingWritten(done, pull)}\n`);
   return 0;
 }
 
-/** Why a pull wrote nothing (docs/automation.md "pull"): one line. */
-function nothingWritten(files: number, pull: Pull): string {
-  const why: string[] = [];
-  if (files > 0) why.push(`${files === 1 ? "the file holds" : `all ${files} files hold`} what release ${pull.tag} has`);
+/** Why a pull wrote nothing (docs/automation.md "pull"): one line, with what it did with each file. */
+function nothingWritten(done: Settlement, pull: Pull): string {
   const kept = pull.said.filter((l) => l.startsWith("kept ")).length;
-  const skippedFiles = pull.said.filter((l) => l.startsWith("skipped ")).length;
-  if (kept > 0) why.push(`${kept} source file${kept === 1 ? " is" : "s are"} never written`);
-  if (skippedFiles > 0) why.push(`${skippedFiles} file${skippedFiles === 1 ? "'s language is" : "s' languages are"} not in release ${pull.tag}`);
-  if (why.length === 0) why.push(`release ${pull.tag} gives no file for the patterns here`);
-  return `nothing written: ${why.join("; ")}`;
+  const skippedFiles = done.skipped + pull.said.filter((l) => l.startsWith("skipped ")).length;
+  const why = done.unchanged > 0 ? `every file already holds what release ${pull.tag} has` : `release ${pull.tag} gives no file to write here`;
+  const counts = [`${done.unchanged} unchanged`, ...(kept > 0 ? [`${kept} source file${kept === 1 ? "" : "s"} kept`] : []), ...(skippedFiles > 0 ? [`${skippedFiles} skipped`] : [])];
+  return `nothing written: ${why} (${counts.join(", ")})`;
 }

@@ -25,11 +25,13 @@ export interface KeepInput {
   catalog?: CatalogPull;
   /** The keys the file is to hold: its set's source's (a release of several sets holds them all). */
   only?: (key: string) => boolean;
+  /** Whether the local string of `key` is the release's (by default: `mine` and `theirs` agree). */
+  same?: (key: string) => boolean;
 }
 
 function units(input: KeepInput, local: Units | undefined, fresh: Units | undefined): string | undefined {
   if (!local || !fresh) return undefined;
-  return mergeUnits({ local, fresh, same: (key) => input.mine.get(key) === input.theirs.get(key), orders: input.orders, ...(input.only ? { only: input.only } : {}) });
+  return mergeUnits({ local, fresh, same: input.same ?? ((key) => input.mine.get(key) === input.theirs.get(key)), orders: input.orders, ...(input.only ? { only: input.only } : {}) });
 }
 
 export async function keepShape(input: KeepInput): Promise<string | undefined> {
