@@ -88,7 +88,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
-  // The address bound, as bound: 0.0.0.0 takes every interface, not only loopback (docs/product.md §14).
+  // The address bound, as bound: 0.0.0.0 takes every interface, not only loopback (docs/deploy.md).
   const address = `${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   log.info("listening", { address, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
 

@@ -106,7 +106,7 @@ const shellWord = (word: string) => (/^[\w./:@%+-]+$/.test(word) ? word : `'${wo
 
 /**
  * How to run this executable again from the current directory, for the lines the banner prints
- * (docs/product.md §14 "Re-runs and names"): `phrasebook` when that name on the PATH is this very
+ * (docs/product.md §1: a demo prints commands that run as printed): `phrasebook` when that name on the PATH is this very
  * file, else its path (`./dist/phrasebook` below the current directory, absolute elsewhere); run
  * from source, `bun` and the entry file.
  */

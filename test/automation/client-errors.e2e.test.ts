@@ -84,7 +84,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
     }
   });
 
-  test("product §14: a --format or format: of another extension's format than the path's names both, and nothing is read, sent or written", async () => {
+  test("docs/automation.md \"The format follows the path\": a --format or format: of another extension's format than the path's names both, and nothing is read, sent or written", async () => {
     // A server that cannot be reached: a request would be exit 2, so exit 1 shows none was made.
     const nowhere = { PHRASEBOOK_SERVER: `http://127.0.0.1:${await freePort()}`, PHRASEBOOK_TOKEN: d.token };
     fails(await run(["pull", "--format", "po", "--out", "res/{android}/strings.xml"], nowhere), 1, "res/{android}/strings.xml: --format po is not the format of the path, which ends in .xml (android); leave --format out, or give a path ending in .po");
@@ -153,7 +153,7 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     fails(await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `push: 403 token lacks scope write${hint}`);
     fails(await run(["publish", "--name", "x", "--tag", "x"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `publish x: 403 token lacks scope publish${hint}`);
     fails(await run(["pull"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `pull: 403 token lacks scope read${hint}`);
-    // product §14: the scope the command needs, though the route it tried first takes another
+    // docs/automation.md "A token for CI": the scope the command needs, though the route it tried first takes another
     // (a read token is refused the project list, which write would allow).
     fails(await run(["publish", "--name", "x", "--tag", "x"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `publish: 403 token lacks scope publish${hint}`);
     fails(await run(["rollback", "--to", "x", "--tag", "y"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `rollback: 403 token lacks scope publish${hint}`);

@@ -1,6 +1,6 @@
 /**
  * Pull keeps the repository's shape (docs/automation.md "Pull keeps the repository's shape",
- * docs/product.md §14), format by format, in-process: the local file's order, indentation, final
+ * docs/automation.md "String Catalogs"), format by format, in-process: the local file's order, indentation, final
  * newline, comments and metadata stay; only strings that differ change; a new key goes where the
  * source file has it; a key the release no longer has goes. The whole pull through the executable
  * is test/teams/.

@@ -1,8 +1,7 @@
 /**
- * Problem lines of push, status and a blocked publish (docs/automation.md "status", docs/product.md
- * §14 "status prints a problem once"): a placeholder renamed in a translation is one mistake, which
- * the checks find twice (unknown and missing): it is one line, and a problem listed twice is
- * printed once.
+ * Problem lines of push, status and a blocked publish (docs/automation.md "status"): status prints
+ * a problem once. A placeholder renamed in a translation is one mistake, which the checks find
+ * twice (unknown and missing): it is one line, and a problem listed twice is printed once.
  */
 import { describe, expect, test } from "bun:test";
 import { problemLines, type ProblemLine } from "../../src/cli/client/problems.ts";

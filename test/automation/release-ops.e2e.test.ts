@@ -49,7 +49,7 @@ test("releases §Roll back: phrasebook rollback --to v1 makes latest serve v1's 
   expect(await bytes(latest)).toEqual(await bytes(deUrl(v1)));
 });
 
-test("product §14: rollback --to v1 --tag T run again after it succeeded exits 0 and prints the release; a T made otherwise is 409, exit 2", async () => {
+test("releases §Roll back: rollback --to v1 --tag T run again after it succeeded exits 0 and prints the release; a T made otherwise is 409, exit 2", async () => {
   const first = await run(["rollback", "--to", "v1", "--tag", "v1-rb1"]);
   expect(first.code, first.stderr).toBe(0);
   const made = /as (rel_\w+), tag v1-rb1/.exec(first.stdout)![1];

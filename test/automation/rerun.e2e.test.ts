@@ -126,7 +126,7 @@ describe("status percentages and --add-languages", () => {
   });
 });
 
-describe("product §14: languages from the command line", () => {
+describe("docs/automation.md \"languages\": languages from the command line", () => {
   test("phrasebook languages lists them; languages add adds each, says which it had already, and a re-run exits 0", async () => {
     const listed = await run(["languages"]);
     expect(listed.code, listed.stderr).toBe(0);

@@ -61,7 +61,7 @@ describe("phrasebook demo", () => {
 
       // The token is the client's too (docs/automation.md): it reads, writes and publishes.
       expect((await api.get(`/projects/${project.id}/tokens`)).body.items.map((t: { scopes: string[] }) => t.scopes)).toEqual([["read", "write", "publish"]]);
-      // The client line names this executable as it can be run from here (docs/product.md §14): run as printed, it answers.
+      // The client line names this executable as it can be run from here (docs/product.md §1): run as printed, it answers.
       const clientLine = /^\s+(PHRASEBOOK_SERVER=(\S+) PHRASEBOOK_TOKEN=(\S+) (.+) status)$/m.exec(out)!;
       expect(clientLine.slice(2, 4)).toEqual([server.url, token]);
       expect(clientLine[4]).not.toBe("phrasebook"); // not on the PATH here: its path

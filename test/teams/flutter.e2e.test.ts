@@ -1,6 +1,6 @@
 /**
  * A Flutter team, its client part (docs/automation.md "Pull keeps the repository's shape",
- * docs/product.md §9 "ARB", §14): a gen-l10n template and its translations in phrasebook.yaml, in
+ * docs/product.md §9 "ARB"): a gen-l10n template and its translations in phrasebook.yaml, in
  * a `flutter` project, pushed, translated through the API, pulled with the compiled executable.
  * Pushing and pulling right away changes no file; after the translators, `git diff` shows only
  * their strings: an ARB translation without `@key` entries gets none, one with them gets the new

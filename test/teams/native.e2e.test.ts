@@ -1,6 +1,6 @@
 /**
  * A native team (docs/automation.md "Pull keeps the repository's shape", "String Catalogs";
- * docs/product.md §14): an Android res tree and an iOS app's `.strings`, `.stringsdict` and String
+ * docs/automation.md "Nothing lost on day one"): an Android res tree and an iOS app's `.strings`, `.stringsdict` and String
  * Catalog in one phrasebook.yaml, pushed with their translations, translated through the API,
  * pulled with the compiled executable and with the server's Node client. Pushing and pulling right
  * away changes no file; after the translators, `git diff` shows only their strings; the files pass

@@ -1,5 +1,5 @@
 /**
- * A web team on i18next JSON, with CI (docs/automation.md section 3, docs/product.md §14 "Nothing
+ * A web team on i18next JSON, with CI (docs/automation.md section 3, docs/automation.md "Nothing
  * lost on day one", "Pull keeps the repository's shape"): the recipe exactly as the page prints it
  * (tests/teams/recipe.ts reads it from there), run with the server's own Node client on a
  * repository that already has German translations, against the compiled server. A pull never

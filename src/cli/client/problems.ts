@@ -26,7 +26,7 @@ export function problemLines(items: readonly ProblemLine[], total = items.length
 const quoted = (message: string, suggested: boolean) => (suggested ? /use `([^`]+)`/ : /`([^`]+)`/).exec(String(message))?.[1];
 
 /**
- * One line per problem (docs/product.md §14): a placeholder renamed in a translation is found
+ * One line per problem (docs/automation.md "status"): a placeholder renamed in a translation is found
  * twice by the checks, unknown (`{nmae}` ...; use `{name}`) and missing (`{name}` ... is
  * missing); the unknown one's line says both, so the missing one it names is not printed again.
  */

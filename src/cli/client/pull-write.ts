@@ -31,7 +31,7 @@ export interface Output {
   /**
    * Each language's strings in the release, where the pull built the file from them
    * (./pull-native.ts): a local string equal to its release string is kept as written, whatever
-   * the format's writer would make of it (a plural form the file does not have, docs/product.md §14).
+   * the format's writer would make of it (a plural form the file does not have, docs/automation.md "Pull keeps the repository's shape").
    */
   values?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** A String Catalog written into: the catalog's strings only (its own source), or the release's too. */

@@ -102,7 +102,7 @@ const isMessage = (key: string) => !key.startsWith("@");
 /**
  * An ARB file with the release's messages in the local file's shape: its order, its `@@`
  * attributes and the `@key` entries it has, as they are. A new message gets its `@key` entry only
- * when the file has such entries (a translation ARB without them gets none, docs/product.md §14).
+ * when the file has such entries (a translation ARB without them gets none, docs/automation.md "Pull keeps the repository's shape").
  */
 export async function keepArbShape(localText: string, freshText: string, orders: readonly (readonly string[])[], only: KeyFilter = all): Promise<string | undefined> {
   const [local, fresh] = [readTree(localText), readTree(freshText)];
