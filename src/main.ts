@@ -5,7 +5,8 @@
  * server, and the server loads no command (docs/architecture.md "Start-up").
  */
 import pkg from "../package.json" with { type: "json" };
-import { checkFlags, CLIENT_COMMANDS, parseArgs, usage, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { checkFlags, CLIENT_COMMANDS, parseArgs, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { FLAGS, usage } from "./cli/usage.ts";
 import { print, printError } from "./cli/output.ts";
 import { CliError } from "./common/errors.ts";
 
@@ -42,13 +43,13 @@ const isClientCommand = (command: string): command is ClientCommand => (CLIENT_C
 
 /** The exit code of a command, or -1 for one that keeps running (serve, demo). */
 async function main(argv: string[]): Promise<number> {
-  const args: ParsedArgs = parseArgs(argv);
+  const args: ParsedArgs = parseArgs(argv, FLAGS);
   const [command = "serve", sub] = args.words;
   if (args.help || command === "help") {
     await print(isClientCommand(command) ? (await import("./cli/help.ts")).COMMAND_HELP[command] : usage(VERSION));
     return 0;
   }
-  checkFlags(command, args);
+  checkFlags(command, args, FLAGS);
   switch (command) {
     case "version":
       await print(`phrasebook ${VERSION}\n`);
