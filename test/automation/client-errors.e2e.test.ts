@@ -201,6 +201,30 @@ describe("product §6: status as a CI gate exits 3", () => {
   });
 });
 
+describe("docs/automation.md \"pull\": one line for every file", () => {
+  test("a file of a language the release lacks is skipped, said; a String Catalog as source: points to catalog:", async () => {
+    const other = gitRepo({
+      "phrasebook.yaml": "files:\n  - source: locales/en.json\n    translations: locales/{language}.json\n",
+      "locales/en.json": '{"hello": "Hello"}\n',
+      "locales/fr.json": '{"hello": "Bonjour"}\n',
+    });
+    try {
+      await translate(d, "de", { hello: "Hallo" });
+      const draft = await d.admin.post(`/projects/${d.pid}/releases`, { name: "Lines", tag: "lines-1" });
+      expect((await d.admin.post(`/projects/${d.pid}/releases/${draft.body.id}/publish`)).status).toBe(200);
+      const r = await run(["pull", "--release", "lines-1"], d.env, other);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain("skipped locales/fr.json: release lines-1 has no fr\n");
+      expect(r.stdout).toContain("kept locales/en.json: it is the source file, which push sends and pull never overwrites\n");
+      expect(r.stdout).toMatch(/^wrote locales\/de\.json \(de, lines-1, /m);
+      writeFiles(other, { "phrasebook.yaml": "files:\n  - source: ios/Localizable.xcstrings\n" });
+      fails(await run(["pull"], d.env, other), 1, "phrasebook.yaml: files[0]: a String Catalog is source and translations in one file: list it as catalog: ios/Localizable.xcstrings");
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("product §6: pull never leaves a half-written file", () => {
   test("a download that breaks off writes nothing: every file stays as it was, and no temporary file is left", async () => {
     // The CDN is reached through a proxy that ends the pt-BR file half-way, as a dropped upstream

@@ -236,6 +236,8 @@ describe("a native team: Android and iOS in one phrasebook.yaml", () => {
       const checked = Bun.spawnSync(["plistutil", "-i", join(repo, `${IOS}/${code}.lproj/Localizable.stringsdict`), "-o", "/dev/null"], { stderr: "pipe" });
       expect(checked.exitCode, checked.stderr.toString()).toBe(0);
     }
+    // --out onto the catalog is the catalog too: said, never a silent exit 0.
+    expect(await run(["pull", "--out", `${IOS}/Settings.xcstrings`])).toMatchObject({ code: 0, stdout: `unchanged ${IOS}/Settings.xcstrings (de, en, fr, v2)\nnothing written: every file already holds what release v2 has (1 unchanged)\n` });
     // Pulled files pushed back change nothing.
     const back = await run(["push", "--translations", "--dry-run"]);
     expect(back.code, back.stderr).toBe(0);
