@@ -8,14 +8,21 @@ import { CLIENT_FLAGS, type FlagTable } from "./args.ts";
  */
 const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
 
+/** Tables of flags as one: a flag of both (`--cdn-url`, `--name`) is taken by the commands of both. */
+function merged(...tables: FlagTable[]): FlagTable {
+  const out: Record<string, FlagTable[string]> = {};
+  for (const table of tables) {
+    for (const [flag, entry] of Object.entries(table)) out[flag] = out[flag] ? { kind: entry.kind, commands: [...out[flag]!.commands, ...entry.commands] } : entry;
+  }
+  return out;
+}
+
 /** Every flag of the executable. */
-export const FLAGS: FlagTable = {
-  ...CLIENT_FLAGS,
-  ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { kind: "value" as const, commands: SERVER_COMMANDS }])),
-  "--email": { kind: "value", commands: ["user"] },
-  "--role": { kind: "value", commands: ["user"] },
-  "--name": { kind: "value", commands: ["user", ...CLIENT_FLAGS["--name"]!.commands] },
-};
+export const FLAGS: FlagTable = merged(
+  Object.fromEntries(SETTINGS.map((s) => [s.flag, { kind: "value" as const, commands: SERVER_COMMANDS }])),
+  { "--email": { kind: "value", commands: ["user"] }, "--role": { kind: "value", commands: ["user"] }, "--name": { kind: "value", commands: ["user"] } },
+  CLIENT_FLAGS,
+);
 
 export function usage(version: string): string {
   const settings = SETTINGS.map((s) => `  ${s.env.padEnd(32)} ${s.flag.padEnd(24)} ${s.help}`).join("\n");

@@ -42,6 +42,13 @@ describe("the clients' command line", () => {
     }
   });
 
+  test("a flag of the server and the client is taken by the commands of both", () => {
+    expect(() => checkFlags("pull", parseArgs(["pull", "--cdn-url", "https://cdn.example.test"], FLAGS), FLAGS)).not.toThrow();
+    expect(() => checkFlags("serve", parseArgs(["serve", "--cdn-url", "https://cdn.example.test"], FLAGS), FLAGS)).not.toThrow();
+    expect(() => checkFlags("publish", parseArgs(["publish", "--name", "x"], FLAGS), FLAGS)).not.toThrow();
+    expect(() => checkFlags("user", parseArgs(["user", "--name", "x"], FLAGS), FLAGS)).not.toThrow();
+  });
+
   test("the Node client's table holds the client's flags only: a server setting is unknown to it", () => {
     expect(parseArgs(["serve", "--port", "9000"]).unknown).toEqual(["--port"]);
     expect(parseArgs(["serve", "--port", "9000"], FLAGS).flags["--port"]).toBe("9000");
