@@ -22,17 +22,22 @@ function sameString(a: JsonText, b: JsonText): boolean {
   }
 }
 
+type Part = Pick<JsonEntry, "key" | "keyText">;
+
 interface Leaf {
-  /** The entries from the top down to the string: the key's parts as the file writes them. */
-  path: Pick<JsonEntry, "key" | "keyText">[];
+  /** The groups above the string, from the top (shared by the leaves of a group), and its own key, as the file writes them. */
+  groups: readonly Part[];
+  own: Part;
   text: JsonText;
 }
 
-function leaves(tree: JsonObject, into: Map<string, Leaf> = new Map(), path: Leaf["path"] = []): Map<string, Leaf> {
+const pathOf = (leaf: Leaf) => [...leaf.groups, leaf.own];
+
+function leaves(tree: JsonObject, into: Map<string, Leaf> = new Map(), groups: readonly Part[] = [], prefix = ""): Map<string, Leaf> {
   for (const entry of tree.entries) {
-    const at = [...path, { key: entry.key, keyText: entry.keyText }];
-    if (isObject(entry.value)) leaves(entry.value, into, at);
-    else into.set(at.map((p) => p.key).join("."), { path: at, text: entry.value });
+    const key = prefix + entry.key;
+    if (isObject(entry.value)) leaves(entry.value, into, [...groups, entry], `${key}.`);
+    else into.set(key, { groups, own: entry, text: entry.value });
   }
   return into;
 }
@@ -48,26 +53,27 @@ function grow(list: readonly Leaf[]): JsonObject {
   };
   for (const leaf of list) {
     let node = root;
-    let path = leaf.path;
+    let path = pathOf(leaf);
     for (let i = 0; i < path.length - 1; i++) {
       const index = child(node);
       const existing = index.get(path[i]!.key);
       if (existing && !isObject(existing.value)) {
         // A string where a group would go (`a` and `a.b`): this key stays whole at the top.
+        const whole = path.map((p) => p.key).join(".");
         node = root;
-        path = [{ key: leaf.path.map((p) => p.key).join("."), keyText: JSON.stringify(leaf.path.map((p) => p.key).join(".")) }];
+        path = [{ key: whole, keyText: JSON.stringify(whole) }];
         break;
       }
       if (existing) node = existing.value as JsonObject;
       else {
-        const group: JsonEntry = { ...path[i]!, value: { entries: [] } };
+        const group: JsonEntry = { key: path[i]!.key, keyText: path[i]!.keyText, value: { entries: [] } };
         node.entries.push(group);
         index.set(group.key, group);
         node = group.value as JsonObject;
       }
     }
     const last = path.at(-1)!;
-    const entry: JsonEntry = { ...last, value: leaf.text };
+    const entry: JsonEntry = { key: last.key, keyText: last.keyText, value: leaf.text };
     node.entries.push(entry);
     child(node).set(last.key, entry);
   }
@@ -90,11 +96,13 @@ export async function keepJsonShape(localText: string, freshText: string, orders
   const list = orderedKeys(kept, placement).map((key): Leaf => {
     const mine = have.get(key);
     const theirs = want.get(key)!;
-    if (mine) return { path: mine.path, text: sameString(mine.text, theirs.text) ? mine.text : theirs.text };
-    const parts = nested ? key.split(".") : [key];
-    return { path: parts.map((p) => ({ key: p, keyText: JSON.stringify(p) })), text: theirs.text };
+    if (mine) return { groups: mine.groups, own: mine.own, text: sameString(mine.text, theirs.text) ? mine.text : theirs.text };
+    const parts = (nested ? key.split(".") : [key]).map((p) => ({ key: p, keyText: JSON.stringify(p) }));
+    return { groups: parts.slice(0, -1), own: parts.at(-1)!, text: theirs.text };
   });
-  return writeTree(grow(list), styleOf(localText));
+  // A flat file is its list; only a nested one is grown into groups.
+  const tree = nested ? grow(list) : { entries: list.map((l) => ({ key: l.own.key, keyText: l.own.keyText, value: l.text })) };
+  return writeTree(tree, styleOf(localText));
 }
 
 const isMessage = (key: string) => !key.startsWith("@");
