@@ -98,6 +98,11 @@ describe("a web team's CI on a repository that already has translations", () => 
     expect(await older.exited).toBe(1);
     expect(await new Response(older.stderr).text()).toStartWith(`phrasebook: pull: ${DE_FILE} holds 5 de strings that release v1.0.0 has no de translation for`);
     expect(git(repo, "status", "--porcelain")).toBe("");
+    // --force replaces the file anyway, as asked.
+    const forced = Bun.spawnSync(["node", "phrasebook.mjs", "pull", "--release", "v1.0.0", "--force"], { cwd: repo, env: { PATH: process.env.PATH ?? "", ...d.env } });
+    expect(forced.exitCode, forced.stderr.toString()).toBe(0);
+    expect(readFileSync(join(repo, DE_FILE), "utf8")).toBe("{}");
+    git(repo, "checkout", "--", DE_FILE);
   });
 
   test("a tag publishes once 90 % is translated; the pull adds only the translators' 56 lines, in the file's shape", async () => {

@@ -50,7 +50,8 @@ export function readTree(text: string): JsonObject | undefined {
   try {
     if (text[scan.at] !== "{") return undefined;
     const top = readValue(scan);
-    return skipSpace(text, scan.at) === text.length && isObject(top) ? top : undefined;
+    if (skipSpace(text, scan.at) !== text.length) return undefined;
+    return isObject(top) ? top : { entries: [] }; // `{}`: an object with nothing in it yet
   } catch {
     return undefined;
   }
