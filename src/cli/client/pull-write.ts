@@ -104,12 +104,12 @@ async function readLocal(o: Output): Promise<{ text: string; mine: Strings } | {
  * A new file of one of several sets: the release's file without the keys other sets brought
  * (the release's file itself when it has none of those).
  */
-async function ownKeysOnly(o: Output): Promise<Settled> {
+async function ownKeysOnly(o: Output, tag: string): Promise<Settled> {
   const keys = new Set((await orderOf(o.keysOf))[0] ?? []);
   const fresh = readFileSync(o.file.temp, "utf8");
   const theirs = (await stringsOf(o.format, fresh, o.codes[0]!)).get(o.codes[0]!.toLowerCase()) ?? new Map<string, string>();
   // A language with none of this set's strings gets no file of it (an app of another set has them).
-  if (keys.size > 0 && ![...theirs.keys()].some((k) => keys.has(k))) return { output: o, verb: "skipped", bytes: 0, why: `release ${o.label.split(", ").at(-1)} has no ${o.codes[0]} string of ${o.keysOf}` };
+  if (keys.size > 0 && ![...theirs.keys()].some((k) => keys.has(k))) return { output: o, verb: "skipped", bytes: 0, why: `release ${tag} has no ${o.codes[0]} string of ${o.keysOf}` };
   if (keys.size === 0 || [...theirs.keys()].every((k) => keys.has(k))) return { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
   const only = await keepShape({ format: o.format, local: fresh, fresh, mine: theirs, theirs, orders: [], only: (key) => keys.has(key) });
   if (only !== undefined) writeFileSync(o.file.temp, only);
@@ -118,7 +118,7 @@ async function ownKeysOnly(o: Output): Promise<Settled> {
 
 /** Compares one output with its local file; writes the kept shape into its temporary file. */
 async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settled> {
-  if (!existsSync(o.path)) return o.keysOf ? ownKeysOnly(o) : { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
+  if (!existsSync(o.path)) return o.keysOf ? ownKeysOnly(o, s.tag) : { output: o, verb: "wrote", bytes: statSync(o.file.temp).size };
   if (statSync(o.path).size === statSync(o.file.temp).size && readFileSync(o.path).equals(readFileSync(o.file.temp))) return { output: o, verb: "unchanged", bytes: 0 };
   const fresh = readFileSync(o.file.temp, "utf8");
   const local = await readLocal(o);
