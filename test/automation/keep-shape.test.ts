@@ -41,6 +41,12 @@ describe("JSON", () => {
     expect(out).toBe('{\n    "welcome": "Willkommen",\n    "cart.title": "Einkaufswagen",\n    "cart.empty": "Leer",\n    "caf\\u00e9": "Caf\\u00e9"\n}');
   });
 
+  test("a key the release does not have yet but the source does stays as it is, when asked", async () => {
+    const mine = '{\n  "a": "A",\n  "fresh.key": "Neu"\n}\n';
+    expect(await keep("json", mine, '{\n  "a": "A2"\n}\n', [], { keep: (k) => k === "fresh.key" })).toBe('{\n  "a": "A2",\n  "fresh.key": "Neu"\n}\n');
+    expect(await keep("json", mine, '{\n  "a": "A2"\n}\n')).toBe('{\n  "a": "A2"\n}\n');
+  });
+
   test("nested: the groups as the file has them; a new key joins its group", async () => {
     const nested = '{\n  "home": {\n    "title": "Start"\n  },\n  "cart": {\n    "title": "Korb"\n  }\n}\n';
     const out = await keep("json", nested, '{\n  "cart.empty": "Leer",\n  "cart.title": "Korb",\n  "home.title": "Start"\n}\n', ["home.title", "cart.title", "cart.empty"]);

@@ -8,7 +8,7 @@
  * dashboard's suite.)
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { changedFiles, deployment, git, gitRepo, phrasebook, type Deployment } from "../automation/client.ts";
 import { publish } from "../helpers/releases.ts";
@@ -135,5 +135,15 @@ describe("a Flutter team: gen-l10n template and translations", () => {
       "lib/l10n/app_de.arb: 0 created, 0 updated, 4 unchanged, 0 deleted (dry run: nothing was changed)",
       "lib/l10n/app_fr.arb: 0 created, 0 updated, 3 unchanged, 0 deleted (dry run: nothing was changed)",
     ]);
+  });
+
+  test("a message added and translated in the working tree, not released yet, survives a pull", async () => {
+    const de = readFileSync(join(repo, "lib/l10n/app_de.arb"), "utf8");
+    writeFileSync(join(repo, "lib/l10n/app_en.arb"), TEMPLATE.replace('  "checkout": "Check out"\n', '  "checkout": "Check out",\n  "wishlist": "Wishlist"\n'));
+    writeFileSync(join(repo, "lib/l10n/app_de.arb"), de.replace('"checkout": "Zur Kasse"\n', '"checkout": "Zur Kasse",\n    "wishlist": "Wunschliste"\n'));
+    const pulled = await run(["pull"]);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain("unchanged lib/l10n/app_de.arb (de, v2)");
+    expect(readFileSync(join(repo, "lib/l10n/app_de.arb"), "utf8")).toContain('"wishlist": "Wunschliste"');
   });
 });

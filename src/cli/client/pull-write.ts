@@ -131,7 +131,7 @@ async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settle
   // A catalog's source language is the catalog's own: pull never writes it (docs/automation.md "String Catalogs").
   const source = o.catalog ? (await readFile(o.format, text)).source?.toLowerCase() : undefined;
   const codes = o.codes.filter((c) => c.toLowerCase() !== source);
-  await checkLoss(o, s, mine, theirs, codes, losses);
+  const keep = await untranslated(o, s, mine, theirs, codes, losses);
   const released = (code: string) => (o.values ? [...o.values].find(([c]) => c.toLowerCase() === code.toLowerCase())?.[1] : undefined);
   const same = (key: string, code: string) => {
     const local = mine.get(code.toLowerCase())?.get(key);
@@ -148,6 +148,7 @@ async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settle
     theirs: theirs.get(first) ?? new Map(),
     orders: await orderOf(o.orderFrom),
     same: (key: string) => same(key, first),
+    keep: (key: string) => keep.has(key),
     ...(o.format === "xcstrings" ? { catalog: { codes, addKeys: o.catalog?.addKeys ?? true, same } } : {}),
   });
   const bytes = encode(o.path, kept ?? fresh);
@@ -156,22 +157,32 @@ async function settleOne(o: Output, s: Settling, losses: Loss[]): Promise<Settle
   return { output: o, verb: "wrote", bytes: bytes.byteLength };
 }
 
-/** Adds to `losses` what replacing the file would drop, per language it holds (./lost.ts). */
-async function checkLoss(o: Output, s: Settling, mine: Strings, theirs: Strings, codes: readonly string[], losses: Loss[]): Promise<void> {
-  if (s.force) return;
+/**
+ * The strings of the file the release does not translate: those of keys the release has are
+ * added to `losses` (./lost.ts), unless --force; those of keys it does not have yet but the
+ * source does (a key added since the release, translated in the same change) are answered, to be
+ * kept as they are. Keys neither has were deleted, and go.
+ */
+async function untranslated(o: Output, s: Settling, mine: Strings, theirs: Strings, codes: readonly string[], losses: Loss[]): Promise<Set<string>> {
+  const keep = new Set<string>();
   let releaseKeys: ReadonlySet<string> | undefined;
+  let sourceKeys: ReadonlySet<string> | undefined;
   for (const code of codes) {
     const local = mine.get(code.toLowerCase());
     if (!local) continue;
     const built = o.values && [...o.values].find(([c]) => c.toLowerCase() === code.toLowerCase())?.[1];
     const given = theirs.get(code.toLowerCase());
     const translated = built ? (key: string) => built.has(key) : (key: string) => (given?.get(key) ?? "") !== "";
+    const candidates = lostKeys(local, translated, () => true);
     // The release's keys are read only when some string of the file is not among its translations.
-    if (lostKeys(local, translated, () => true).length === 0) continue;
+    if (candidates.length === 0) continue;
     releaseKeys ??= await s.releaseKeys(o.format);
-    const keys = lostKeys(local, translated, (key) => releaseKeys!.has(key));
-    if (keys.length > 0) losses.push({ path: o.path, code, keys });
+    sourceKeys ??= new Set((await orderOf(o.orderFrom))[0] ?? []);
+    const lost = candidates.filter((key) => releaseKeys!.has(key));
+    if (lost.length > 0 && !s.force) losses.push({ path: o.path, code, keys: lost });
+    for (const key of candidates) if (!releaseKeys.has(key) && sourceKeys.has(key)) keep.add(key);
   }
+  return keep;
 }
 
 /** What a pull did with its files: how many it wrote, left unchanged, and skipped. */

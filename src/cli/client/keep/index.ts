@@ -1,6 +1,6 @@
 import type { FormatName } from "../../../formats/registry.ts";
 import { keepCatalogShape, type CatalogPull } from "./catalog.ts";
-import { keepArbShape, keepJsonShape } from "./json.ts";
+import { keepArbShape, keepJsonShape, type MergeOptions } from "./json.ts";
 import { androidUnits, stringsdictUnits, stringsUnits } from "./segments.ts";
 import { mergeUnits, type Units } from "./units.ts";
 import { keepYamlShape } from "./yaml.ts";
@@ -27,21 +27,25 @@ export interface KeepInput {
   only?: (key: string) => boolean;
   /** Whether the local string of `key` is the release's (by default: `mine` and `theirs` agree). */
   same?: (key: string) => boolean;
+  /** Keys the release does not have yet but the source does: the file's entries of them stay. */
+  keep?: (key: string) => boolean;
 }
 
 function units(input: KeepInput, local: Units | undefined, fresh: Units | undefined): string | undefined {
   if (!local || !fresh) return undefined;
-  return mergeUnits({ local, fresh, same: input.same ?? ((key) => input.mine.get(key) === input.theirs.get(key)), orders: input.orders, ...(input.only ? { only: input.only } : {}) });
+  return mergeUnits({ local, fresh, same: input.same ?? ((key) => input.mine.get(key) === input.theirs.get(key)), ...options(input) });
 }
+
+const options = (input: KeepInput): MergeOptions => ({ orders: input.orders, ...(input.only ? { only: input.only } : {}), ...(input.keep ? { keep: input.keep } : {}) });
 
 export async function keepShape(input: KeepInput): Promise<string | undefined> {
   switch (input.format) {
     case "json":
-      return keepJsonShape(input.local, input.fresh, input.orders, input.only);
+      return keepJsonShape(input.local, input.fresh, options(input));
     case "arb":
-      return keepArbShape(input.local, input.fresh, input.orders, input.only);
+      return keepArbShape(input.local, input.fresh, options(input));
     case "yaml":
-      return keepYamlShape(input.local, input.theirs, input.orders, input.only);
+      return keepYamlShape(input.local, input.theirs, options(input));
     case "android":
       return units(input, androidUnits(input.local), androidUnits(input.fresh));
     case "stringsdict":

@@ -8,9 +8,15 @@ import { orderedKeys, placeNewKeys } from "./order.ts";
  * no longer has go, and new keys go where the source file has them.
  */
 
-/** The keys a file is to hold: those of its set's source (docs/automation.md "Pull keeps the repository's shape"). */
-export type KeyFilter = (key: string) => boolean;
-const all: KeyFilter = () => true;
+/** How a file is merged (./index.ts): where new keys go, which keys it is to hold, which it keeps as they are. */
+export interface MergeOptions {
+  /** Key orders new keys are placed by (the source file's). */
+  orders: readonly (readonly string[])[];
+  /** The keys the file is to hold: its set's source's (docs/automation.md "Pull keeps the repository's shape"). */
+  only?: (key: string) => boolean;
+  /** Keys the release does not have yet but the source does: the file's entries of them stay as they are. */
+  keep?: (key: string) => boolean;
+}
 
 /** Whether a string value written two ways is the same string. */
 function sameString(a: JsonText, b: JsonText): boolean {
@@ -84,19 +90,20 @@ function grow(list: readonly Leaf[]): JsonObject {
  * A JSON translation file (flat or nested) with the release's strings in the local file's shape;
  * undefined when either is no JSON object (the caller then writes the release's file as is).
  */
-export async function keepJsonShape(localText: string, freshText: string, orders: readonly (readonly string[])[], only: KeyFilter = all): Promise<string | undefined> {
+export async function keepJsonShape(localText: string, freshText: string, { orders, only = () => true, keep = () => false }: MergeOptions): Promise<string | undefined> {
   const [local, fresh] = [readTree(localText), readTree(freshText)];
   if (!local || !fresh) return undefined;
   const have = leaves(local);
   const want = new Map([...leaves(fresh)].filter(([k]) => only(k)));
   const nested = local.entries.length > 0 ? local.entries.some((e) => isObject(e.value)) : fresh.entries.some((e) => isObject(e.value));
-  const kept = [...have.keys()].filter((k) => want.has(k));
+  const kept = [...have.keys()].filter((k) => want.has(k) || keep(k));
   const added = [...want.keys()].filter((k) => !have.has(k));
   const placement = placeNewKeys(kept, added, [...orders, [...want.keys()]]);
   const list = orderedKeys(kept, placement).map((key): Leaf => {
     const mine = have.get(key);
-    const theirs = want.get(key)!;
-    if (mine) return { groups: mine.groups, own: mine.own, text: sameString(mine.text, theirs.text) ? mine.text : theirs.text };
+    const theirs = want.get(key);
+    if (mine) return { groups: mine.groups, own: mine.own, text: !theirs || sameString(mine.text, theirs.text) ? mine.text : theirs.text };
+    if (!theirs) throw new Error(`keepJsonShape: ${key} placed from nowhere`);
     const parts = (nested ? key.split(".") : [key]).map((p) => ({ key: p, keyText: JSON.stringify(p) }));
     return { groups: parts.slice(0, -1), own: parts.at(-1)!, text: theirs.text };
   });
@@ -112,14 +119,14 @@ const isMessage = (key: string) => !key.startsWith("@");
  * attributes and the `@key` entries it has, as they are. A new message gets its `@key` entry only
  * when the file has such entries (a translation ARB without them gets none, docs/automation.md "Pull keeps the repository's shape").
  */
-export async function keepArbShape(localText: string, freshText: string, orders: readonly (readonly string[])[], only: KeyFilter = all): Promise<string | undefined> {
+export async function keepArbShape(localText: string, freshText: string, { orders, only = () => true, keep = () => false }: MergeOptions): Promise<string | undefined> {
   const [local, fresh] = [readTree(localText), readTree(freshText)];
   if (!local || !fresh) return undefined;
   fresh.entries = fresh.entries.filter((e) => e.key.startsWith("@@") || only(e.key.startsWith("@") ? e.key.slice(1) : e.key));
   const theirs = new Map(fresh.entries.map((e) => [e.key, e]));
   const withMetadata = local.entries.some((e) => e.key.startsWith("@") && !e.key.startsWith("@@"));
   const mine = new Set(local.entries.filter((e) => isMessage(e.key)).map((e) => e.key));
-  const kept = [...mine].filter((k) => theirs.has(k));
+  const kept = [...mine].filter((k) => theirs.has(k) || keep(k));
   const added = fresh.entries.map((e) => e.key).filter((k) => isMessage(k) && !mine.has(k));
   const placement = placeNewKeys(kept, added, [...orders, fresh.entries.map((e) => e.key)]);
   const newEntries = (keys: readonly string[]) =>
@@ -130,9 +137,9 @@ export async function keepArbShape(localText: string, freshText: string, orders:
   const out: JsonEntry[] = [...newEntries(placement.first)];
   local.entries.forEach((entry, i) => {
     const message = isMessage(entry.key);
-    if (message && !theirs.has(entry.key)) return; // the release no longer has it
-    if (!message && !entry.key.startsWith("@@") && mine.has(entry.key.slice(1)) && !theirs.has(entry.key.slice(1))) return; // its message went
-    const fresher = message ? theirs.get(entry.key)!.value : undefined;
+    if (message && !theirs.has(entry.key) && !keep(entry.key)) return; // the release no longer has it
+    if (!message && !entry.key.startsWith("@@") && mine.has(entry.key.slice(1)) && !theirs.has(entry.key.slice(1)) && !keep(entry.key.slice(1))) return; // its message went
+    const fresher = message ? theirs.get(entry.key)?.value : undefined;
     out.push(fresher && !isObject(fresher) && !isObject(entry.value) && !sameString(entry.value, fresher) ? { ...entry, value: fresher } : entry);
     // New messages go after this one's `@key` entry when that comes right after it.
     const anchor = message ? entry.key : mine.has(entry.key.slice(1)) && local.entries[i - 1]?.key === entry.key.slice(1) ? entry.key.slice(1) : undefined;

@@ -70,13 +70,15 @@ export interface UnitMerge {
   orders: readonly (readonly string[])[];
   /** The keys the file is to hold (its set's source's); by default every key of the release's file. */
   only?: (key: string) => boolean;
+  /** Keys the release does not have yet but the source does: their entries stay as they are. */
+  keep?: (key: string) => boolean;
 }
 
-export function mergeUnits({ local, fresh, same, orders, only = () => true }: UnitMerge): string {
+export function mergeUnits({ local, fresh, same, orders, only = () => true, keep = () => false }: UnitMerge): string {
   const theirs = new Map(fresh.units.filter((u) => u.key !== undefined && only(u.key)).map((u) => [u.key!, u]));
   const entries = local.units.filter((u) => u.key !== undefined);
   const mine = new Set(entries.map((u) => u.key!));
-  const kept = entries.map((u) => u.key!).filter((k) => theirs.has(k));
+  const kept = entries.map((u) => u.key!).filter((k) => theirs.has(k) || keep(k));
   const added = [...theirs.keys()].filter((k) => !mine.has(k));
   const placement = placeNewKeys(kept, added, [...orders, fresh.units.flatMap((u) => (u.key === undefined ? [] : [u.key]))]);
   const freshIndent = indentOf(theirs.values().next().value?.lead ?? "");
@@ -98,9 +100,9 @@ export function mergeUnits({ local, fresh, same, orders, only = () => true }: Un
       return;
     }
     const fresher = theirs.get(u.key);
-    if (!fresher) return; // the release no longer has it
+    if (!fresher && !keep(u.key)) return; // the release no longer has it
     const leadHere = i === 0 && placement.first.length > 0 && !u.lead.includes("\n") ? lead : u.lead;
-    out.push(same(u.key) ? leadHere + u.comment + u.gap + u.body : leadHere + u.comment + u.gap + reindent(fresher.body, step.from, step.to));
+    out.push(!fresher || same(u.key) ? leadHere + u.comment + u.gap + u.body : leadHere + u.comment + u.gap + reindent(fresher.body, step.from, step.to));
     for (const k of placement.after.get(u.key) ?? []) out.push(added1(k, false));
   });
   out.push(local.tail);

@@ -1,4 +1,5 @@
 import type { Document, Pair, Scalar, YAMLMap } from "yaml";
+import type { MergeOptions } from "./json.ts";
 import { placeNewKeys } from "./order.ts";
 
 /**
@@ -30,7 +31,7 @@ function leavesOf(y: Yaml, map: YAMLMap, prefix: string, out: Map<string, Leaf>,
   return true;
 }
 
-export async function keepYamlShape(localText: string, given: ReadonlyMap<string, string>, orders: readonly (readonly string[])[], only: (key: string) => boolean = () => true): Promise<string | undefined> {
+export async function keepYamlShape(localText: string, given: ReadonlyMap<string, string>, { orders, only = () => true, keep = () => false }: MergeOptions): Promise<string | undefined> {
   const want = new Map([...given].filter(([k]) => only(k)));
   const y = await import("yaml");
   const doc: Document = y.parseDocument(localText, { schema: "failsafe" });
@@ -41,13 +42,14 @@ export async function keepYamlShape(localText: string, given: ReadonlyMap<string
   const nested = groups.size > 1;
   for (const [key, leaf] of have) {
     const value = want.get(key);
+    if (value === undefined && keep(key)) continue;
     if (value === undefined) leaf.map.items.splice(leaf.map.items.indexOf(leaf.pair), 1);
     else if (leaf.pair.value!.value !== value) {
       leaf.pair.value!.value = value;
       if (value.includes("\n") || value !== value.trim()) leaf.pair.value!.type = "QUOTE_DOUBLE";
     }
   }
-  const kept = [...have.keys()].filter((k) => want.has(k));
+  const kept = [...have.keys()].filter((k) => want.has(k) || keep(k));
   const added = [...want.keys()].filter((k) => !have.has(k));
   const placement = placeNewKeys(kept, added, [...orders, [...want.keys()]]);
   const place = (key: string, after: string | undefined) => {
