@@ -143,6 +143,3 @@ function writeObject(tree: JsonObject, style: JsonStyle, at: string, out: string
   });
   out.push(at, "}");
 }
-
-/** A string value as JSON writes it. */
-export const jsonText = (value: string): JsonText => ({ text: JSON.stringify(value) });

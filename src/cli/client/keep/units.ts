@@ -28,7 +28,7 @@ export interface Units {
   tail: string;
 }
 
-export const unitText = (u: Unit) => u.lead + u.comment + u.gap + u.body;
+const unitText = (u: Unit) => u.lead + u.comment + u.gap + u.body;
 
 /** The indentation a lead ends with: the white space after its last line break. */
 const indentOf = (lead: string) => lead.slice(lead.lastIndexOf("\n") + 1);
