@@ -5,7 +5,8 @@
  * server, and the server loads no command (docs/architecture.md "Start-up").
  */
 import pkg from "../package.json" with { type: "json" };
-import { checkFlags, CLIENT_COMMANDS, parseArgs, usage, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { checkFlags, CLIENT_COMMANDS, parseArgs, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { FLAGS, usage } from "./cli/usage.ts";
 import { print, printError } from "./cli/output.ts";
 import { CliError } from "./common/errors.ts";
 
@@ -42,13 +43,13 @@ const isClientCommand = (command: string): command is ClientCommand => (CLIENT_C
 
 /** The exit code of a command, or -1 for one that keeps running (serve, demo). */
 async function main(argv: string[]): Promise<number> {
-  const args: ParsedArgs = parseArgs(argv);
+  const args: ParsedArgs = parseArgs(argv, FLAGS);
   const [command = "serve", sub] = args.words;
   if (args.help || command === "help") {
     await print(isClientCommand(command) ? (await import("./cli/help.ts")).COMMAND_HELP[command] : usage(VERSION));
     return 0;
   }
-  checkFlags(command, args);
+  checkFlags(command, args, FLAGS);
   switch (command) {
     case "version":
       await print(`phrasebook ${VERSION}\n`);
@@ -60,13 +61,13 @@ async function main(argv: string[]): Promise<number> {
       await demo(args.flags);
       return -1;
     case "backup":
-      if (args.words.length > 2) throw new CliError("backup takes one FILE");
+      if (args.words.length > 2) throw new CliError("backup takes one FILE", 1);
       return (await import("./cli/backup.ts")).runBackup(sub, args.flags);
     case "restore":
-      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR");
+      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR", 1);
       return (await import("./cli/restore.ts")).runRestore(args.flags);
     case "user":
-      if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
+      if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`, 1);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
     // Each command's own import() is its own chunk, loaded when it runs (docs/architecture.md
@@ -85,8 +86,11 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/promote.ts")).runPromote(args);
     case "diff":
       return (await import("./cli/client/diff.ts")).runDiff(args);
+    case "languages":
+      return (await import("./cli/client/languages.ts")).runLanguages(args);
     default:
-      throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
+      // Bad usage, like every other (docs/product.md §6).
+      throw new CliError(`unknown command "${command}" (see phrasebook --help)`, 1);
   }
 }
 

@@ -93,7 +93,9 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
-  log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
+  // The address bound, as bound: 0.0.0.0 takes every interface, not only loopback (docs/deploy.md).
+  const address = `${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  log.info("listening", { address, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
   // Single sign-on's settings against the provider, once, in the background: a mistake is a
   // warning in the log now, not at the first person's sign-in; it never stops the start
   // (docs/deploy.md "Single sign-on").

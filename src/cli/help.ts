@@ -40,7 +40,8 @@ sets one language: new keys are created, changed values updated, equal ones left
   --translations        with phrasebook.yaml: push the translation files too, not only the source
   --fail-on-errors      exit 3 when a pushed message has an error (also with --dry-run: a gate for
                         pull requests)
-  --add-languages       add the languages of the files that the project lacks (else that is an error)
+  --add-languages       add the languages of the files that the project lacks (else that is an error),
+                        also those an XLIFF file or a String Catalog holds
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
 Only regular files inside the working tree (the git repository around the current directory) are
@@ -76,14 +77,20 @@ and writes each language to PATTERN, atomically: a file is whole or untouched.
   --cdn-url URL         the CDN's origin when it has a host of its own (default: PHRASEBOOK_CDN_URL,
                         else "cdn_url" in phrasebook.yaml); nothing is downloaded from other hosts
   --xliff-version V     1.2 (default) or 2.0, for --format xliff
+  --force               replace local files even where that drops translations they hold for keys
+                        the release has without them (else pull stops and writes nothing)
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
-Files come back in the team's shape: ARB messages named as the template named them, with their
-descriptions and placeholders; JSON nested when the source file is (or "structure: nested|flat"
-in phrasebook.yaml).
+Where a file is there already, it keeps its shape: its key order (a new key goes where the source
+file has it), indentation, final newline, comments and metadata; only the strings that differ
+change. New files come in the team's shape: ARB messages named as the template named them, with
+their descriptions and placeholders; JSON nested when the source file is (or "structure:
+nested|flat" in phrasebook.yaml). A String Catalog (catalog: in phrasebook.yaml) gets the
+release's translations written into it. A --format must be the format of the path's extension.
 
 ${CONNECTION_HELP}
-Prints one line per file written.
+Prints one line per file: wrote, unchanged, kept (a source file) or skipped (a language the
+release lacks); a pull that wrote nothing says why.
 
 Examples:
   phrasebook pull
@@ -149,6 +156,22 @@ the first time, with a CDN path of its own. Prints the channel's file URLs.
 ${CONNECTION_HELP}
 Example:
   phrasebook promote --channel production --release v1.4.0
+
+${EXIT_CODES}`,
+  languages: `Usage: phrasebook languages [list]
+       phrasebook languages add CODE...
+
+Lists the project's languages (the token needs the write or publish scope), or adds languages to
+it (write scope). A language the project has already is said and passed over, so a re-run in CI
+exits 0.
+
+  CODE                  a language code: de, pt-BR, sr-Latn
+  --config FILE         the configuration file, for its "server" (default: ./phrasebook.yaml)
+
+${CONNECTION_HELP}
+Examples:
+  phrasebook languages
+  phrasebook languages add fr pt-BR
 
 ${EXIT_CODES}`,
   diff: `Usage: phrasebook diff [--release TAG|ID] [--against TAG|ID]

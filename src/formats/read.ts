@@ -136,7 +136,9 @@ const JSON_ERRORS: Record<string, string> = {
  * then is it read again by a scanner that reports positions, loaded only then.
  */
 async function jsonSyntaxError(content: string, what: string, fallback: string): Promise<ContentError> {
-  const { printParseErrorCode, visit: visitJson } = await import("jsonc-parser");
+  // The ES module build: bundled for Node (the Node client, docs/automation.md), the package's UMD
+  // main requires its own files at run time, which a one-file bundle does not have.
+  const { printParseErrorCode, visit: visitJson } = await import("jsonc-parser/lib/esm/main.js");
   let first: { code: string; offset: number } | undefined;
   visitJson(
     content,

@@ -66,7 +66,7 @@ describe("product §6: bad usage and bad local files exit 1", () => {
 
   test("an unknown language, or one the file cannot tell", async () => {
     writeFiles(repo, { "fr.json": '{"hello": "Bonjour"}', "strings.json": '{"hello": "Hallo"}', "locales/fr.json": '{"hello": "Bonjour"}' });
-    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it in the dashboard first, or pass --add-languages");
+    fails(await run(["push", "fr.json", "--language", "fr"]), 1, "fr.json: fr (--language) is not a language of the project (it has de, en, pt-BR); add it with \"phrasebook languages add fr\", or pass --add-languages");
     fails(await run(["push", "strings.json"]), 1, /^phrasebook: strings\.json: cannot tell its language: pass --language CODE/);
     // A translations file of phrasebook.yaml names its language: fr, which the project lacks.
     fails(await run(["push", "--translations"]), 1, /^phrasebook: locales\/fr\.json: fr \(its name matches locales\/\{language\}\.json\) is not a language of the project/);
@@ -82,6 +82,28 @@ describe("product §6: bad usage and bad local files exit 1", () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  test("docs/automation.md \"The format follows the path\": a --format or format: of another extension's format than the path's names both, and nothing is read, sent or written", async () => {
+    // A server that cannot be reached: a request would be exit 2, so exit 1 shows none was made.
+    const nowhere = { PHRASEBOOK_SERVER: `http://127.0.0.1:${await freePort()}`, PHRASEBOOK_TOKEN: d.token };
+    fails(await run(["pull", "--format", "po", "--out", "res/{android}/strings.xml"], nowhere), 1, "res/{android}/strings.xml: --format po is not the format of the path, which ends in .xml (android); leave --format out, or give a path ending in .po");
+    fails(await run(["pull", "--format", "xcstrings", "--out", "ios/{language}.lproj/Localizable.strings"], nowhere), 1, /^phrasebook: ios\/\{language\}\.lproj\/Localizable\.strings: --format xcstrings is not the format of the path, which ends in \.strings \(strings\)/);
+    fails(await run(["pull", "--format", "po"], nowhere), 1, /^phrasebook: locales\/\{language\}\.json: --format po is not the format of the path, which ends in \.json \(json\)/);
+    writeFiles(repo, { "fr.xml": '<resources><string name="hello">Bonjour</string></resources>\n' });
+    fails(await run(["push", "fr.xml", "--format", "po", "--language", "de"], nowhere), 1, /^phrasebook: fr\.xml: --format po is not the format of the path, which ends in \.xml \(android\)/);
+    expect(existsSync(join(repo, "res"))).toBe(false);
+    expect(existsSync(join(repo, "ios"))).toBe(false);
+    const other = gitRepo({ "phrasebook.yaml": "files:\n  - source: res/values/strings.xml\n    translations: res/{android}/strings.xml\n    format: po\n", "res/values/strings.xml": "<resources/>\n" });
+    try {
+      fails(await run(["pull"], nowhere, other), 1, /^phrasebook: phrasebook\.yaml: files\[0\]: res\/values\/strings\.xml: format: po is not the format of the path, which ends in \.xml \(android\)/);
+      fails(await run(["push"], nowhere, other), 1, /^phrasebook: phrasebook\.yaml: files\[0\]: res\/values\/strings\.xml: format: po is not/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    // The same format by another of its names is no conflict: --format yml for a .yaml path.
+    const same = await run(["pull", "--format", "yml", "--out", "out/{language}.yaml"], nowhere);
+    expect(same.code).toBe(2);
   });
 
   test("unknown options and commands, options of another command, and a token in phrasebook.yaml", async () => {
@@ -131,6 +153,12 @@ describe("product §6: refusals and unreachable servers exit 2, with the status 
     fails(await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `push: 403 token lacks scope write${hint}`);
     fails(await run(["publish", "--name", "x", "--tag", "x"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `publish x: 403 token lacks scope publish${hint}`);
     fails(await run(["pull"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write }), 2, `pull: 403 token lacks scope read${hint}`);
+    // docs/automation.md "A token for CI": the scope the command needs, though the route it tried first takes another
+    // (a read token is refused the project list, which write would allow).
+    fails(await run(["publish", "--name", "x", "--tag", "x"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `publish: 403 token lacks scope publish${hint}`);
+    fails(await run(["rollback", "--to", "x", "--tag", "y"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `rollback: 403 token lacks scope publish${hint}`);
+    fails(await run(["languages", "add", "fr"], { ...d.env, PHRASEBOOK_TOKEN: tokens.read }), 2, `languages add: 403 token lacks scope write${hint}`);
+    fails(await run(["languages", "add", "fr"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish }), 2, `languages add fr: 403 token lacks scope write${hint}`);
     expect((await run(["push"], { ...d.env, PHRASEBOOK_TOKEN: tokens.write })).code).toBe(0);
     expect((await run(["publish", "--name", "One", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish })).code).toBe(0);
     const again = await run(["publish", "--name", "Two", "--tag", "taken"], { ...d.env, PHRASEBOOK_TOKEN: tokens.publish });
@@ -169,6 +197,30 @@ describe("product §6: status as a CI gate exits 3", () => {
       }
     } finally {
       await fresh.stop();
+    }
+  });
+});
+
+describe("docs/automation.md \"pull\": one line for every file", () => {
+  test("a file of a language the release lacks is skipped, said; a String Catalog as source: points to catalog:", async () => {
+    const other = gitRepo({
+      "phrasebook.yaml": "files:\n  - source: locales/en.json\n    translations: locales/{language}.json\n",
+      "locales/en.json": '{"hello": "Hello"}\n',
+      "locales/fr.json": '{"hello": "Bonjour"}\n',
+    });
+    try {
+      await translate(d, "de", { hello: "Hallo" });
+      const draft = await d.admin.post(`/projects/${d.pid}/releases`, { name: "Lines", tag: "lines-1" });
+      expect((await d.admin.post(`/projects/${d.pid}/releases/${draft.body.id}/publish`)).status).toBe(200);
+      const r = await run(["pull", "--release", "lines-1"], d.env, other);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain("skipped locales/fr.json: release lines-1 has no fr\n");
+      expect(r.stdout).toContain("kept locales/en.json: it is the source file, which push sends and pull never overwrites\n");
+      expect(r.stdout).toMatch(/^wrote locales\/de\.json \(de, lines-1, /m);
+      writeFiles(other, { "phrasebook.yaml": "files:\n  - source: ios/Localizable.xcstrings\n" });
+      fails(await run(["pull"], d.env, other), 1, "phrasebook.yaml: files[0]: a String Catalog is source and translations in one file: list it as catalog: ios/Localizable.xcstrings");
+    } finally {
+      rmSync(other, { recursive: true, force: true });
     }
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { PULL_CONCURRENT_DOWNLOADS } from "../../src/cli/client/pull.ts";
+import { PULL_CONCURRENT_DOWNLOADS } from "../../src/cli/client/pull-download.ts";
 import { freePort } from "../helpers/server.ts";
 import { deployment, gitRepo, phrasebook } from "./client.ts";
 

@@ -49,6 +49,23 @@ test("releases §Roll back: phrasebook rollback --to v1 makes latest serve v1's 
   expect(await bytes(latest)).toEqual(await bytes(deUrl(v1)));
 });
 
+test("releases §Roll back: rollback --to v1 --tag T run again after it succeeded exits 0 and prints the release; a T made otherwise is 409, exit 2", async () => {
+  const first = await run(["rollback", "--to", "v1", "--tag", "v1-rb1"]);
+  expect(first.code, first.stderr).toBe(0);
+  const made = /as (rel_\w+), tag v1-rb1/.exec(first.stdout)![1];
+  const again = await run(["rollback", "--to", "v1", "--tag", "v1-rb1"]);
+  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(again.stdout).toBe(`already republished v1 (${v1.id}) as ${made}, tag v1-rb1\n`);
+  // The tag of another release (v2, published, not from v1) is taken otherwise.
+  const taken = await run(["rollback", "--to", "v1", "--tag", "v2"]);
+  expect(taken.code).toBe(2);
+  expect(taken.stderr).toStartWith("phrasebook: rollback --to v1: 409 ");
+  // Made from another release: also taken otherwise.
+  const fromOther = await run(["rollback", "--to", "v2", "--tag", "v1-rb1"]);
+  expect(fromOther.code).toBe(2);
+  expect(fromOther.stderr).toContain("409");
+});
+
 test("releases §Channels: phrasebook promote --channel beta --release v2 prints the channel's URLs, which serve v2", async () => {
   const r = await run(["promote", "--channel", "beta", "--release", v2.id]);
   expect(r.code).toBe(0);

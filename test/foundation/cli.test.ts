@@ -38,12 +38,12 @@ describe("product §1: the command line", () => {
     }
   });
 
-  test("an unknown command or option is one clear line, exit 2", async () => {
+  test("an unknown command or option is one clear line, exit 1 (bad usage, product §6)", async () => {
     const a = await cli(["frobnicate"]);
-    expect(a.code).toBe(2);
+    expect(a.code).toBe(1);
     expect(a.stderr).toBe('phrasebook: unknown command "frobnicate" (see phrasebook --help)\n');
     const b = await cli(["serve", "--prot", "9"]);
-    expect(b.code).toBe(2);
+    expect(b.code).toBe(1);
     expect(b.stderr).toBe("phrasebook: unknown option --prot (see phrasebook --help)\n");
   });
 

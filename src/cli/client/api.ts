@@ -104,7 +104,16 @@ export class PhrasebookClient {
   /** The origins the client fetches from: the server's, and the CDN's when it has its own. */
   private readonly origins: Set<string>;
 
-  constructor(readonly connection: Connection) {
+  /**
+   * `needs`: the scope the command needs (docs/automation.md "A token for CI"), named when the
+   * server refuses the token for lacking one: the route the command tried first may be allowed by
+   * another scope (a read token running `publish` is refused on the project list, which `write`
+   * would allow), and the person should hear what the command needs.
+   */
+  constructor(
+    readonly connection: Connection,
+    private readonly needs?: string,
+  ) {
     this.origins = new Set([new URL(connection.server).origin, ...(connection.cdn ? [new URL(connection.cdn).origin] : [])]);
   }
 
@@ -181,7 +190,8 @@ export class PhrasebookClient {
       throw new CliError(`${what}: ${res.status} from ${new URL(url).origin}, which does not look like a Phrasebook server (${type.split(";")[0] || "no content type"}); is --server its public address?`, 2);
     }
     if (!res.ok) {
-      const error = typeof (parsed as { error?: unknown }).error === "string" ? (parsed as { error: string }).error : "error";
+      let error = typeof (parsed as { error?: unknown }).error === "string" ? (parsed as { error: string }).error : "error";
+      if (res.status === 403 && this.needs && error.startsWith("token lacks scope")) error = `token lacks scope ${this.needs}`;
       throw new HttpRefusal(`${what}: ${res.status} ${error.slice(0, 500)}${hint(res.status, error)}`, res.status, parsed as Record<string, unknown>);
     }
     return parsed as T;
