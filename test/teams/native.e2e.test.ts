@@ -260,4 +260,15 @@ describe("a native team: Android and iOS in one phrasebook.yaml", () => {
       rmSync(clone, { recursive: true, force: true });
     }
   });
+
+  test("a plain push sends the catalog whole: a German string changed in it reaches the server (interface: a catalog is source and translations)", async () => {
+    const path = join(repo, `${IOS}/Settings.xcstrings`);
+    const catalog = JSON.parse(readFileSync(path, "utf8"));
+    const key = Object.keys(catalog.strings).find((k) => catalog.strings[k].localizations?.de?.stringUnit)!;
+    catalog.strings[key].localizations.de.stringUnit.value = "Aus dem Katalog";
+    writeFileSync(path, JSON.stringify(catalog, null, 2));
+    const pushed = await run(["push"]);
+    expect(pushed.code, pushed.stdout + pushed.stderr).toBe(0);
+    expect((await values("de"))[key]).toBe("Aus dem Katalog");
+  });
 });

@@ -74,10 +74,9 @@ function configuredFiles(config: ClientConfig, base: string, withTranslations: b
   for (const set of config.files) {
     const format = set.format ? { format: set.format } : {};
     if (set.source) wanted.push({ path: set.source, language: base, from: `it is the source of ${config.path}`, ...format });
-    // A String Catalog is pushed as a source, its base strings; with --translations every
-    // language it holds (docs/automation.md "String Catalogs": a push on every merge must not put
-    // back translations changed on the server since the catalog was last pulled).
-    if (set.catalog) wanted.push(withTranslations ? { path: set.catalog, from: `it is a catalog of ${config.path}` } : { path: set.catalog, language: base, only: true, from: `it is a catalog of ${config.path}` });
+    // A String Catalog is source and translations in one file: every push sends every language it
+    // holds, the base language's strings as the base (docs/automation.md "String Catalogs").
+    if (set.catalog) wanted.push({ path: set.catalog, from: `it is a catalog of ${config.path}` });
   }
   if (!withTranslations) return wanted;
   for (const set of config.files) {
