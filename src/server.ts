@@ -14,7 +14,7 @@ import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./sto
 import { findLitestream, startReplicator } from "./replication/litestream.ts";
 import { replicaLocation } from "./targets/replica.ts";
 import { PublishTargets } from "./targets/registry.ts";
-import { FileRenderer } from "./targets/render.ts";
+import { cdnRenderer } from "./targets/renderers.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
@@ -60,7 +60,7 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
     changes,
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
-    targets: PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock),
+    targets: PublishTargets.fromSettings({ settings, db, clock, fetch: httpFetch, renderer: cdnRenderer({ settings, db }) }, changes, clock),
   };
   return { deps, app: createApp(deps) };
 }

@@ -26,7 +26,7 @@ type Kind = "value" | "switch";
 export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
-const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
+const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user", "mirror"];
 
 const CONNECTION = ["--server", "--token"];
 
@@ -56,6 +56,7 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--tag": { kind: "value", commands: ["publish", "rollback"] },
   "--min-progress": { kind: "value", commands: ["status"] },
   "--fail-on-errors": { kind: "switch", commands: ["push", "status"] },
+  "--no-delete": { kind: "switch", commands: ["mirror"] },
 };
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -124,6 +125,7 @@ Usage:
                                           add a dashboard user (password from PHRASEBOOK_PASSWORD or a prompt)
   phrasebook backup FILE                  consistent online copy of the database and release files
   phrasebook restore                      bring back a data dir from the replica (PHRASEBOOK_REPLICA_URL)
+  phrasebook mirror sync [--no-delete]    make the bucket (PHRASEBOOK_S3_BUCKET) hold exactly what the CDN serves
   phrasebook version                      print the version
   phrasebook --help                       this text
 
