@@ -60,7 +60,8 @@ export class Bucket {
   private url(key: string | null, query: Record<string, string> = {}): URL {
     const url = new URL(this.base.href);
     // The bucket itself is `/{bucket}` in path style and `/` on its own host.
-    url.pathname = key === null ? url.pathname || "/" : `${url.pathname}/${uriEncode(key, true)}`;
+    const bucketPath = url.pathname.replace(/\/+$/, "");
+    url.pathname = key === null ? bucketPath || "/" : `${bucketPath}/${uriEncode(key, true)}`;
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     return url;
   }
