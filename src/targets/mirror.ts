@@ -88,6 +88,11 @@ export class MirrorTarget implements PublishTarget {
   status(): MirrorStatus {
     return this.copier.status();
   }
+
+  /** Objects waiting to be written or removed. */
+  pending(): number {
+    return this.q.pending();
+  }
 }
 
 export const mirror: PublishTargetKind = {

@@ -188,6 +188,7 @@ describe("the mirror, run by the executable", () => {
       const status = await eventually(async () => (await admin.get("/mirror")).body.failed.length > 0 && (await admin.get("/mirror")).body, { what: "a refused copy" });
       expect(status.failed[0].error).toBe("PUT answered 403 InvalidAccessKeyId: The AWS Access Key Id you provided does not exist in our records.");
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/^phrasebook_mirror_pending [1-9]\d*$/m); // the copies that wait
       const answers = JSON.stringify(status) + metrics + JSON.stringify((await admin.get("/me")).body);
       // A purge the API answers with the token in it (the http purge with no mirror would do the same).
       await server.stop();

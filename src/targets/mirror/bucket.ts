@@ -66,8 +66,8 @@ export class Bucket {
     return url;
   }
 
-  private async send(method: string, url: URL, headers: Record<string, string> = {}, body?: Uint8Array): Promise<Response> {
-    const payloadSha256 = body ? sha256Hex(body) : EMPTY_PAYLOAD_SHA256;
+  private async send(method: string, url: URL, headers: Record<string, string> = {}, body?: Uint8Array, bodySha256?: string): Promise<Response> {
+    const payloadSha256 = body ? (bodySha256 ?? sha256Hex(body)) : EMPTY_PAYLOAD_SHA256;
     const signed = signRequest({ method, url, headers, payloadSha256 }, this.location, this.now());
     try {
       return await this.fetch(url, { method, headers: signed, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), redirect: "manual" });
@@ -92,9 +92,10 @@ export class Bucket {
     return out;
   }
 
-  /** Writes an object whole with the headers it is served with. */
-  async put(key: string, bytes: Uint8Array, headers: Record<string, string>): Promise<void> {
-    const res = await this.send("PUT", this.url(key), headers, bytes);
+  /** Writes an object whole with the headers it is served with (`sha256`: of `bytes`, when known already). */
+  async put(key: string, bytes: Uint8Array, headers: Record<string, string>, sha256?: string): Promise<void> {
+    // The payload is signed: a store that received other bytes refuses them.
+    const res = await this.send("PUT", this.url(key), headers, bytes, sha256);
     if (!res.ok) throw await this.refused("PUT", res);
     await res.body?.cancel();
   }

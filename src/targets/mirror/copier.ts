@@ -124,7 +124,7 @@ export class Copier {
         if (object === null) return this.finish(row, null, false, false);
         sha256 = sha256Of(object);
         const headers = objectHeaders(row.path, object, sha256, this.purge?.api.name === "fastly");
-        if (!row.checkFirst || !holds(await this.bucket.head(key), object, headers)) await this.bucket.put(key, object.bytes, headers);
+        if (!row.checkFirst || !holds(await this.bucket.head(key), object, headers)) await this.bucket.put(key, object.bytes, headers, sha256);
       }
       this.finish(row, sha256, moving, true);
     } catch (err) {

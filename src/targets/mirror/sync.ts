@@ -7,8 +7,7 @@ import type { ObjectRenderer } from "../render.ts";
 import type { TargetFetch } from "../target.ts";
 import { Bucket, StoreError } from "./bucket.ts";
 import type { MirrorLocation } from "./location.ts";
-import { holds, objectHeaders, sha256Of } from "./objects.ts";
-import { servedPuts } from "./objects.ts";
+import { holds, objectHeaders, servedPuts, sha256Of } from "./objects.ts";
 import { prepareMirrorQueries } from "./queries.ts";
 
 /** Requests `mirror sync` has under way at once. */
@@ -73,10 +72,11 @@ export async function syncMirror(
       try {
         const object = await context.renderer.render(op);
         if (object === null) return; // deleted since it was read: the next pass no longer expects it
-        const headers = objectHeaders(op.path, object, sha256Of(object), withSurrogateKeys);
+        const sha256 = sha256Of(object);
+        const headers = objectHeaders(op.path, object, sha256, withSurrogateKeys);
         const key = bucket.key(op.path);
         if (present.has(op.path) && holds(await bucket.head(key), object, headers)) return;
-        await bucket.put(key, object.bytes, headers);
+        await bucket.put(key, object.bytes, headers, sha256);
         changed++;
         outcome.copied++;
       } catch (err) {
