@@ -39,6 +39,8 @@ const tag = (xml: string, name: string) => {
  */
 export class Bucket {
   private readonly base: URL;
+  /** Ends every request under way at once (a server stopping: its copies are queued anyway). */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly location: MirrorLocation,
@@ -70,7 +72,7 @@ export class Bucket {
     const payloadSha256 = body ? (bodySha256 ?? sha256Hex(body)) : EMPTY_PAYLOAD_SHA256;
     const signed = signRequest({ method, url, headers, payloadSha256 }, this.location, this.now());
     try {
-      return await this.fetch(url, { method, headers: signed, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), redirect: "manual" });
+      return await this.fetch(url, { method, headers: signed, body: body as Uint8Array<ArrayBuffer> | undefined, signal: AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), this.stopping.signal]), redirect: "manual" });
     } catch (err) {
       const e = err as Error;
       throw new StoreError(e.name === "TimeoutError" ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : `the store did not answer: ${this.safe(e.message)}`);
@@ -123,6 +125,11 @@ export class Bucket {
     const res = await this.send("DELETE", this.url(key));
     if (!res.ok && res.status !== 404) throw await this.refused("DELETE", res);
     await res.body?.cancel();
+  }
+
+  /** Ends the requests under way, and refuses new ones. */
+  abortAll(): void {
+    this.stopping.abort();
   }
 
   /** Every key under a prefix (ListObjectsV2, page by page). */

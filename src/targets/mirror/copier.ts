@@ -128,6 +128,7 @@ export class Copier {
       }
       this.finish(row, sha256, moving, true);
     } catch (err) {
+      if (this.stopped) return; // ended by the server's stop: the row waits for the next start as it is
       const delayMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** row.attempts);
       const error = err instanceof StoreError ? err.message : `the object could not be made: ${String(err)}`;
       this.q.failed(row.id, this.clock.now() + delayMs, error);
@@ -163,9 +164,11 @@ export class Copier {
     };
   }
 
+  /** Stops at once: copies under way are ended (a store that hangs must not hold up a shutdown) and stay queued. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.bucket.abortAll();
     await Promise.all(this.copies);
   }
 }

@@ -24,6 +24,8 @@ export class PurgeQueue {
   private again = false;
   private started = false;
   private stopped = false;
+  /** Ends a call under way when the server stops (the call stays queued). */
+  private readonly stopping = new AbortController();
 
   constructor(
     db: Db,
@@ -95,6 +97,7 @@ export class PurgeQueue {
       }
       const call = JSON.parse(row.call) as PurgeCall;
       const error = await this.send(call, row.deliveryId);
+      if (this.stopped && error !== null) return; // ended by the stop: tried again at the next start
       if (error === null) {
         this.q.sent(row.id);
         log.info("cdn purged", { purge: this.api.name, ...("urls" in call ? { urls: call.urls.length } : { keys: 1 }), attempts: row.attempts + 1 });
@@ -110,7 +113,7 @@ export class PurgeQueue {
   private async send(call: PurgeCall, deliveryId: string): Promise<string | null> {
     const request = this.api.request(call, this.settings, deliveryId, Math.floor(this.clock.now() / 1000));
     try {
-      const res = await this.fetch(request.url, { ...request.init, redirect: "manual", signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await this.fetch(request.url, { ...request.init, redirect: "manual", signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stopping.signal]) });
       const body = await res.text();
       if (res.status < 200 || res.status > 299) return this.safe(`answered ${res.status}${body ? `: ${body.slice(0, 200)}` : ""}`);
       if (request.accepted && !request.accepted(body)) return this.safe(`answered ${res.status} without success: ${body.slice(0, 200)}`);
@@ -131,6 +134,7 @@ export class PurgeQueue {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.stopping.abort();
     await this.running;
   }
 }
