@@ -98,9 +98,10 @@ export class Copier {
 
   /** Waiting rows of a path a newer row replaces: done without a copy (the newer row makes the path what it must be). */
   private dropSuperseded(): void {
+    // Read first: most looks find none, and a writing transaction would take the write lock for nothing.
+    const gone = this.q.superseded([...this.busy.keys()]);
+    if (gone.length === 0) return;
     this.db.transaction(() => {
-      const gone = this.q.superseded([...this.busy.keys()]);
-      if (gone.length === 0) return;
       this.q.markDone(
         gone.map((r) => r.id),
         false,
