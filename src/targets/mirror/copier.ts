@@ -78,11 +78,14 @@ export class Copier {
       for (const row of rows.slice(0, free)) {
         busyPaths.add(row.path);
         this.busy.set(row.id, row.path);
-        const copy: Promise<void> = this.copy(row).finally(() => {
-          this.busy.delete(row.id);
-          this.copies.delete(copy);
-          this.kick();
-        });
+        const copy: Promise<void> = this.copy(row)
+          // The database refused to record the outcome (a full disk): the row is tried again as it was.
+          .catch((err) => log.error("the mirror could not record a copy", { error: String(err) }))
+          .finally(() => {
+            this.busy.delete(row.id);
+            this.copies.delete(copy);
+            this.kick();
+          });
         this.copies.add(copy);
       }
     }

@@ -74,13 +74,16 @@ export class PurgeQueue {
       this.again = true;
       return;
     }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.running = this.drain()
+      // The database refused to record an outcome (a full disk): the call is made again later.
+      .catch((err) => log.error("the cdn purge could not record a call", { error: String(err) }))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   private async drain(): Promise<void> {
