@@ -66,6 +66,9 @@ async function main(argv: string[]): Promise<number> {
     case "restore":
       if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR", 1);
       return (await import("./cli/restore.ts")).runRestore(args.flags);
+    case "mirror":
+      if (sub !== "sync" || args.words.length > 2) throw new CliError(`unknown command "mirror ${args.words.slice(1).join(" ")}"; did you mean "mirror sync"?`);
+      return (await import("./cli/mirror-sync.ts")).runMirrorSync(args.flags, args.switches.has("--no-delete"));
     case "user":
       if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`, 1);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);

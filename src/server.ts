@@ -15,7 +15,8 @@ import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./sto
 import { findLitestream, startReplicator } from "./replication/litestream.ts";
 import { replicaLocation } from "./targets/replica.ts";
 import { PublishTargets } from "./targets/registry.ts";
-import { FileRenderer } from "./targets/render.ts";
+import { cdnRenderer } from "./targets/renderers.ts";
+import { MIRROR, type MirrorTarget } from "./targets/mirror.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
@@ -61,8 +62,11 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
     changes,
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
-    targets: PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock),
+    targets: PublishTargets.fromSettings({ settings, db, clock, fetch: httpFetch, renderer: cdnRenderer({ settings, db }) }, changes, clock),
   };
+  // What the mirror has still to copy (docs/deploy.md "Monitoring"); only with a mirror.
+  const mirror = deps.targets.target<MirrorTarget>(MIRROR);
+  if (mirror) deps.observability.gauge("phrasebook_mirror_pending", "Objects waiting to be copied to or removed from the mirror's bucket", () => mirror.pending());
   return { deps, app: createApp(deps) };
 }
 

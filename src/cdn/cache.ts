@@ -44,6 +44,8 @@ export interface Route {
   /** What the route's variants are made with: the file's format and the path's cache header. */
   ext: BundleFormat;
   cacheControl: string;
+  /** `Surrogate-Key`, with Fastly purging (docs/deploy.md "Object storage and CDN purge"); null without. */
+  surrogateKey?: string | null;
   identity: Variant;
   /** As the file's: null when not smaller, undefined until made. */
   gzip: Variant | null | undefined;

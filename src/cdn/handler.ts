@@ -1,5 +1,5 @@
 import { HttpError } from "../common/errors.ts";
-import { CHANNEL_SEGMENT, LATEST } from "../bundles/urls.ts";
+import { CHANNEL_SEGMENT, LATEST, surrogateKey } from "../bundles/urls.ts";
 import { EncodingChooser, etagMatches, type Encoding } from "../common/http.ts";
 import { pathPrefix } from "../config/settings.ts";
 import type { AppDeps } from "../deps.ts";
@@ -29,11 +29,11 @@ export interface Cdn {
 
 const NOT_FOUND = new HttpError(404, "not found", NOT_FOUND_HEADERS);
 
-function makeVariant(ext: CdnPath["ext"], cacheControl: string, file: CachedFile, encoding: Encoding): Variant | null | undefined {
+function makeVariant(ext: CdnPath["ext"], cacheControl: string, file: CachedFile, encoding: Encoding, surrogate: string | null): Variant | null | undefined {
   const body = encoding === "identity" ? file.identity : encoding === "gzip" ? file.gzip : file.br;
   if (body === null || body === undefined) return body;
   const etag = encoding === "identity" ? file.etag : `${file.etag.slice(0, -1)}-${encoding === "gzip" ? "gz" : "br"}"`;
-  const headers = fileHeaders(ext, cacheControl, etag, encoding);
+  const headers = fileHeaders(ext, cacheControl, etag, encoding, surrogate);
   return {
     etag,
     bytes: body.size,
@@ -42,7 +42,7 @@ function makeVariant(ext: CdnPath["ext"], cacheControl: string, file: CachedFile
   };
 }
 
-function makeRoute(path: CdnPath, file: CachedFile, moving: boolean): Route {
+function makeRoute(path: CdnPath, file: CachedFile, moving: boolean, surrogate: string | null): Route {
   // Pinned files never change; `latest` must be revalidated after 60 s (docs/interface.md §4.5 rule 3),
   // and so must a channel's, which moves like it (docs/releases.md "Channels").
   const cacheControl = moving ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
@@ -50,9 +50,10 @@ function makeRoute(path: CdnPath, file: CachedFile, moving: boolean): Route {
     file,
     ext: path.ext,
     cacheControl,
-    identity: makeVariant(path.ext, cacheControl, file, "identity")!,
-    gzip: makeVariant(path.ext, cacheControl, file, "gzip"),
-    br: makeVariant(path.ext, cacheControl, file, "br"),
+    surrogateKey: surrogate,
+    identity: makeVariant(path.ext, cacheControl, file, "identity", surrogate)!,
+    gzip: makeVariant(path.ext, cacheControl, file, "gzip", surrogate),
+    br: makeVariant(path.ext, cacheControl, file, "br", surrogate),
   };
 }
 
@@ -76,6 +77,8 @@ export function createCdn(deps: CdnDeps): Cdn {
   const prefix = pathPrefix(deps.settings.cdnUrl);
   // With a root prefix (a separate CDN host) only /p/... is ours; other paths stay the app's.
   const claim = prefix === "" ? "/p/" : prefix;
+  // With Fastly purging, answers carry the key it purges by (docs/deploy.md "Object storage and CDN purge").
+  const surrogateKeys = deps.settings.purge === "fastly";
   const cache = new CdnCache(deps.settings.cdnCacheMb * BYTES_PER_MB);
   deps.changes.subscribe((projectId) => cache.purgeProject(projectId));
   const queries = prepareCdnQueries(deps.db);
@@ -109,7 +112,7 @@ export function createCdn(deps: CdnDeps): Cdn {
             cache.grew(file, blob?.size ?? 0);
             for (const path of file.routes) {
               const r = cache.routes.get(path);
-              if (r?.file === file) r[encoding] = makeVariant(r.ext, r.cacheControl, file, encoding);
+              if (r?.file === file) r[encoding] = makeVariant(r.ext, r.cacheControl, file, encoding, r.surrogateKey ?? null);
             }
           })
           .finally(() => making.delete(key));
@@ -117,7 +120,7 @@ export function createCdn(deps: CdnDeps): Cdn {
       }
       await pending;
     }
-    if (route && route[encoding] === undefined) route[encoding] = makeVariant(route.ext, route.cacheControl, file, encoding);
+    if (route && route[encoding] === undefined) route[encoding] = makeVariant(route.ext, route.cacheControl, file, encoding, route.surrogateKey ?? null);
   }
 
   async function fill(request: Request, method: string, path: string): Promise<Response> {
@@ -139,7 +142,7 @@ export function createCdn(deps: CdnDeps): Cdn {
       if (!cached) return NOT_FOUND.toResponse();
     }
     if (encoding !== "identity") await withEncoding(cached, encoding);
-    const route = makeRoute(parsed, cached, file.moving);
+    const route = makeRoute(parsed, cached, file.moving, surrogateKeys ? surrogateKey(path.slice(prefix.length + 1)) : null);
     cache.add(path, route, generation);
     return respond(request, method, route, encoding, sent);
   }

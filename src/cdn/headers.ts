@@ -30,8 +30,10 @@ export interface FileHeaders {
  * Built once per cached file and encoding, so a hit copies a ready object (the hot path). The
  * content type is the format's own (docs/product.md §3, src/formats/registry.ts).
  */
-export function fileHeaders(ext: BundleFormat, cacheControl: string, etag: string, encoding: Encoding): FileHeaders {
+export function fileHeaders(ext: BundleFormat, cacheControl: string, etag: string, encoding: Encoding, surrogateKey: string | null = null): FileHeaders {
   const common: Record<string, string> = { ...CORS, "cache-control": cacheControl, etag, vary: "Accept-Encoding" };
+  // Fastly purges by this key and strips it before the answer leaves its edge.
+  if (surrogateKey) common["surrogate-key"] = surrogateKey;
   const ok: Record<string, string> = { ...common, "content-type": CONTENT_TYPES[ext], "x-content-type-options": "nosniff" };
   if (encoding !== "identity") ok["content-encoding"] = encoding;
   return { ok, notModified: common };

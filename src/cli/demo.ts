@@ -98,7 +98,7 @@ export async function prepareDemo(settings: Settings, clock: Clock = systemClock
     migrate(db.$client);
     if (!isEmpty(db)) return { seeded: false };
     const changes = new Changes(db, clock);
-    const targets = PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock);
+    const targets = PublishTargets.fromSettings({ settings, db, clock, fetch: (input, init) => fetch(input, init), renderer: new FileRenderer(settings.dataDir) }, changes, clock);
     try {
       return await seed({ db, clock, changes, targets }, settings);
     } finally {

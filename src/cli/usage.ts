@@ -6,7 +6,7 @@ import { CLIENT_FLAGS, type FlagTable } from "./args.ts";
  * setting as a flag (`--port 9000`), `user create` its own; and `phrasebook --help`, which lists
  * the settings. The Node client loads none of it.
  */
-const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
+const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user", "mirror"];
 
 /** Tables of flags as one: a flag of both (`--cdn-url`, `--name`) is taken by the commands of both. */
 function merged(...tables: FlagTable[]): FlagTable {
@@ -20,7 +20,12 @@ function merged(...tables: FlagTable[]): FlagTable {
 /** Every flag of the executable. */
 export const FLAGS: FlagTable = merged(
   Object.fromEntries(SETTINGS.map((s) => [s.flag, { kind: "value" as const, commands: SERVER_COMMANDS }])),
-  { "--email": { kind: "value", commands: ["user"] }, "--role": { kind: "value", commands: ["user"] }, "--name": { kind: "value", commands: ["user"] } },
+  {
+    "--email": { kind: "value", commands: ["user"] },
+    "--role": { kind: "value", commands: ["user"] },
+    "--name": { kind: "value", commands: ["user"] },
+    "--no-delete": { kind: "switch", commands: ["mirror"] },
+  },
   CLIENT_FLAGS,
 );
 
@@ -35,6 +40,7 @@ Usage:
                                           add a dashboard user (password from PHRASEBOOK_PASSWORD or a prompt)
   phrasebook backup FILE                  consistent online copy of the database and release files
   phrasebook restore                      bring back a data dir from the replica (PHRASEBOOK_REPLICA_URL)
+  phrasebook mirror sync [--no-delete]    make the bucket (PHRASEBOOK_S3_BUCKET) hold exactly what the CDN serves
   phrasebook version                      print the version
   phrasebook --help                       this text
 

@@ -9,6 +9,7 @@ import { DASHBOARD_API_PREFIX, type RawBodyRoute } from "./guards.ts";
 import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
+import { mirrorRoutes } from "./mirror.ts";
 import { projectRoutes } from "./projects.ts";
 import { releaseRoutes } from "./releases.ts";
 import { sessionRoutes, signInRoutes } from "./session.ts";
@@ -44,5 +45,6 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context))
     .use(auditRoutes(deps, context))
-    .use(memberRoutes(deps, context));
+    .use(memberRoutes(deps, context))
+    .use(mirrorRoutes(deps, context));
 }

@@ -453,6 +453,69 @@ export const publishTargetCursors = sqliteTable("publish_target_cursors", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/**
+ * The mirror's queue (docs/deploy.md "Object storage and CDN purge"): each object to write or
+ * remove in the bucket, from the path record's changes (`change_id`, 0 for a full pass), durable so
+ * a publish never waits for the store and a restart loses nothing. A row is copied once no earlier
+ * row of its path is left (a newer row of the path makes an older waiting one unnecessary) and, for
+ * a `latest`, channel or manifest object (`level` above 0), once no pinned object of its release
+ * (`release`; empty: any of the project) waits below it. Rows stay `done` until every row of their
+ * change is, so its purge can follow.
+ */
+export const mirrorQueue = sqliteTable(
+  "mirror_queue",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    changeId: integer("change_id").notNull(),
+    projectId: integer("project_id").notNull(),
+    path: text("path").notNull(),
+    op: text("op", { enum: ["put", "delete"] }).notNull(),
+    /** The put of `pathOps` as JSON (what to render), null for a delete. */
+    put: text("put"),
+    level: integer("level").notNull(),
+    release: text("release").notNull(),
+    /** Look at the object first and write it only when it differs (a full pass over a bucket that may hold it). */
+    checkFirst: integer("check_first", { mode: "boolean" }).notNull().default(false),
+    done: integer("done", { mode: "boolean" }).notNull().default(false),
+    /** Done, and what its path serves changed: purged with its change. */
+    purge: integer("purge", { mode: "boolean" }).notNull().default(false),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("mirror_queue_path_idx").on(t.path, t.id), index("mirror_queue_waiting_idx").on(t.projectId, t.done, t.level), index("mirror_queue_change_idx").on(t.changeId)],
+);
+
+/** The mirror's one row: which bucket and prefix the queue was filled for, and its last copy. */
+export const mirrorState = sqliteTable("mirror_state", {
+  id: integer("id").primaryKey(),
+  location: text("location").notNull(),
+  lastCopiedAt: integer("last_copied_at"),
+});
+
+/** Purge calls to make (docs/deploy.md "Object storage and CDN purge"), retried until they succeed. */
+export const purgeQueue = sqliteTable("purge_queue", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** The call as JSON: the URLs, or the surrogate key, it names. */
+  call: text("call").notNull(),
+  /** `X-Service-Delivery` of the http kind: the same for every attempt. */
+  deliveryId: text("delivery_id").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  nextAttemptAt: integer("next_attempt_at").notNull(),
+  lastError: text("last_error"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * What each `latest`, channel or manifest path served when it was last purged (SHA-256), so a
+ * change purges only the URLs whose content changed.
+ */
+export const purgedContent = sqliteTable("purged_content", {
+  path: text("path").primaryKey(),
+  sha256: text("sha256").notNull(),
+});
+
 /** Row types, shared by the capabilities that read these tables (none imports another's). */
 export type UserRow = typeof users.$inferSelect;
 export type UserIdentityRow = typeof userIdentities.$inferSelect;

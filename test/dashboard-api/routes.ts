@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints" | "members";
+export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints" | "members" | "mirror";
 
 export const PREFIX = "/dashboard/api";
 
@@ -115,6 +115,7 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["PUT /projects/:pid/members/:userId", "admin"],
     ["DELETE /projects/:pid/members/:userId", "admin"],
   ],
+  mirror: [["GET /mirror", "admin"]],
 };
 
 export interface RouteInfo {

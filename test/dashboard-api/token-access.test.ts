@@ -32,6 +32,7 @@ const EXAMPLES: Record<string, Example> = {
   "GET /me": { rule: "write or publish", url: "/me", ok: 200 },
   "POST /logout": { rule: "write or publish", url: "/logout", ok: 400 }, // a token has no session to end
   "GET /users": { rule: "no token", url: "/users", ok: 200 },
+  "GET /mirror": { rule: "no token", url: "/mirror", ok: 404 }, // the token world has no mirror
   "GET /audit": { rule: "no token", url: "/audit", ok: 200 },
   "GET /projects/:pid/audit": { rule: "no token", url: "/projects/:pid/audit", ok: 200 },
   // No token reaches the members of a project (docs/dashboard-api.md "Project roles").
