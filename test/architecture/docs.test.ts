@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { importGraph } from "../../scripts/architecture-graph.ts";
+import { SETTINGS } from "../../src/config/settings.ts";
 import { ROOT } from "../helpers/server.ts";
 
 const graph = importGraph(join(ROOT, "src"));
@@ -99,5 +100,19 @@ describe("the README's layer table is the code's", () => {
       }
     }
     expect(upward, "move these folders to the right layer of the README's table").toEqual([]);
+  });
+});
+
+describe("the README's settings table is the settings'", () => {
+  const rows = tableAfter(readme, "## Settings");
+  const named = rows.map(([variables, flags]) => ({ variables: [...variables!.matchAll(/`(PHRASEBOOK_[A-Z0-9_]+)`/g)].map((m) => m[1]!), flags: [...(flags ?? "").matchAll(/`(--[a-z0-9-]+)`/g)].map((m) => m[1]!) }));
+
+  test("every setting is in the table with its flag, and the table names no setting that does not exist", () => {
+    const documented = new Map<string, string | undefined>();
+    for (const row of named) row.variables.forEach((v, i) => documented.set(v, row.flags[i]));
+    const missing = SETTINGS.filter((s) => documented.get(s.env) !== s.flag).map((s) => `${s.env} ${s.flag}${documented.has(s.env) ? ` (the table says ${documented.get(s.env)})` : ""}`);
+    expect(missing, "add these settings to the README's table, with their flags").toEqual([]);
+    const known = new Set(SETTINGS.map((s) => s.env));
+    expect([...documented.keys()].filter((v) => !known.has(v)), "the README's table names settings src/config/settings.ts does not have").toEqual([]);
   });
 });
