@@ -127,7 +127,9 @@ export class ProjectChecks {
       return [{ code: "plural_category", severity: "warning", message: `${languageName} has no \`${form.category}\` ${form.ordinal ? "ordinal" : "plural"} form (it uses ${rules.categories.join(", ")}); this value is never shown` }];
     }
     if (form.category !== "other") return [];
+    // A form no number below a million reaches (French `many`) is not needed (docs/messages.md "Plural categories").
     const missing = formsNeeded(form, plurals).filter((name) => {
+      if (rules.rarelyReached(name.slice(name.lastIndexOf("_") + 1))) return false;
       const id = name === form.other ? keyId : this.q.keyNamed.get(projectId, name)?.id;
       return id === undefined || !this.q.value.get(id, languageId);
     });

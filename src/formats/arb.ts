@@ -3,7 +3,7 @@ import { arbNames } from "./arb-names.ts";
 import { ARB_TRANSLATABLE, checkArbMetadata } from "./arb-metadata.ts";
 import type { Entry, FileContent, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { arbPlaceholdersJson } from "./icu.ts";
-import { describe, invalid, isPlainObject, IMPORT_LIMITS, parseJsonObject, tooManyEntries } from "./read.ts";
+import { describe, invalid, isPlainObject, parseJsonObject } from "./read.ts";
 import { addJsonString, textOf, type TextSink } from "./texts.ts";
 
 /**
@@ -141,7 +141,6 @@ async function read(content: string): Promise<FileContent> {
       continue;
     }
     if (typeof v !== "string") throw invalid(`the message "${k}" must be a string, not ${describe(v)}`);
-    if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
     const meta = data[`@${k}`];
     // The whole `@name` entry, kept with the key when this is the base language's file ({} when
     // there is none; docs/formats.md "ARB metadata").

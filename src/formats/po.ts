@@ -1,7 +1,7 @@
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
 import { formFor, icuPlural, splitPlural, type PluralForms } from "./plural-forms.ts";
 import { pluralFormsFor, readPluralForms } from "./po-plurals.ts";
-import { ContentError, invalid, invalidAt, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
+import { ContentError, invalid, invalidAt } from "./read.ts";
 import { lineOf } from "./xml.ts";
 import { clipped } from "../common/text.ts";
 
@@ -96,7 +96,6 @@ async function read(content: string) {
       };
       if (seen.has(key)) throw fail(`the key "${key}" appears twice (as a msgctxt and as a msgid without one)`);
       seen.add(key);
-      if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
       const fuzzy = /\bfuzzy\b/.test(t.comments?.flag ?? "");
       let value: string;
       let source: string;

@@ -1,5 +1,6 @@
 import { HttpError } from "../common/errors.ts";
-import { clipped, loneSurrogateAt } from "../common/text.ts";
+import { clipped, loneSurrogateAt, nameForbidden, xmlForbiddenAt } from "../common/text.ts";
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry } from "./format.ts";
 
 /**
@@ -67,13 +68,12 @@ export function tooManyEntries(): ContentError {
   return tooLarge(`more than ${formatCount(IMPORT_LIMITS.entries)} entries (the limit of one file)`);
 }
 
-/** Collects flat entries, refusing a key produced twice and more entries than the limit. */
+/** Collects flat entries, refusing a key produced twice (the registry bounds their number: registry.ts `readFileAs`). */
 export class FlatEntries {
   private readonly map = new Map<string, string>();
 
   add(key: string, value: string): void {
     if (this.map.has(key)) throw invalid(`key "${key}" appears twice once nested objects are joined with "."`);
-    if (this.map.size >= IMPORT_LIMITS.entries) throw tooManyEntries();
     this.map.set(key, value);
   }
 
@@ -183,6 +183,17 @@ export function checkUnicode(content: string): void {
   if (at < 0) return;
   const unit = content.charCodeAt(at).toString(16).toUpperCase();
   throw invalidAt(content, at, `a lone UTF-16 surrogate (U+${unit}) is not a character: the file is not valid Unicode`);
+}
+
+/**
+ * A character XML 1.0 cannot hold (common/text.ts `xmlForbiddenAt`), anywhere in the file: refused
+ * with its line and column, as it could never be written into an Android or XLIFF file
+ * (docs/formats.md "XML and bad files").
+ */
+export function checkXmlCharacters(content: string, work?: WorkCounter): void {
+  if (work) work.steps += content.length;
+  const at = xmlForbiddenAt(content);
+  if (at >= 0) throw invalidAt(content, at, `the file holds ${nameForbidden(content, at)}, which no translation may hold: XML 1.0 forbids it, so no Android or XLIFF file could carry it`);
 }
 
 /** The error `why` at the character `index` of `content`, by its 1-based line and column. */
