@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { MessageArgument } from "../messages/read.ts";
 import { arbNames } from "./arb-names.ts";
 import { ARB_TRANSLATABLE, checkArbMetadata } from "./arb-metadata.ts";
@@ -119,8 +120,8 @@ function writeTo({ keys, languages, argumentsOf, work }: WriteInput, out: TextSi
 /** File attributes not kept: the language (the import's own) and a time stamp that changes on every save. */
 const NOT_KEPT = new Set(["@@locale", "@@last_modified"]);
 
-async function read(content: string): Promise<FileContent> {
-  const data = await parseJsonObject(content, "ARB (a JSON document)");
+async function read(content: string, work?: WorkCounter): Promise<FileContent> {
+  const data = await parseJsonObject(content, "ARB (a JSON document)", work);
   const entries: Entry[] = [];
   const attributes: Record<string, unknown> = {};
   let locale: string | undefined;

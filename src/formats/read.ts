@@ -131,10 +131,33 @@ const JSON_ERRORS: Record<string, string> = {
 };
 
 /**
- * Where a document that JSON.parse refused goes wrong. JSON.parse says what but not where, so only
- * then is it read again by a scanner that reports positions, loaded only then.
+ * Where a JSON document first nests deeper than any translation file does (`IMPORT_LIMITS.depth`
+ * objects and lists), or -1: one pass, strings passed over with their escapes.
  */
-async function jsonSyntaxError(content: string, what: string, fallback: string): Promise<ContentError> {
+export function jsonTooDeepAt(content: string, work?: WorkCounter): number {
+  if (work) work.steps += content.length;
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > IMPORT_LIMITS.depth) return i;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return -1;
+}
+
+/**
+ * Where a document that JSON.parse refused goes wrong. JSON.parse says what but not where, so only
+ * then is it read again by a scanner that reports positions, loaded only then. That scanner
+ * recurses per level: a document nested deeper than any translation file (40,000 `[`) is refused
+ * for that first, where it goes too deep, and never reaches it.
+ */
+async function jsonSyntaxError(content: string, what: string, fallback: string, work?: WorkCounter): Promise<ContentError> {
+  const deep = jsonTooDeepAt(content, work);
+  if (deep >= 0) return invalidAt(content, deep, `not valid ${what}: objects and lists are nested deeper than ${IMPORT_LIMITS.depth} levels`);
+  if (work) work.steps += content.length;
   const { printParseErrorCode, visit: visitJson } = await import("jsonc-parser");
   let first: { code: string; offset: number } | undefined;
   visitJson(
@@ -152,12 +175,13 @@ async function jsonSyntaxError(content: string, what: string, fallback: string):
 }
 
 /** A JSON document that must hold an object at the top; `what` names the format in errors. */
-export async function parseJsonObject(content: string, what: string): Promise<Record<string, unknown>> {
+export async function parseJsonObject(content: string, what: string, work?: WorkCounter): Promise<Record<string, unknown>> {
   let data: unknown;
+  if (work) work.steps += content.length;
   try {
     data = JSON.parse(content);
   } catch (err) {
-    throw await jsonSyntaxError(content, what, (err as Error).message.replace(/^JSON Parse error: /, ""));
+    throw await jsonSyntaxError(content, what, (err as Error).message.replace(/^JSON Parse error: /, ""), work);
   }
   if (!isPlainObject(data)) throw invalid(`${what} must hold an object at the top, not ${describe(data)}`, 1, 1);
   return data;

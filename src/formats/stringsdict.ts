@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
 import { categoriesFor, categoriesOf, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
 import { describe, invalid, invalid as invalidAt, isPlainObject } from "./read.ts";
@@ -49,10 +50,10 @@ function readEntry(key: string, spec: unknown, content: string): string {
   return value + format.slice(at);
 }
 
-async function read(content: string) {
+async function read(content: string, work?: WorkCounter) {
   if (!/^\s*(<\?xml|<!DOCTYPE plist|<plist)/.test(content)) throw invalid("a .stringsdict must be an XML property list (<plist>)", 1, 1);
   // Checks well-formedness with line and column, and refuses a DTD of its own, before the plist reader.
-  await parseXml(content, "property list", [], true);
+  await parseXml(content, "property list", [], true, work);
   if (/<key>\s*__proto__\s*<\/key>/.test(content)) throw invalid('a key "__proto__" is not read', lineOf(content, "__proto__"));
   const { parse } = await import("plist");
   let data: unknown;

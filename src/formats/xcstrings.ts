@@ -1,3 +1,4 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { categoriesFor, icuPlural, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
 import { describe, invalid, isPlainObject, parseJsonObject } from "./read.ts";
@@ -63,8 +64,8 @@ function localizationValue(loc: unknown, subsOf: unknown, where: string): string
   });
 }
 
-async function read(content: string) {
-  const data = await parseJsonObject(content, "a String Catalog (a JSON document)");
+async function read(content: string, work?: WorkCounter) {
+  const data = await parseJsonObject(content, "a String Catalog (a JSON document)", work);
   const source = data.sourceLanguage;
   if (typeof source !== "string" || !source) throw invalid('a String Catalog must name its "sourceLanguage"', 1, 1);
   const strings = data.strings ?? {};

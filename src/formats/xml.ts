@@ -58,30 +58,34 @@ export function refuseUnsafeXml(content: string, allowAppleDoctype = false, work
   const fail: Fail = (at, why) => {
     throw invalid(why, lineAt(content, at), at - content.lastIndexOf("\n", at - 1));
   };
+  // Each search is charged what it reads: the characters up to what it finds, or to the end.
   const closed = (at: number, opener: string, closer: string, what: string): number => {
     const end = content.indexOf(closer, at + opener.length);
+    if (work) work.steps += (end < 0 ? content.length : end) - at;
     if (end < 0) fail(at, `${what} (${opener}) is never closed with ${closer}`);
     return end + closer.length;
   };
+  const checkReferences = referenceChecker(content, fail, work);
   let depth = 0;
   for (let i = 0; i < content.length; ) {
     const lt = content.indexOf("<", i);
     const textEnd = lt < 0 ? content.length : lt;
-    checkReferences(content, i, textEnd, fail);
+    checkReferences(i, textEnd);
     if (work) work.steps += textEnd - i + 1;
     if (lt < 0) break;
+    if (work) work.steps++;
     let next: number;
     if (content.startsWith("<!--", lt)) next = closed(lt, "<!--", "-->", "a comment");
     else if (content.startsWith("<![CDATA[", lt)) next = closed(lt, "<![CDATA[", "]]>", "a CDATA section");
     else if (content.startsWith("<?", lt)) next = closed(lt, "<?", "?>", "a processing instruction");
     else if (content.charCodeAt(lt + 1) === 33 /* ! */) next = declaration(content, lt, allowAppleDoctype, fail);
     else {
-      const tag = scanTag(content, lt, fail);
+      const tag = scanTag(content, lt, fail, checkReferences);
       next = tag.end;
+      if (work) work.steps += next - lt;
       if (tag.kind === "close") depth--;
       else if (tag.kind === "open" && ++depth > IMPORT_LIMITS.depth) fail(lt, `elements are nested deeper than ${IMPORT_LIMITS.depth} levels`);
     }
-    if (work) work.steps += next - lt;
     i = next;
   }
 }
@@ -107,7 +111,7 @@ function declaration(content: string, lt: number, allowAppleDoctype: boolean, fa
  * `>` or `/>` inside one is text). A tag that is not well-formed ends where reading it stopped
  * and counts as no element: the well-formedness check that follows refuses the file.
  */
-function scanTag(content: string, lt: number, fail: Fail): { kind: "open" | "close" | "empty" | "none"; end: number } {
+function scanTag(content: string, lt: number, fail: Fail, checkReferences: (from: number, to: number) => void): { kind: "open" | "close" | "empty" | "none"; end: number } {
   const closing = content.charCodeAt(lt + 1) === 47; /* / */
   let i = lt + (closing ? 2 : 1);
   const name = (at: number): string | undefined => {
@@ -138,25 +142,42 @@ function scanTag(content: string, lt: number, fail: Fail): { kind: "open" | "clo
     if (quote !== '"' && quote !== "'") return { kind: "none", end: i };
     const end = content.indexOf(quote, i + 1);
     if (end < 0) fail(i, `the value of the attribute ${clipped(attribute, 40)} is never closed with ${quote}`);
-    checkReferences(content, i + 1, end, fail);
+    checkReferences(i + 1, end);
     i = end + 1;
   }
 }
 
-/** The references in `content[from, to)`: XML's five entities and characters XML 1.0 allows, nothing else. */
-function checkReferences(content: string, from: number, to: number, fail: Fail): void {
-  for (let amp = content.indexOf("&", from); amp >= 0 && amp < to; amp = content.indexOf("&", amp + 1)) {
-    REFERENCE.lastIndex = amp;
-    const m = REFERENCE.exec(content);
-    if (!m || REFERENCE.lastIndex > to) return fail(amp, "a & that starts no reference: write it as &amp;");
-    if (m[3] !== undefined) {
-      if (!Object.hasOwn(NAMED, m[3])) fail(amp, `the entity &${clipped(m[3], 40)}; is not one of XML's (&amp; &lt; &gt; &quot; &apos;): write the character itself`);
-      continue;
+/**
+ * The references in `content[from, to)`: XML's five entities and characters XML 1.0 allows, nothing
+ * else. The next `&` is found once and kept while the ranges asked about move on (they do, through
+ * the file): searching anew for each range would read to the end of the file each time.
+ */
+function referenceChecker(content: string, fail: Fail, work: WorkCounter | undefined): (from: number, to: number) => void {
+  let next = -2;
+  const find = (from: number) => {
+    next = content.indexOf("&", from);
+    if (work) work.steps += (next < 0 ? content.length : next) - from + 1;
+  };
+  return (from, to) => {
+    if (next !== -1 && next < from) find(from);
+    while (next >= 0 && next < to) {
+      checkReference(content, next, to, fail);
+      find(next + 1);
     }
-    const code = m[1] !== undefined ? parseInt(m[1], 16) : Number(m[2]);
-    const char = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "";
-    if (!char || xmlForbiddenAt(char) >= 0) fail(amp, `${m[0]} is a character XML 1.0 cannot hold`);
+  };
+}
+
+function checkReference(content: string, amp: number, to: number, fail: Fail): void {
+  REFERENCE.lastIndex = amp;
+  const m = REFERENCE.exec(content);
+  if (!m || REFERENCE.lastIndex > to) return fail(amp, "a & that starts no reference: write it as &amp;");
+  if (m[3] !== undefined) {
+    if (!Object.hasOwn(NAMED, m[3])) fail(amp, `the entity &${clipped(m[3], 40)}; is not one of XML's (&amp; &lt; &gt; &quot; &apos;): write the character itself`);
+    return;
   }
+  const code = m[1] !== undefined ? parseInt(m[1], 16) : Number(m[2]);
+  const char = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "";
+  if (!char || xmlForbiddenAt(char) >= 0) fail(amp, `${m[0]} is a character XML 1.0 cannot hold`);
 }
 
 /** An element in the order-preserving shape of fast-xml-parser: one tag name key, `:@` its attributes. */
