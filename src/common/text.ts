@@ -46,6 +46,12 @@ export function nameForbidden(text: string, at: number): string {
   return `U+${unit.toString(16).toUpperCase().padStart(4, "0")} (${unit >= 0xfffe ? "a noncharacter" : "a control character"})`;
 }
 
+/** Why `text` cannot be stored, worded for a field's 400, or null: it holds a character XML 1.0 forbids. */
+export function xmlForbiddenReason(text: string): string | null {
+  const at = xmlForbiddenAt(text);
+  return at < 0 ? null : `must not contain ${nameForbidden(text, at)}: XML 1.0 forbids it, so no Android or XLIFF file could carry it`;
+}
+
 /** `text` with every character XML 1.0 forbids replaced by U+FFFD: what a writer of XML puts in their place. */
 export function withoutXmlForbidden(text: string): string {
   return XML_FORBIDDEN.test(text) ? text.replace(XML_FORBIDDEN_ALL, "\uFFFD") : text;
