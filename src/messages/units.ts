@@ -25,10 +25,14 @@ class NextOf {
   constructor(
     private readonly value: string,
     private readonly what: string,
+    private readonly work: WorkCounter | undefined,
   ) {}
   from(i: number): number {
-    if (this.at !== -1 && this.at < i) this.at = this.value.indexOf(this.what, i);
-    return this.at === -1 ? -1 : this.at;
+    if (this.at !== -1 && this.at < i) {
+      this.at = this.value.indexOf(this.what, i);
+      if (this.work) this.work.steps += (this.at < 0 ? this.value.length : this.at) - i + 1;
+    }
+    return this.at;
   }
 }
 
@@ -90,7 +94,7 @@ function quotedEnd(value: string, at: number): number {
 }
 
 export function messageUnits(value: string, syntax: MessageSyntax, work?: WorkCounter): MessageUnit[] {
-  const cursors: Cursors = { close: new NextOf(value, "}"), closeTwo: new NextOf(value, "}}"), open: new NextOf(value, "{") };
+  const cursors: Cursors = { close: new NextOf(value, "}", work), closeTwo: new NextOf(value, "}}", work), open: new NextOf(value, "{", work) };
   let parens: Map<number, number> | undefined;
   let braces: Map<number, number> | undefined;
   const tags = new Map<number, number>();
