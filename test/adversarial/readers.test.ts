@@ -1,5 +1,5 @@
 /**
- * Hostile files against the readers (docs/formats.md "XML and bad files"; CONTRACTS §14): every
+ * Hostile files against the readers (docs/formats.md "XML and bad files"): every
  * reader is linear in its input, every malformed file is a 400 naming the fault, and no key name
  * reaches an object's prototype. Linear is proved by counting the readers' work (WorkCounter:
  * each character a search reads, each token) as the file doubles, never by timing.

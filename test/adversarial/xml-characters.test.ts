@@ -1,6 +1,6 @@
 /**
- * Characters XML 1.0 cannot hold (CONTRACTS §14 "Native placeholders and markup"; docs/formats.md
- * "XML and bad files"): U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+FFFE and U+FFFF (lone
+ * Characters XML 1.0 cannot hold (docs/formats.md "Markup in values";
+ * docs/formats.md "XML and bad files"): U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+FFFE and U+FFFF (lone
  * surrogates had their own refusal already). On main 57466aa a translator could save one, or an
  * import bring one in as a JSON escape, and the Android and XLIFF exports carried it raw: expat
  * (and aapt2, and every XLIFF tool) refused the files, so one translator broke every Android build.

@@ -1,6 +1,5 @@
 /**
- * Markup in values (CONTRACTS §14 "Native placeholders and markup", "XLIFF with inline markup";
- * docs/formats.md "Markup in values"), through the dashboard API in-process and the formats' own
+ * Markup in values (docs/formats.md "Markup in values", "XLIFF"; docs/messages.md "Tags"), through the dashboard API in-process and the formats' own
  * tools. An Android string with `<xliff:g>` exported as XLIFF was not namespace-well-formed
  * (xmllint: "Namespace prefix xliff on g is not defined") and xliff2po converted nothing; `<b>`
  * was written raw into XLIFF 1.2; `&amp;` reached the editor as `&amp;`. Now stored values keep
@@ -181,7 +180,7 @@ describe("values the writers cannot take as markup are text: every file stays we
   });
 });
 
-describe("plural forms numbers rarely reach (CONTRACTS §14): never added by a writer", () => {
+describe("plural forms numbers rarely reach (docs/formats.md "Plurals"): never added by a writer", () => {
   const frAndroid = `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <plurals name="files">\n        <item quantity="one">%d fichier</item>\n        <item quantity="other">%d fichiers</item>\n    </plurals>\n</resources>\n`;
 
   test("a French Android plural without many: no plural_category problem, and no many in any export", async () => {

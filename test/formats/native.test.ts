@@ -128,7 +128,7 @@ describe("Android strings.xml", () => {
     expect(en["welcome"]).toBe("Welcome, %1$s! You're in.");
     expect(en["handle"]).toBe("@phrasebook ?maybe");
     expect(en["spaced"]).toBe("  two spaces  ");
-    // CONTRACTS §14 "Native placeholders and markup": &amp; is stored as &, a literal < as &lt;.
+    // docs/formats.md "Markup in values": &amp; is stored as &, a literal < as &lt;.
     expect(en["amp"]).toBe("Terms & Conditions &lt;v2>");
     expect(en["markup"]).toBe('Tap <b>Save</b> to keep <xliff:g id="count">%d</xliff:g> items & more');
     expect(en["files_count"]).toBe("{count, plural, one {%d file} other {%d files}}");

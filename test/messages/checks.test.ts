@@ -114,7 +114,7 @@ describe("message checks: rules around the table (product §7)", () => {
   });
 });
 
-describe("plural forms numbers rarely reach (CONTRACTS §14)", () => {
+describe("plural forms numbers rarely reach (docs/messages.md \"Plural categories\")", () => {
   test("French, Italian, Spanish, Portuguese and Catalan plurals need no `many` case: only 1,000,000 and its multiples take it", () => {
     for (const code of ["fr", "it", "es", "pt", "ca", "pt-BR"]) {
       expect(check(code, "{count, plural, one {# x} other {# y}}", "{count, plural, one {# file} other {# files}}"), code).toEqual([]);
@@ -130,7 +130,7 @@ describe("plural forms numbers rarely reach (CONTRACTS §14)", () => {
   });
 });
 
-describe("tags are checked like placeholders (CONTRACTS §14, docs/messages.md \"Tags\")", () => {
+describe("tags are checked like placeholders (docs/messages.md \"Tags\")", () => {
   const base = 'Tap <b>Save</b> to keep <xliff:g id="count">%d</xliff:g> items';
   const found = (value: string, syntax: MessageSyntax = "icu") => check("de", value, base, syntax).map((p) => [p.code, p.severity, p.message]);
 

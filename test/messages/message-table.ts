@@ -199,7 +199,7 @@ export const BROKEN: Row[] = [
     ],
   },
   {
-    // CONTRACTS §14 "Plural forms numbers rarely reach": French `many` is for 1,000,000 and its
+    // docs/messages.md "Plural categories": French `many` is for 1,000,000 and its
     // multiples only, which every runtime gives the `other` text: a plural needs no case for it.
     code: "fr",
     value: "{count, plural, one {# truc} other {# trucs}}",

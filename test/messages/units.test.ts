@@ -1,7 +1,7 @@
 /**
- * A value as an editor shows it (docs/messages.md "Units"; CONTRACTS §14 "Native placeholders and
- * markup"): `messageUnits` splits it into text, placeholders (the syntax's and native ones) and
- * tags, and the units joined are the value exactly. Linear in the length of the value.
+ * A value as an editor shows it (docs/messages.md "Units"): `messageUnits` splits it into text,
+ * placeholders (the syntax's and native ones) and tags, and the units joined are the value
+ * exactly. Linear in the length of the value.
  */
 import { describe, expect, test } from "bun:test";
 import { messageUnits, type MessageUnit } from "../../src/messages/units.ts";

@@ -26,7 +26,7 @@ test("product §7: values of a 0.1.0 data dir are checked after start, without h
     const admin = await DashboardClient.loggedIn(server.url, meta.email, meta.password);
     const problems = (await admin.get(`/projects/${meta.project_id}/problems`)).body.items;
     // The demo's Portuguese plurals have no `many` case, which only a million and its multiples
-    // take (CONTRACTS §14 "Plural forms numbers rarely reach"): no finding, and none counted.
+    // take (docs/messages.md "Plural categories"): no finding, and none counted.
     expect(problems).toEqual([]);
     const progress = (await admin.get(`/projects/${meta.project_id}/progress`)).body.languages;
     expect(progress.find((l: any) => l.code === "pt-BR")).toMatchObject({ errors: 0, warnings: 0 });

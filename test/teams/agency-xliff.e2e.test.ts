@@ -1,8 +1,7 @@
 /**
  * A team hands its Android strings to a translation agency as XLIFF and takes the work back
- * (CONTRACTS §14 "XLIFF with inline markup", "Native placeholders and markup", "Plural forms
- * numbers rarely reach"; docs/formats.md "XLIFF", "Markup in values"), all through the compiled
- * executable: the server, and the client in a git repository as CI runs it.
+ * (docs/formats.md "XLIFF", "Markup in values", "Plurals"; docs/messages.md "Tags"), all through
+ * the compiled executable: the server, and the client in a git repository as CI runs it.
  *
  * The repository holds an Android res tree with what real strings hold: `<xliff:g>` around
  * placeholders, `<b>` and `<a href>` markup, plurals, `&amp;`, `&lt;`, apostrophes, a string not to
