@@ -180,7 +180,7 @@ describe("values the writers cannot take as markup are text: every file stays we
   });
 });
 
-describe("plural forms numbers rarely reach (docs/formats.md "Plurals"): never added by a writer", () => {
+describe("plural forms numbers rarely reach (docs/formats.md \"Plurals\"): never added by a writer", () => {
   const frAndroid = `<?xml version="1.0" encoding="utf-8"?>\n<resources>\n    <plurals name="files">\n        <item quantity="one">%d fichier</item>\n        <item quantity="other">%d fichiers</item>\n    </plurals>\n</resources>\n`;
 
   test("a French Android plural without many: no plural_category problem, and no many in any export", async () => {
