@@ -29,10 +29,10 @@ interface LanguageInfo {
 /**
  * What the checks of a translation take from its key's base value (messages/check.ts): nothing
  * when there is none or it does not parse, else its placeholder names in order of first use (the
- * order the suggestions of placeholder_unknown list them in).
+ * order the suggestions of placeholder_unknown list them in), its native placeholders and its tags.
  */
 function baseShape(base: ReadMessage | null): string {
-  return base === null || base.fault ? "" : JSON.stringify(base.arguments.map((a) => a.name));
+  return base === null || base.fault ? "" : JSON.stringify([base.arguments.map((a) => a.name), base.native ?? [], base.tags?.tags ?? []]);
 }
 
 /** One project's checking context: its syntax, base language and languages, read once. */
