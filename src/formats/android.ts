@@ -12,11 +12,13 @@ import { attr, childrenOf, commentText, escapeXmlAttribute, escapeXmlText, lineO
  * `<item quantity>`s the cases); a comment just before an element is the key's context;
  * `translatable="false"` marks the entry not to be translated (such strings are the base language's
  * only). Android's escapes (`\'`, `\"`, `\n`, `\t`, `\@`, `\?`, `\uXXXX`, double quotes keeping
- * spaces) are undone; inline markup (`<b>`, `<xliff:g>`) is kept as written. `<string-array>` has
- * no place in a key/value project and is refused by name.
+ * spaces) are undone; inline markup (`<b>`, `<xliff:g>`) is kept as written, a literal `<` stored
+ * as `&lt;` and every other reference decoded (docs/formats.md "Markup in values"). `<string-array>`
+ * has no place in a key/value project and is refused by name.
  *
  * Written: the same elements, every value escaped as aapt2 reads it, a context as a comment above,
- * `translatable="false"` on a key marked not to be translated.
+ * `translatable="false"` on a key marked not to be translated; a plural's forms are the language's
+ * categories, but one no number below a million reaches (French `many`) only where the value has it.
  */
 
 /**

@@ -12,13 +12,15 @@ import { attr, childrenOf, escapeXmlAttribute, escapeXmlText, lineOf, parseXml, 
  * key) and XLIFF 2.0 `<unit>` (its `name`, else its `id`), inside `<group>`s too; `<source>` gives
  * the source language's entries and `<target>` the target language's, each file's languages from
  * its `source-language`/`target-language` (1.2) or `srcLang`/`trgLang` (2.0); `<note>`s are the
- * key's context; `translate="no"` marks the entry not to be translated. Inline elements (`<g>`, `<ph>`, `<x/>`,
- * `<pc>`) are kept as written; otherwise entities are decoded. Plurals have no element of their
- * own in XLIFF: the ICU text is the unit's text, as tools that exchange ICU messages write it.
+ * key's context; `translate="no"` marks the entry not to be translated. Inline elements holding an
+ * original code are that code, others are kept as written, text is decoded (xliff-inline.ts;
+ * docs/formats.md "Markup in values"). Plurals have no element of their own in XLIFF: the ICU text
+ * is the unit's text, as tools that exchange ICU messages write it.
  *
  * Written: 1.2 unless `version` 2.0 is asked for (the client's `--xliff-version 2.0`), the base
  * language as the source and the file's language as the target (no target when it is the base);
- * `translate="no"` on the unit of a key marked not to be translated.
+ * `translate="no"` on the unit of a key marked not to be translated; a value's tags as inline
+ * elements holding their code.
  */
 
 export type XliffVersion = "1.2" | "2.0";
@@ -34,8 +36,10 @@ function text(node: XmlNode, data: ReadonlyMap<string, string> | null = null): s
 function plain(node: XmlNode): string {
   let out = "";
   for (const p of xmlPieces(rawText(node))) {
-    const cp = "tag" in p && p.name === "cp" ? /hex\s*=\s*["']([0-9a-fA-F]{1,6})["']/.exec(p.tag) : null;
-    out += "text" in p ? p.text : cp ? String.fromCodePoint(Math.min(parseInt(cp[1]!, 16), 0x10ffff)) : p.tag;
+    const hex = "tag" in p && p.name === "cp" ? /hex\s*=\s*["']([0-9a-fA-F]{1,6})["']/.exec(p.tag) : null;
+    const code = hex ? parseInt(hex[1]!, 16) : -1;
+    const char = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : undefined;
+    out += "text" in p ? p.text : (char ?? p.tag);
   }
   return out;
 }
