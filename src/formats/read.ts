@@ -22,7 +22,7 @@ export const IMPORT_LIMITS = {
   entries: 100_000,
   /** Levels of nested objects (a flat file has 1). */
   depth: 32,
-  /** Alias nodes (`*name`) in one YAML file. */
+  /** Alias nodes (`*name`) in one YAML file, and anchors (`&name`) likewise. */
   yamlAliases: 100,
 } as const;
 
