@@ -295,7 +295,7 @@ function compareTags(read: ReadMessage, base: ReadMessage, ctx: CheckContext, se
   const myTags = new Set(mine?.tags ?? []);
   const myUnpaired = new Set(mine?.unpaired ?? []);
   for (const t of myTags) {
-    if (!theirSet.has(t)) unknown.push({ code: "placeholder_unknown", severity, message: `\`${t}\` is not in the ${ctx.baseName} text${theirs.length === 0 ? ", which has no tags" : ""}` });
+    if (!theirSet.has(t)) unknown.push({ code: "placeholder_unknown", severity, message: `\`${t}\` is not in the ${ctx.baseName} text` });
   }
   for (const t of myUnpaired) {
     const name = tagName(t);
@@ -303,7 +303,7 @@ function compareTags(read: ReadMessage, base: ReadMessage, ctx: CheckContext, se
     unknown.push({
       code: "placeholder_unknown",
       severity,
-      message: t.startsWith("</") ? `\`${t}\` closes no \`<${name}>\`: tags must be paired as in the ${ctx.baseName} text` : `\`${t}\` is never closed: \`</${name}>\` is missing`,
+      message: t.startsWith("</") ? `\`${t}\` closes no \`<${name}>\`` : `\`${t}\` is never closed: \`</${name}>\` is missing`,
     });
   }
   if (!missing) return;

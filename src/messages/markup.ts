@@ -33,64 +33,12 @@ export interface TagToken {
 /** HTML's void elements: written without a closer in HTML (`<br>`), so never unpaired. */
 const VOID_ELEMENTS = new Set(["br", "hr", "img", "wbr"]);
 
-function isNameStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
-function isNameChar(c: number): boolean {
-  return isNameStart(c) || (c >= 48 && c <= 57) || c === 45 || c === 46;
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
-}
-
-/** The end of a name starting at `at` (letters, digits, `_ - .`, one `:` prefix), or `at` when none starts there. */
-function nameEnd(value: string, at: number): number {
-  if (at >= value.length || !isNameStart(value.charCodeAt(at))) return at;
-  let i = at + 1;
-  while (i < value.length && isNameChar(value.charCodeAt(i))) i++;
-  if (value.charCodeAt(i) === 58 /* : */ && isNameStart(value.charCodeAt(i + 1))) {
-    i += 2;
-    while (i < value.length && isNameChar(value.charCodeAt(i))) i++;
-  }
-  return i;
-}
-
 /**
- * The tag starting at the `<` at `lt`: its end and kind, or the position where reading it stopped
- * (`end < 0`, `stop` the first character that cannot belong to it). Nothing read crosses another
- * `<`, so trying every `<` of a value reads each character at most once.
+ * A tag at a `<`: `</name>`, or `<name attr="value" …>` or `…/>`, a name with at most one prefix.
+ * Sticky, and no part of it can cross a `<` (an attribute value holds none), so trying it at every
+ * `<` of a value reads each character a bounded number of times: linear.
  */
-function tagAt(value: string, lt: number): { end: number; kind: TagKind; name: string } | { end: -1; stop: number } {
-  const closing = value.charCodeAt(lt + 1) === 47; /* / */
-  const nameStart = lt + (closing ? 2 : 1);
-  let i = nameEnd(value, nameStart);
-  if (i === nameStart) return { end: -1, stop: nameStart };
-  const name = value.slice(nameStart, i);
-  for (;;) {
-    const spaced = i < value.length && isSpace(value.charCodeAt(i));
-    while (i < value.length && isSpace(value.charCodeAt(i))) i++;
-    const c = value.charCodeAt(i);
-    if (c === 62 /* > */) return { end: i + 1, kind: closing ? "close" : "open", name };
-    if (c === 47 /* / */ && !closing && value.charCodeAt(i + 1) === 62) return { end: i + 2, kind: "empty", name };
-    if (closing || !spaced) return { end: -1, stop: i };
-    // An attribute: name = "value" or 'value', the value without a `<` (XML forbids one there).
-    const attrEnd = nameEnd(value, i);
-    if (attrEnd === i) return { end: -1, stop: i };
-    i = attrEnd;
-    while (i < value.length && isSpace(value.charCodeAt(i))) i++;
-    if (value.charCodeAt(i) !== 61 /* = */) return { end: -1, stop: i };
-    i++;
-    while (i < value.length && isSpace(value.charCodeAt(i))) i++;
-    const quote = value.charCodeAt(i);
-    if (quote !== 34 && quote !== 39) return { end: -1, stop: i };
-    let j = i + 1;
-    while (j < value.length && value.charCodeAt(j) !== quote && value.charCodeAt(j) !== 60 /* < */) j++;
-    if (value.charCodeAt(j) !== quote) return { end: -1, stop: j };
-    i = j + 1;
-  }
-}
+const TAG = /<(\/?)([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/y;
 
 /**
  * Every tag of a value, in order, each paired with its partner: a closing tag closes the innermost
@@ -103,13 +51,14 @@ export function scanTags(value: string, work?: WorkCounter): TagToken[] {
   if (lt < 0) return tags;
   const open: number[] = [];
   while (lt >= 0) {
-    const found = tagAt(value, lt);
-    let next: number;
-    if (found.end < 0) next = Math.max(lt + 1, (found as { stop: number }).stop);
-    else {
-      const { end, kind, name } = found as { end: number; kind: TagKind; name: string };
+    TAG.lastIndex = lt;
+    const m = TAG.exec(value);
+    let next = lt + 1;
+    if (m && !(m[1] && (m[3] || m[4]))) {
+      const name = m[2]!;
+      const kind: TagKind = m[1] ? "close" : m[4] ? "empty" : "open";
       const index = tags.length;
-      const token: TagToken = { start: lt, end, name, kind, pair: -1 };
+      const token: TagToken = { start: lt, end: TAG.lastIndex, name, kind, pair: -1 };
       if (kind === "empty" || (kind === "open" && VOID_ELEMENTS.has(name.toLowerCase()))) token.pair = index;
       else if (kind === "open") open.push(index);
       else if (open.length > 0 && tags[open[open.length - 1]!]!.name === name) {
@@ -118,7 +67,7 @@ export function scanTags(value: string, work?: WorkCounter): TagToken[] {
         tags[partner]!.pair = index;
       }
       tags.push(token);
-      next = end;
+      next = TAG.lastIndex;
     }
     lt = value.indexOf("<", next);
   }
