@@ -4,7 +4,7 @@ import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } f
 import { newId } from "../common/ids.ts";
 import { atLeastCharacters, atMostCharacters } from "../common/model.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
-import { hasControlCharacters, hasLoneSurrogate } from "../common/text.ts";
+import { clipped, hasControlCharacters, hasLoneSurrogate, xmlForbiddenReason } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
@@ -59,22 +59,38 @@ export function cleanKey(raw: string): string {
   if (raw.length > KEY_MAX_LENGTH) throw invalidField("key", atMostCharacters(KEY_MAX_LENGTH));
   if (hasControlCharacters(raw)) throw invalidField("key", "must not contain control characters");
   if (hasLoneSurrogate(raw)) throw invalidField("key", "must be valid Unicode (it holds a lone UTF-16 surrogate)");
+  const forbidden = xmlForbiddenReason(raw); // U+FFFE, U+FFFF: a key is written into XML files too
+  if (forbidden) throw invalidField("key", forbidden);
   if (raw.trim() !== raw) throw invalidField("key", "must not start or end with white space");
   return raw;
 }
 
-/** A context as stored: blank is none. Its length, like the key's, is checked for an import's entries too. */
-export function cleanContext(raw: string | null | undefined): string | null {
+/**
+ * A context as stored: blank is none. Its length, like the key's, is checked for an import's entries
+ * too, and so are the characters XML 1.0 forbids (a context is written as a comment or note into
+ * Android and XLIFF files; docs/formats.md "XML and bad files"); `key` names the key in the 400.
+ */
+export function cleanContext(raw: string | null | undefined, key?: string): string | null {
   if (raw === undefined || raw === null) return null;
   if (raw.length > CONTEXT_MAX_LENGTH) throw invalidField("context", atMostCharacters(CONTEXT_MAX_LENGTH));
+  const forbidden = xmlForbiddenReason(raw);
+  if (forbidden) throw invalidField("context", `${key === undefined ? "" : `key "${clipped(key)}": `}${forbidden}`);
   return raw.trim() === "" ? null : raw;
 }
 
-/** A value of an import's file: the route's schema bounds a value sent alone (model.ts TranslationValue). */
-export function checkValue(value: string): string {
-  if (value.length > VALUE_MAX_LENGTH) throw invalidField("value", atMostCharacters(VALUE_MAX_LENGTH));
-  // A JSON escape (`"\ud800"`) in a JSON, ARB or .xcstrings file gets past the check of the raw text.
-  if (hasLoneSurrogate(value)) throw invalidField("value", "must be valid Unicode (it holds a lone UTF-16 surrogate)");
+/**
+ * A value as stored, from an import's file or a save (`key` names the key in the 400): the route's
+ * schema bounds a value sent alone (model.ts TranslationValue); text that is not Unicode and the
+ * characters XML 1.0 forbids are refused, as no Android or XLIFF file could carry them
+ * (docs/formats.md "XML and bad files").
+ */
+export function checkValue(value: string, key?: string): string {
+  const named = key === undefined ? "" : `key "${clipped(key)}": `;
+  if (value.length > VALUE_MAX_LENGTH) throw invalidField("value", `${named}${atMostCharacters(VALUE_MAX_LENGTH)}`);
+  // A JSON escape (`"\ud800"`, `"\u0001"`) in a JSON, ARB or .xcstrings file gets past the check of the raw text.
+  if (hasLoneSurrogate(value)) throw invalidField("value", `${named}must be valid Unicode (it holds a lone UTF-16 surrogate)`);
+  const forbidden = xmlForbiddenReason(value);
+  if (forbidden) throw invalidField("value", `${named}${forbidden}`);
   return value;
 }
 
@@ -276,7 +292,7 @@ function assertKeyFree(db: Db, project: ProjectRow, key: string, exceptId?: numb
 
 export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: NewKey): KeyView {
   const key = cleanKey(input.key);
-  const context = cleanContext(input.context);
+  const context = cleanContext(input.context, key);
   assertKeyFree(db, project, key);
   const now = clock.now();
   return db.transaction((tx) => {
@@ -293,7 +309,7 @@ export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectR
 export function updateKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: KeyPatch): KeyView {
   const k = findKey(db, project, publicId);
   const key = patch.key === undefined ? k.key : cleanKey(patch.key);
-  const context = patch.context === undefined ? k.context : cleanContext(patch.context);
+  const context = patch.context === undefined ? k.context : cleanContext(patch.context, key);
   if (key !== k.key) assertKeyFree(db, project, key, k.id);
   if (key === k.key && context === k.context) return getKey(db, project, publicId);
   db.transaction((tx) => {

@@ -77,7 +77,13 @@ const SERVER_SIDE = [
   "src/dashboard/",
   "src/messages/",
 ];
-const loadedOf = (modules: string[], prefixes: string[]) => modules.filter((m) => prefixes.some((p) => m.startsWith(p)));
+/**
+ * Modules of `src/messages/` that are plain code importing nothing (a value's tags, a language's
+ * plural categories): the formats' writers use them, so the client loads them with the formats;
+ * the message parser and the checks stay out.
+ */
+const PLAIN_MESSAGES = new Set(["src/messages/markup.ts", "src/messages/plurals.ts"]);
+const loadedOf = (modules: string[], prefixes: string[]) => modules.filter((m) => !PLAIN_MESSAGES.has(m) && prefixes.some((p) => m.startsWith(p)));
 
 describe("docs/architecture.md Start-up: each command loads what it runs", () => {
   test("version and --help load the entry alone: no server, framework, storage, message parser or dashboard asset", () => {
