@@ -35,9 +35,12 @@ async function shellAssets(): Promise<string[]> {
  * to 39,746 B, and later changes to 40,238 B. The pages as components, no function over 80 lines
  * (docs/decisions.md "Pages as components"), add 1,215 B (class members keep their names), to
  * 41,453 B. Editing in the project's syntax, native placeholders and tags as units
- * (src/messages/units.ts) and the controls by role add 1,061 B, to 42,514 B: 42 KB leaves 0.5 KB.
+ * (src/messages/units.ts) and the controls by role add 1,061 B, to 42,514 B. Tags read as markup
+ * only when paired (src/messages/markup.ts, which the checks run while a value is typed also
+ * need) and the plural rules' rarely reached categories add 1,142 B, to 43,656 B: 44 KB leaves
+ * 0.4 KB. A change that needs more raises this with its figure.
  */
-const SCRIPT_BUDGET_BROTLI_BYTES = 42 * 1024;
+const SCRIPT_BUDGET_BROTLI_BYTES = 44 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
 describe("dashboard: the dashboard's pages and assets", () => {
