@@ -14,7 +14,9 @@ import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./sto
 import { findLitestream, startReplicator } from "./replication/litestream.ts";
 import { replicaLocation } from "./targets/replica.ts";
 import { PublishTargets } from "./targets/registry.ts";
-import { FileRenderer } from "./targets/render.ts";
+import { FileRenderer, ObjectRenderers, type ObjectRenderer } from "./targets/render.ts";
+import type { PathRecord } from "./changes/paths.ts";
+import { projectsWithoutSigningKey } from "./delivery/queries.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
@@ -49,6 +51,12 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
   clearUnfinishedPublishes(db);
   cleanStrayReleaseFiles(settings.dataDir, publishedReleaseIds(db));
 
+  // Projects made before signing keys get their first (docs/delivery.md "Signatures"), before the
+  // path record names keys.
+  if (projectsWithoutSigningKey(db) > 0) {
+    const made = (await import("./delivery/keys.ts")).ensureSigningKeys(db, clock);
+    log.info("made signing keys for projects that had none", { projects: made });
+  }
   const changes = new Changes(db, clock);
   // A database made before the path record gets one saying what it serves now (docs/architecture.md
   // "Publish targets"), before any target reads it.
@@ -60,9 +68,25 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
     changes,
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
-    targets: PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock),
+    targets: PublishTargets.fromSettings({ settings, db, renderer: objectRenderer(settings, db, changes.paths) }, changes, clock),
   };
   return { deps, app: createApp(deps) };
+}
+
+/**
+ * Makes every object a CDN path serves, as the CDN answers it, for the targets that copy the
+ * paths elsewhere (docs/architecture.md "Publish targets"): bundle files from the data directory;
+ * manifests, their signatures and key files from delivery/ (loaded on the first one).
+ */
+export function objectRenderer(settings: Settings, db: Db, paths: PathRecord): ObjectRenderer {
+  let delivery: Promise<ObjectRenderer> | undefined;
+  const deliveryObjects: ObjectRenderer = {
+    async render(op) {
+      delivery ??= import("./delivery/render.ts").then((m) => m.deliveryRenderer(db, settings, paths));
+      return (await delivery).render(op);
+    },
+  };
+  return new ObjectRenderers({ file: new FileRenderer(settings.dataDir), manifest: deliveryObjects, manifest_signature: deliveryObjects, key: deliveryObjects, key_signature: deliveryObjects });
 }
 
 /** Start-up, then listen and start the background work. The caller owns signals. */
