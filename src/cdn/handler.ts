@@ -155,7 +155,7 @@ export function createCdn(deps: CdnDeps): Cdn {
   async function fillDelivery(request: Request, method: string, path: string): Promise<Response> {
     const parsed = parseDeliveryPath(path.slice(prefix.length));
     if (!parsed) return NOT_FOUND.toResponse();
-    delivery ??= import("../delivery/objects.ts").then(({ Delivery }) => new Delivery(deps.db, deps.settings, deps.changes.paths));
+    delivery ??= import("../delivery/objects.ts").then(({ deliveryOf }) => deliveryOf(deps));
     const project = queries.projectBySlug.get(parsed.projectSlug);
     if (!project) return NOT_FOUND.toResponse();
     const generation = cache.generation(project.id);

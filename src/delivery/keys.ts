@@ -133,7 +133,7 @@ export function rotateSigningKey({ db, clock, changes }: ServiceDeps, cdnUrl: st
       const previous = currentKey(tx as unknown as Db, project.id);
       const next = insertKey(tx as unknown as Db, project.id, (previous?.n ?? 0) + 1, previous, clock.now());
       changes.paths.keyRotated(project.id);
-      recordAudit(tx as unknown as Db, clock, by, {
+      recordAudit(db, clock, by, {
         action: "signing_key_rotated",
         target: { kind: "project", id: project.publicId, name: project.name },
         projectId: project.id,

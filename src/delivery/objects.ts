@@ -205,3 +205,15 @@ export class Delivery {
     return { release, bytes };
   }
 }
+
+const deliveries = new WeakMap<Db, Delivery>();
+
+/**
+ * The app's one Delivery (its caches shared by the CDN and the dashboard API), made on first use
+ * for the app's database (docs/architecture.md "Requests": no module-level state across apps).
+ */
+export function deliveryOf(deps: { db: Db; settings: Pick<Settings, "dataDir" | "cdnUrl">; changes: { paths: PathRecord } }): Delivery {
+  let delivery = deliveries.get(deps.db);
+  if (!delivery) deliveries.set(deps.db, (delivery = new Delivery(deps.db, deps.settings, deps.changes.paths)));
+  return delivery;
+}
