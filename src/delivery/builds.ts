@@ -120,7 +120,7 @@ export async function registerBuild(deps: ServiceDeps, dataDir: string, project:
   if (forgotten.length > 0) {
     // Their paths 404 at once (the CDN drops the project's entries); their files go from the disk.
     changes.notify(project.id);
-    void removeBuildFiles(db, dataDir, project.id, forgotten).catch((err) => log.warn("could not remove the files of forgotten builds", { error: String(err) }));
+    await removeBuildFiles(db, dataDir, project.id, forgotten).catch((err) => log.warn("could not remove the files of forgotten builds", { error: String(err) }));
   }
   return { build_id: buildId, name, registered_at: iso(now), keys: keyCount };
 }

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import { releasesRoot } from "../bundles/layout.ts";
 import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED } from "../bundles/urls.ts";
+import type { Changes } from "../changes/changes.ts";
 import type { PathRecord } from "../changes/paths.ts";
 import type { Settings } from "../config/settings.ts";
 import { CONTENT_TYPES, shippedFormats, type BundleFormat } from "../formats/registry.ts";
@@ -75,6 +76,16 @@ export class Delivery {
     private readonly paths: PathRecord,
   ) {}
 
+  /**
+   * Forgets what it made of a project's releases when the project changes (a build forgotten and
+   * its files removed, the message syntax changed): made again, from the same files, when asked.
+   */
+  forgetProject(projectId: number): void {
+    for (const cache of [this.signatures, this.buildLanguages] as Map<string, unknown>[]) {
+      for (const key of cache.keys()) if (key.startsWith(`${projectId}/`)) cache.delete(key);
+    }
+  }
+
   /** Every delivery object of `path`, or null (404). */
   async resolve(path: DeliveryPath): Promise<DeliveryObject | null> {
     const project = this.db.select().from(projects).where(eq(projects.cdnSlug, path.projectSlug)).get();
@@ -146,7 +157,7 @@ export class Delivery {
   private async buildLanguage(release: ReleaseRow, build: BuildRecord, code: string): Promise<BuildLanguage | null> {
     const shipped = this.db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(and(eq(releaseLanguages.releaseId, release.id), eq(releaseLanguages.code, code))).get();
     if (!shipped) return null;
-    const key = `${release.publicId}/${build.buildId}/${code}`;
+    const key = `${release.projectId}/${release.publicId}/${build.buildId}/${code}`;
     let made = this.buildLanguages.get(key);
     if (!made) {
       made = (async () => {
@@ -163,13 +174,14 @@ export class Delivery {
 
   /** The base language's keys and placeholders of a release, read once from its files. */
   releaseSignature(release: ReleaseRow): Promise<ReleaseSignature> {
-    let sig = this.signatures.get(release.publicId);
+    const key = `${release.projectId}/${release.publicId}`;
+    let sig = this.signatures.get(key);
     if (!sig) {
       const base = this.db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(and(eq(releaseLanguages.releaseId, release.id), eq(releaseLanguages.isBaseLanguage, true))).get();
       const syntax = this.db.select({ syntax: projects.messageSyntax }).from(projects).where(eq(projects.id, release.projectId)).get()!.syntax;
       sig = base ? releaseSignatureOf(this.settings.dataDir, release, base.code, syntax) : Promise.resolve({ keys: [], arbNames: new Map(), placeholders: new Map() });
-      sig.catch(() => this.signatures.delete(release.publicId));
-      this.signatures.set(release.publicId, sig);
+      sig.catch(() => this.signatures.delete(key));
+      this.signatures.set(key, sig);
     }
     return sig;
   }
@@ -212,8 +224,12 @@ const deliveries = new WeakMap<Db, Delivery>();
  * The app's one Delivery (its caches shared by the CDN and the dashboard API), made on first use
  * for the app's database (docs/architecture.md "Requests": no module-level state across apps).
  */
-export function deliveryOf(deps: { db: Db; settings: Pick<Settings, "dataDir" | "cdnUrl">; changes: { paths: PathRecord } }): Delivery {
+export function deliveryOf(deps: { db: Db; settings: Pick<Settings, "dataDir" | "cdnUrl">; changes: Pick<Changes, "paths" | "subscribe"> }): Delivery {
   let delivery = deliveries.get(deps.db);
-  if (!delivery) deliveries.set(deps.db, (delivery = new Delivery(deps.db, deps.settings, deps.changes.paths)));
+  if (!delivery) {
+    const made = new Delivery(deps.db, deps.settings, deps.changes.paths);
+    deps.changes.subscribe((projectId) => made.forgetProject(projectId));
+    deliveries.set(deps.db, (delivery = made));
+  }
   return delivery;
 }
