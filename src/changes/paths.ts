@@ -50,8 +50,11 @@ export interface KeysRef {
 }
 
 export type PathChange =
-  /** A release's pinned files were written (a publish or a republish). */
-  | { kind: "release_published"; project_slug: string; release: ReleaseRef; manifests?: ManifestRef[] }
+  /**
+   * A release's pinned files were written (a publish or a republish), then its manifest; with the
+   * project's key files, so a copy elsewhere has them from the first publish on.
+   */
+  | { kind: "release_published"; project_slug: string; release: ReleaseRef; manifests?: ManifestRef[]; keys?: KeysRef }
   /** `latest` serves another release, or none (`release: null`: every `latest` path 404s). */
   | { kind: "latest_moved"; project_slug: string; release: ReleaseRef | null; previous: ReleaseRef | null; manifests?: ManifestRef[] }
   /** A channel points at another release; `release: null` when it was deleted. */
@@ -142,7 +145,8 @@ export class PathRecord {
     this.q.setReleaseManifest.run({ sequence, key, releaseId });
     const slug = this.projectSlug(projectId);
     const release = this.releaseRef(releaseId);
-    return this.record(projectId, { kind: "release_published", project_slug: slug, release, manifests: [this.manifestRef(pinnedDir(slug, release.slug), release, sequence, key)] }, sequence);
+    const manifests = [this.manifestRef(pinnedDir(slug, release.slug), release, sequence, key)];
+    return this.record(projectId, { kind: "release_published", project_slug: slug, release, manifests, keys: this.keysRef(projectId) }, sequence);
   }
 
   /** A published release was deleted; `ref` was read before the row went. */

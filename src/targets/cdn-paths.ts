@@ -100,7 +100,7 @@ export function pathOps(change: PathChange): PathOp[] {
   const slug = change.project_slug;
   switch (change.kind) {
     case "release_published":
-      return [...puts(pinnedDir(slug, change.release.slug), change.release, false), ...manifestPuts(slug, change.manifests)];
+      return [...puts(pinnedDir(slug, change.release.slug), change.release, false), ...(change.keys ? keyPuts(slug, change.keys) : []), ...manifestPuts(slug, change.manifests)];
     case "latest_moved":
       return [...moved(latestDir(slug), change.release, change.previous), ...(change.release ? manifestPuts(slug, change.manifests) : manifestDeletes(latestDir(slug)))];
     case "channel_moved": {

@@ -92,3 +92,64 @@ describe("manifests (docs/delivery.md)", () => {
     }
   });
 });
+
+/** A published release's detail (its slug included), by tag. */
+async function release(tag: string): Promise<any> {
+  const id = (await f.admin.get(`/projects/${pid}/releases`)).body.items.find((r: any) => r.tag === tag).id;
+  return (await f.admin.get(`/projects/${pid}/releases/${id}`)).body;
+}
+
+describe("sequences (docs/delivery.md \"Manifests\")", () => {
+  const manifest = async (path: string) => JSON.parse(new TextDecoder().decode((await get(path)).bytes));
+
+  test("a channel's manifest carries its last move's sequence; latest's the change that made its release latest, a deletion included", async () => {
+    const v1 = await release("v1");
+    const v1Seq = (await manifest(`p/${slug}/r/latest/manifest.json`)).sequence;
+    f.clock.advance(1000);
+    const v2 = await publish(f.admin, pid, "v2");
+    const v2Seq = (await manifest(`p/${slug}/r/latest/manifest.json`)).sequence;
+    expect(v2Seq).toBeGreaterThan(v1Seq);
+    const channel = (await f.admin.put(`/projects/${pid}/channels/beta`, { release_id: v1.id })).body;
+    const beta = await manifest(`p/${slug}/c/${channel.slug}/manifest.json`);
+    expect(beta.sequence).toBeGreaterThan(v2Seq);
+    expect(beta.release.id).toBe(v1.id);
+    // Moving it again: a higher one.
+    const moved = (await f.admin.put(`/projects/${pid}/channels/beta`, { release_id: v2.id })).body;
+    const betaAgain = await manifest(`p/${slug}/c/${moved.slug}/manifest.json`);
+    expect(betaAgain.sequence).toBeGreaterThan(beta.sequence);
+    // The pinned manifest of v1 keeps its publish's sequence whatever happens since.
+    expect((await manifest(`p/${slug}/r/${v1.slug}/manifest.json`)).sequence).toBe(v1Seq);
+    // Deleting latest's release makes v1 latest again, with the deletion's sequence: never a lower one.
+    await f.admin.put(`/projects/${pid}/channels/beta`, { release_id: v1.id });
+    expect((await f.admin.delete(`/projects/${pid}/releases/${v2.id}`)).status).toBe(204);
+    const after = await manifest(`p/${slug}/r/latest/manifest.json`);
+    expect(after.release.id).toBe(v1.id);
+    expect(after.sequence).toBeGreaterThan(betaAgain.sequence);
+  });
+
+  test("a key rotation signs latest's and channels' manifests again at once, same bytes; pinned ones keep their key", async () => {
+    const before = await get(`p/${slug}/r/latest/manifest.json`);
+    const beforeSig = new TextDecoder().decode((await get(`p/${slug}/r/latest/manifest.json.minisig`)).bytes);
+    const v1 = await release("v1");
+    const pinnedSig = new TextDecoder().decode((await get(`p/${slug}/r/${v1.slug}/manifest.json.minisig`)).bytes);
+    const oldKey = (await get(`p/${slug}/key.pub`)).bytes;
+    const rotated = await f.admin.post(`/projects/${pid}/signing-key/rotate`);
+    expect(rotated.status).toBe(200);
+    const after = await get(`p/${slug}/r/latest/manifest.json`);
+    expect(after.bytes).toEqual(before.bytes);
+    const afterSig = (await get(`p/${slug}/r/latest/manifest.json.minisig`)).bytes;
+    expect(new TextDecoder().decode(afterSig)).not.toBe(beforeSig);
+    const newKey = (await get(`p/${slug}/key.pub`)).bytes;
+    expect(minisignVerifies("rotated", after.bytes, afterSig, newKey).ok).toBe(true);
+    expect(minisignVerifies("rotated-old-key", after.bytes, afterSig, oldKey).ok).toBe(false);
+    expect(new TextDecoder().decode((await get(`p/${slug}/r/${v1.slug}/manifest.json.minisig`)).bytes)).toBe(pinnedSig);
+    // keys/2.pub is signed by key 1: minisign checks it with keys/1.pub.
+    const k2 = (await get(`p/${slug}/keys/2.pub`)).bytes;
+    const k2sig = (await get(`p/${slug}/keys/2.pub.minisig`)).bytes;
+    const k1 = (await get(`p/${slug}/keys/1.pub`)).bytes;
+    expect(k1).toEqual(oldKey);
+    const chain = minisignVerifies("chain", k2, k2sig, k1);
+    expect(chain.ok).toBe(true);
+    expect(chain.out).toContain("phrasebook key n=2");
+  });
+});
