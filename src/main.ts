@@ -85,6 +85,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/promote.ts")).runPromote(args);
     case "diff":
       return (await import("./cli/client/diff.ts")).runDiff(args);
+    case "builds":
+      return (await import("./cli/client/builds.ts")).runBuilds(args);
+    case "verify":
+      return (await import("./cli/client/verify.ts")).runVerify(args);
+    case "signing-key":
+      return (await import("./cli/client/signing-key.ts")).runSigningKey(args);
     default:
       throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
   }

@@ -23,7 +23,7 @@ export interface ParsedArgs {
 type Kind = "value" | "switch";
 
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "builds", "verify", "signing-key"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
@@ -35,11 +35,11 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { kind: "value" as Kind, commands: SERVER_COMMANDS }])),
   "--email": { kind: "value", commands: ["user"] },
   "--role": { kind: "value", commands: ["user"] },
-  "--name": { kind: "value", commands: ["user", "publish", "rollback"] },
+  "--name": { kind: "value", commands: ["user", "publish", "rollback", "builds"] },
   "--server": { kind: "value", commands: CLIENT_COMMANDS },
   "--token": { kind: "value", commands: CLIENT_COMMANDS },
-  "--config": { kind: "value", commands: ["push", "pull", "publish", "status"] },
-  "--cdn-url": { kind: "value", commands: ["pull"] },
+  "--config": { kind: "value", commands: ["push", "pull", "publish", "status", "builds", "verify", "signing-key"] },
+  "--cdn-url": { kind: "value", commands: ["pull", "verify", "signing-key"] },
   "--no-fallback-files": { kind: "switch", commands: ["pull"] },
   "--add-languages": { kind: "switch", commands: ["push"] },
   "--language": { kind: "value", commands: ["push", "pull"] },
@@ -47,9 +47,13 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--dry-run": { kind: "switch", commands: ["push"] },
   "--delete-missing": { kind: "switch", commands: ["push"] },
   "--translations": { kind: "switch", commands: ["push"] },
-  "--release": { kind: "value", commands: ["pull", "promote", "diff"] },
+  "--release": { kind: "value", commands: ["pull", "promote", "diff", "verify"] },
   "--to": { kind: "value", commands: ["rollback"] },
-  "--channel": { kind: "value", commands: ["promote"] },
+  "--channel": { kind: "value", commands: ["promote", "verify"] },
+  // docs/delivery.md "Verification".
+  "--manifest": { kind: "value", commands: ["verify"] },
+  "--build": { kind: "value", commands: ["verify"] },
+  "--public-key": { kind: "value", commands: ["verify"] },
   "--against": { kind: "value", commands: ["diff"] },
   "--out": { kind: "value", commands: ["pull"] },
   "--xliff-version": { kind: "value", commands: ["pull"] },
@@ -137,6 +141,10 @@ As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOK
                                           point a channel (staging, production) at a release
   phrasebook diff [--release T] [--against T]
                                           what a release (default: the newest draft) changes
+  phrasebook builds register [--name N]   register the app build being made; prints its build id
+  phrasebook verify --public-key KEY [--release T | --channel C | --manifest URL] [--build ID]
+                                          check a manifest's signature and every file it names
+  phrasebook signing-key                  print the project's public key (its key.pub)
   phrasebook <command> --help             every option of a client command, with examples
 
 Settings (environment variable, or the flag that overrides it):

@@ -22,6 +22,10 @@ Usage (PHRASEBOOK_SERVER and PHRASEBOOK_TOKEN, or --server and --token):
   node phrasebook.mjs publish --name N --tag T
                                           create a release and publish it
   node phrasebook.mjs status              progress and message problems per language; a CI gate
+  node phrasebook.mjs builds register    register the app build being made; prints its build id
+  node phrasebook.mjs verify --public-key KEY
+                                          check a manifest's signature and every file it names
+  node phrasebook.mjs signing-key         print the project's public key (its key.pub)
   node phrasebook.mjs <command> --help    every option of a client command, with examples
   node phrasebook.mjs version             print the version
 `;
@@ -38,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!isClientCommand(command)) {
-    throw new CliError(`unknown command "${command}": the Node client runs push, pull, publish and status (the server is the phrasebook executable)`, 1);
+    throw new CliError(`unknown command "${command}": the Node client runs the client commands (node phrasebook.mjs --help lists them; the server is the phrasebook executable)`, 1);
   }
   checkFlags(command, args);
   return runClientCommand(command, args);

@@ -21,5 +21,11 @@ export async function runClientCommand(command: ClientCommand, args: ParsedArgs)
       return (await import("./promote.ts")).runPromote(args);
     case "diff":
       return (await import("./diff.ts")).runDiff(args);
+    case "builds":
+      return (await import("./builds.ts")).runBuilds(args);
+    case "verify":
+      return (await import("./verify.ts")).runVerify(args);
+    case "signing-key":
+      return (await import("./signing-key.ts")).runSigningKey(args);
   }
 }
