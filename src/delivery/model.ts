@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { FORMAT_NAMES, type FormatName } from "../formats/registry.ts";
-import { BUILD_FILE_MAX_LENGTH, BUILD_FILES_MAX, BUILD_NAME_MAX_LENGTH } from "./limits.ts";
+import { BUILD_FILE_MAX_LENGTH, BUILD_FILES_MAX, BUILD_FILES_MIN, BUILD_NAME_MAX_LENGTH } from "./limits.ts";
 export * from "./limits.ts";
 
 /**
@@ -13,6 +13,6 @@ const FileFormatName = Type.Union(FORMAT_NAMES.map((name) => Type.Literal(name))
 
 export const NewBuild = Type.Object({
   name: Type.Optional(Type.String({ maxLength: BUILD_NAME_MAX_LENGTH })),
-  files: Type.Array(Type.Object({ format: FileFormatName, content: Type.String({ maxLength: BUILD_FILE_MAX_LENGTH }) }), { minItems: 1, maxItems: BUILD_FILES_MAX }),
+  files: Type.Array(Type.Object({ format: FileFormatName, content: Type.String({ maxLength: BUILD_FILE_MAX_LENGTH }) }), { minItems: BUILD_FILES_MIN, maxItems: BUILD_FILES_MAX }),
 });
 export type NewBuild = Omit<Static<typeof NewBuild>, "files"> & { files: { format: FormatName; content: string }[] };
