@@ -85,6 +85,6 @@ describe("the same commands, output and exit codes as the executable", () => {
       expect(viaNode.code).toBeGreaterThan(0);
       expect(viaNode).toEqual(await bin(args, env));
     }
-    expect((await node(["serve"])).stderr).toBe('phrasebook: unknown command "serve": the Node client runs push, pull, publish and status (the server is the phrasebook executable)\n');
+    expect((await node(["serve"])).stderr).toBe('phrasebook: unknown command "serve": the Node client runs the client commands (node phrasebook.mjs --help lists them; the server is the phrasebook executable)\n');
   });
 });
