@@ -8,7 +8,7 @@ import type { Settings } from "../config/settings.ts";
 import { CONTENT_TYPES, shippedFormats, type BundleFormat } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { channels, projects, releaseLanguages, releases, signingKeys, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
-import { makeBuildLanguage, leftOutKeys, releaseSignatureOf, type BuildLanguage, type ReleaseSignature } from "./build-files.ts";
+import { leftOutKeys, makeBuildFile, releaseSignatureOf, type BuildFile, type ReleaseSignature } from "./build-files.ts";
 import { findBuild, type BuildRecord } from "./builds.ts";
 import { currentKey, keyFileOf, keyNumbered } from "./keys.ts";
 import { basisOf, manifestBytes, manifestReleaseOf, manifestSignature, type ManifestBasis } from "./manifest.ts";
@@ -42,7 +42,8 @@ export type DeliveryObject = {
 export const cacheControlOf = (moving: boolean) => (moving ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED);
 
 const RELEASE_SIGNATURES_KEPT = 4;
-const BUILD_LANGUAGES_KEPT = 4096;
+const BUILD_FILES_KEPT = 4096;
+const LEFT_OUT_KEPT = 64;
 
 /** A Map that forgets its oldest entries past `max`. */
 class Bounded<V> extends Map<string, V> {
@@ -68,7 +69,8 @@ interface Resolved {
 
 export class Delivery {
   private readonly signatures = new Bounded<Promise<ReleaseSignature>>(RELEASE_SIGNATURES_KEPT);
-  private readonly buildLanguages = new Bounded<Promise<BuildLanguage>>(BUILD_LANGUAGES_KEPT);
+  private readonly buildFiles = new Bounded<Promise<BuildFile>>(BUILD_FILES_KEPT);
+  private readonly leftOut = new Bounded<Promise<Set<string>>>(LEFT_OUT_KEPT);
 
   constructor(
     private readonly db: Db,
@@ -81,7 +83,7 @@ export class Delivery {
    * its files removed, the message syntax changed): made again, from the same files, when asked.
    */
   forgetProject(projectId: number): void {
-    for (const cache of [this.signatures, this.buildLanguages] as Map<string, unknown>[]) {
+    for (const cache of [this.signatures, this.buildFiles, this.leftOut] as Map<string, unknown>[]) {
       for (const key of cache.keys()) if (key.startsWith(`${projectId}/`)) cache.delete(key);
     }
   }
@@ -97,8 +99,7 @@ export class Delivery {
     if (path.build !== null && !build) return null;
     if (path.kind === "build_file") {
       if (!shippedFormats(at.release.formats).includes(path.ext)) return null;
-      const lang = await this.buildLanguage(at.release, build!, path.code);
-      const file = lang?.files[path.ext];
+      const file = await this.buildFile(at.release, build!, path.code, path.ext);
       if (!file) return null;
       // Keyed as the CDN keys files, by their place under releases/: a build's language that
       // loses nothing shares the release's own file and its cache entry.
@@ -143,9 +144,12 @@ export class Delivery {
     if (build) {
       const files: ManifestBasis["files"] = {};
       for (const { code } of release.languages) {
-        const lang = await this.buildLanguage(at.release, build, code);
-        if (!lang) return null;
-        files[code] = Object.fromEntries(Object.entries(lang.files).map(([f, d]) => [f, { sha256: d.sha256, bytes: d.bytes }]));
+        files[code] = {};
+        for (const format of shippedFormats(at.release.formats)) {
+          const file = await this.buildFile(at.release, build, code, format);
+          if (!file) return null;
+          files[code][format] = { sha256: file.sha256, bytes: file.bytes };
+        }
       }
       buildPlace = { id: build.buildId, files };
     }
@@ -153,23 +157,32 @@ export class Delivery {
     return { bytes };
   }
 
-  /** A language of a build's view of a release, made once (docs/delivery.md "App builds"). */
-  private async buildLanguage(release: ReleaseRow, build: BuildRecord, code: string): Promise<BuildLanguage | null> {
+  /** A file of a build's view of a release, made once (docs/delivery.md "App builds"). */
+  private async buildFile(release: ReleaseRow, build: BuildRecord, code: string, format: BundleFormat): Promise<BuildFile | null> {
     const shipped = this.db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(and(eq(releaseLanguages.releaseId, release.id), eq(releaseLanguages.code, code))).get();
     if (!shipped) return null;
-    const key = `${release.projectId}/${release.publicId}/${build.buildId}/${code}`;
-    let made = this.buildLanguages.get(key);
+    const key = `${release.projectId}/${release.publicId}/${build.buildId}/${code}.${format}`;
+    let made = this.buildFiles.get(key);
     if (!made) {
       made = (async () => {
         const basis = await basisOf(this.db, this.settings.dataDir, release);
         if (!basis) throw new Error(`release ${release.publicId} has no files`);
-        const leftOut = leftOutKeys(await this.releaseSignature(release), build.messages);
-        return makeBuildLanguage(this.settings.dataDir, release, basis, build, leftOut, code);
+        const signature = await this.releaseSignature(release);
+        const leftOut = await this.leftOutOf(release, build, signature);
+        return makeBuildFile(this.settings.dataDir, release, basis, build, signature, leftOut, code, format);
       })();
-      made.catch(() => this.buildLanguages.delete(key));
-      this.buildLanguages.set(key, made);
+      made.catch(() => this.buildFiles.delete(key));
+      this.buildFiles.set(key, made);
     }
     return made;
+  }
+
+  /** What a build leaves out of a release, decided once (docs/delivery.md "App builds"). */
+  private leftOutOf(release: ReleaseRow, build: BuildRecord, signature: ReleaseSignature): Promise<Set<string>> {
+    const key = `${release.projectId}/${release.publicId}/${build.buildId}`;
+    let set = this.leftOut.get(key);
+    if (!set) this.leftOut.set(key, (set = Promise.resolve(leftOutKeys(signature, build.messages))));
+    return set;
   }
 
   /** The base language's keys and placeholders of a release, read once from its files. */
