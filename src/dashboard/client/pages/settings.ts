@@ -1,4 +1,5 @@
-import { isAdmin, patch, post, projectPath } from "../api.ts";
+import { get, isAdmin, patch, post, projectPath } from "../api.ts";
+import type { SigningKeyView } from "../../../delivery/keys.ts";
 import { h } from "../dom.ts";
 import { adminOnly, projectLanguages, projectPage } from "../layout.ts";
 import { resolve, type Ctx } from "../router.ts";
@@ -7,7 +8,8 @@ import { PROJECT_NAME_MAX_LENGTH } from "../../../authoring/limits.ts";
 
 /**
  * Rename, base language, message syntax (docs/product.md §7), rotate the project slug
- * (docs/interface.md §5 rule 7: revokes every URL).
+ * (docs/interface.md §5 rule 7: revokes every URL), the signing key and its rotation
+ * (docs/delivery.md "Signatures").
  */
 export function settingsPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
@@ -81,6 +83,28 @@ export function settingsPage(ctx: Ctx) {
       h("p", null, "Every download URL of the project contains ", h("code", null, project.cdn_slug), ". It is the secret that guards the files: anyone with a URL can fetch it, and the latest URLs follow from it."),
       h("div", { class: "danger-zone" }, h("p", { class: "small" }, "Rotating revokes every URL of every release of this project. It cannot be undone."), actionButton("Rotate project slug…", rotate, { class: "danger" })),
     );
-    return [general, slug];
+    const key = await get<SigningKeyView>(projectPath(pid, "signing-key"));
+    const rotateKey = async () => {
+      const ok = await confirmDialog({
+        title: "Rotate the signing key?",
+        body: [
+          h("p", null, "A new key signs the latest and channel manifests from now on; its key file is signed by the current key, so apps that trust the current key follow it."),
+          h("p", null, "Apps that have seen the new key refuse manifests signed by the old one. Rotate when the key may have leaked."),
+        ],
+        confirm: "Rotate the key",
+        danger: true,
+      });
+      if (!ok) return;
+      await post(projectPath(pid, "signing-key", "rotate"));
+      resolve();
+    };
+    const signing = section(
+      "Signing key",
+      h("p", null, "Every manifest the CDN serves is signed with this key (minisign's format). Give apps and ", h("code", null, "phrasebook verify"), " its key line:"),
+      h("p", null, h("code", { class: "signing-key" }, key.public_key)),
+      h("p", { class: "small break-anywhere" }, `Key ${key.n}, ID ${key.key_id}, served at `, h("code", null, key.url), "."),
+      h("div", { class: "danger-zone" }, actionButton("Rotate signing key…", rotateKey, { class: "danger" })),
+    );
+    return [general, slug, signing];
   });
 }
