@@ -5,7 +5,13 @@
  * forgotten builds are 404.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BUILDS_KEPT } from "../../src/delivery/limits.ts";
+import { backup } from "../../src/ops/backup.ts";
+import { objectStore } from "../../src/targets/object-store.ts";
+import { copyRelease } from "../../src/targets/replica-copies.ts";
 import { ORIGIN } from "../helpers/app.ts";
 import { cdnFixture, projectSlug, publish, type CdnFixture } from "../helpers/releases.ts";
 
@@ -122,5 +128,24 @@ describe("a build's view of a release (docs/delivery.md \"App builds\")", () => 
     const again = await get(`p/${slug}/r/latest/b/${oldBuild}/en.arb`);
     expect(again.status).toBe(200);
     expect(await again.json()).not.toHaveProperty("greeting");
+  });
+
+  test("a backup and a replica's copy of a release leave its builds' files out (made again on request)", async () => {
+    const id = f.t.query<{ public_id: string }>("SELECT public_id FROM releases WHERE slug = ?", releaseSlug)[0]!.public_id;
+    const buildId = await register(template("name"), "1.0");
+    expect((await get(`p/${slug}/r/${releaseSlug}/b/${buildId}/de.json`)).status).toBe(200);
+    expect(require("node:fs").existsSync(join(f.t.dataDir, "releases", id, "b", buildId, "de.json"))).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), "phrasebook-build-copies-"));
+    try {
+      const summary = await backup(f.t.dataDir, join(dir, "backup.tar"));
+      expect(summary.missing).toEqual([]);
+      const listed = Bun.spawnSync(["tar", "-tf", join(dir, "backup.tar")]).stdout.toString();
+      expect(listed).toContain(`releases/${id}/de.json`);
+      expect(listed).not.toContain(`releases/${id}/b/`);
+      const copied = await copyRelease(objectStore({ kind: "folder", path: join(dir, "replica") }), id, join(f.t.dataDir, "releases", id));
+      expect(copied.files).toBe(6);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
