@@ -91,6 +91,12 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/diff.ts")).runDiff(args);
     case "languages":
       return (await import("./cli/client/languages.ts")).runLanguages(args);
+    case "builds":
+      return (await import("./cli/client/builds.ts")).runBuilds(args);
+    case "verify":
+      return (await import("./cli/client/verify.ts")).runVerify(args);
+    case "signing-key":
+      return (await import("./cli/client/signing-key.ts")).runSigningKey(args);
     default:
       // Bad usage, like every other (docs/product.md §6).
       throw new CliError(`unknown command "${command}" (see phrasebook --help)`, 1);

@@ -15,8 +15,9 @@ import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./sto
 import { findLitestream, startReplicator } from "./replication/litestream.ts";
 import { replicaLocation } from "./targets/replica.ts";
 import { PublishTargets } from "./targets/registry.ts";
-import { cdnRenderer } from "./targets/renderers.ts";
+import { cdnRenderer } from "./delivery/cdn-renderer.ts";
 import { MIRROR, type MirrorTarget } from "./targets/mirror.ts";
+import { projectsWithoutSigningKey } from "./delivery/queries.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
@@ -51,6 +52,12 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
   clearUnfinishedPublishes(db);
   cleanStrayReleaseFiles(settings.dataDir, publishedReleaseIds(db));
 
+  // Projects made before signing keys get their first (docs/delivery.md "Signatures"), before the
+  // path record names keys.
+  if (projectsWithoutSigningKey(db) > 0) {
+    const made = (await import("./delivery/keys.ts")).ensureSigningKeys(db, clock);
+    log.info("made signing keys for projects that had none", { projects: made });
+  }
   const changes = new Changes(db, clock);
   // A database made before the path record gets one saying what it serves now (docs/architecture.md
   // "Publish targets"), before any target reads it.
@@ -62,7 +69,7 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
     changes,
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
-    targets: PublishTargets.fromSettings({ settings, db, clock, fetch: httpFetch, renderer: cdnRenderer({ settings, db }) }, changes, clock),
+    targets: PublishTargets.fromSettings({ settings, db, clock, fetch: httpFetch, renderer: cdnRenderer({ settings, db, paths: changes.paths }) }, changes, clock),
   };
   // What the mirror has still to copy (docs/deploy.md "Monitoring"); only with a mirror.
   const mirror = deps.targets.target<MirrorTarget>(MIRROR);

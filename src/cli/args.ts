@@ -25,7 +25,7 @@ type Kind = "value" | "switch";
 export type FlagTable = Readonly<Record<string, { kind: Kind; commands: readonly string[] }>>;
 
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "languages"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "languages", "builds", "verify", "signing-key"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 /**
@@ -33,11 +33,11 @@ export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
  * the server's (./usage.ts), so the Node client carries no settings table.
  */
 export const CLIENT_FLAGS: FlagTable = {
-  "--name": { kind: "value", commands: ["publish", "rollback"] },
+  "--name": { kind: "value", commands: ["publish", "rollback", "builds"] },
   "--server": { kind: "value", commands: CLIENT_COMMANDS },
   "--token": { kind: "value", commands: CLIENT_COMMANDS },
   "--config": { kind: "value", commands: CLIENT_COMMANDS },
-  "--cdn-url": { kind: "value", commands: ["pull"] },
+  "--cdn-url": { kind: "value", commands: ["pull", "verify", "signing-key"] },
   "--no-fallback-files": { kind: "switch", commands: ["pull"] },
   "--force": { kind: "switch", commands: ["pull"] },
   "--add-languages": { kind: "switch", commands: ["push"] },
@@ -46,9 +46,13 @@ export const CLIENT_FLAGS: FlagTable = {
   "--dry-run": { kind: "switch", commands: ["push"] },
   "--delete-missing": { kind: "switch", commands: ["push"] },
   "--translations": { kind: "switch", commands: ["push"] },
-  "--release": { kind: "value", commands: ["pull", "promote", "diff"] },
+  "--release": { kind: "value", commands: ["pull", "promote", "diff", "verify"] },
   "--to": { kind: "value", commands: ["rollback"] },
-  "--channel": { kind: "value", commands: ["promote"] },
+  "--channel": { kind: "value", commands: ["promote", "verify"] },
+  // docs/delivery.md "Verification".
+  "--manifest": { kind: "value", commands: ["verify"] },
+  "--build": { kind: "value", commands: ["verify"] },
+  "--public-key": { kind: "value", commands: ["verify"] },
   "--against": { kind: "value", commands: ["diff"] },
   "--out": { kind: "value", commands: ["pull"] },
   "--xliff-version": { kind: "value", commands: ["pull"] },

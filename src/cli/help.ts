@@ -188,4 +188,51 @@ Example:
   phrasebook diff --release v1.4.0 --against v1.3.0
 
 ${EXIT_CODES}`,
+  builds: `Usage: phrasebook builds register [--name NAME]
+
+Registers the app build being made: sends the source: files of phrasebook.yaml as the build knows
+them (the token needs the write scope) and prints the build's id alone on the last line. The CDN
+then serves each release filtered for that build under .../b/<build id>/: every message the build
+lacks, or whose placeholders differ from the build's, is left out, so the app keeps its bundled
+string for it. The same messages give the same id; a project keeps its 50 most recent builds.
+
+  --name NAME           a name to know the build by in the dashboard (e.g. "1.4.0 (412)")
+  --config FILE         phrasebook.yaml elsewhere than the current directory
+
+${CONNECTION_HELP}
+Example:
+  BUILD_ID=$(phrasebook builds register --name "$CI_COMMIT_TAG" | tail -1)
+
+${EXIT_CODES}`,
+  verify: `Usage: phrasebook verify --public-key KEY [--release TAG|latest | --channel NAME | --manifest URL] [--build ID]
+
+Fetches a manifest and its signature, checks the signature with KEY (following the project's key
+chain from KEY when a later key signed it), the path it was signed for, and every file it names,
+its size and SHA-256: one line per file. Exit 3 when any check fails.
+
+  --public-key KEY      the key line of the project's key.pub, or a path to that file (phrasebook
+                        signing-key prints it)
+  --release WHICH       a release's tag or id, or latest (the default; a read token finds it)
+  --channel NAME        a channel's manifest (a write or publish token may list channels)
+  --manifest URL        any manifest's URL (no token needed)
+  --build ID            the manifest of that app build's view (phrasebook builds register)
+  --cdn-url URL         the CDN's origin, when it has a host of its own
+
+${CONNECTION_HELP}
+Example:
+  phrasebook verify --public-key key.pub --release v1.4.0
+
+${EXIT_CODES}`,
+  "signing-key": `Usage: phrasebook signing-key
+
+Prints the project's current public key, the key.pub file its CDN serves, for apps, minisign -V and
+phrasebook verify. A read token is enough; before the first publish, read the key in the dashboard.
+
+  --cdn-url URL         the CDN's origin, when it has a host of its own
+
+${CONNECTION_HELP}
+Example:
+  phrasebook signing-key > key.pub
+
+${EXIT_CODES}`,
 };

@@ -7,7 +7,8 @@ import { DATABASE_FILE, openReadOnly } from "../storage/db.ts";
 import { mirrorLocation } from "../targets/mirror/location.ts";
 import { StoreError } from "../targets/mirror/bucket.ts";
 import { syncMirror } from "../targets/mirror/sync.ts";
-import { cdnRenderer } from "../targets/renderers.ts";
+import { PathRecord } from "../changes/paths.ts";
+import { cdnRenderer } from "../delivery/cdn-renderer.ts";
 
 /**
  * `phrasebook mirror sync [--no-delete]` (docs/deploy.md "Object storage and CDN purge"), on the
@@ -25,7 +26,7 @@ export async function runMirrorSync(flags: Record<string, string>, keepStray: bo
   // Read-only: the server may be running and writing; this only reads what it serves.
   const db = openReadOnly(dbPath);
   try {
-    const outcome = await syncMirror({ db, clock: systemClock, settings, renderer: cdnRenderer({ settings, db }), fetch: (input, init) => fetch(input, init) }, location, { keepStray });
+    const outcome = await syncMirror({ db, clock: systemClock, settings, renderer: cdnRenderer({ settings, db, paths: new PathRecord(db, systemClock) }), fetch: (input, init) => fetch(input, init) }, location, { keepStray });
     for (const line of outcome.failures) process.stderr.write(`phrasebook: ${line}\n`);
     const target = `${location.bucket}${location.prefix ? `/${location.prefix}` : ""}`;
     process.stdout.write(

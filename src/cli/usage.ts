@@ -54,6 +54,10 @@ As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOK
                                           point a channel (staging, production) at a release
   phrasebook diff [--release T] [--against T]
                                           what a release (default: the newest draft) changes
+  phrasebook builds register [--name N]   register the app build being made; prints its build id
+  phrasebook verify --public-key KEY [--release T | --channel C | --manifest URL] [--build ID]
+                                          check a manifest's signature and every file it names
+  phrasebook signing-key                  print the project's public key (its key.pub)
   phrasebook languages [list]             the project's languages
   phrasebook languages add CODE...        add languages to the project
   phrasebook <command> --help             every option of a client command, with examples

@@ -230,8 +230,8 @@ export function authenticate(deps: Pick<AppDeps, "db" | "clock" | "settings">, t
   return authenticateSession(deps, request, cookieValue);
 }
 
-/** `/projects/<id>/import` under the dashboard API: the project id, from the path alone. */
-const IMPORT_PATH = /\/projects\/([^/]+)\/import$/;
+/** `/projects/<id>/import` (and `/builds`, whose body is base files) under the dashboard API: the project id, from the path alone. */
+const IMPORT_PATH = /\/projects\/([^/]+)\/(?:import|builds)$/;
 
 /** Where a project route runs: the project, and the caller's grant there (null for a token). */
 export interface Place {

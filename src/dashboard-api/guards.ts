@@ -138,7 +138,8 @@ export const IMPORT_BODIES_AT_ONCE = IMPORT_QUEUE_MAX;
 /** The body limit of a path under the dashboard API: the import's, or every other route's. */
 export function bodyLimitFor(pathname: string, prefix: string): Limit {
   const path = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : pathname;
-  if (/^\/projects\/[^/]+\/import$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true };
+  // An app build's base files are sent like an import's (docs/delivery.md "App builds").
+  if (/^\/projects\/[^/]+\/(?:import|builds)$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true };
   return { max: BODY_MAX_BYTES, signIn: false, import: false };
 }
 

@@ -4,6 +4,7 @@ import { auditRoutes } from "./audit.ts";
 import type { AppDeps } from "../deps.ts";
 import { dashboardContext, type Access } from "./access.ts";
 import { channelRoutes } from "./channels.ts";
+import { deliveryRoutes } from "./delivery.ts";
 import { editorRoutes } from "./editor.ts";
 import { DASHBOARD_API_PREFIX, type RawBodyRoute } from "./guards.ts";
 import { importRoutes } from "./import.ts";
@@ -42,6 +43,7 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(importRoutes(deps, context))
     .use(releaseRoutes(deps, context))
     .use(channelRoutes(deps, context))
+    .use(deliveryRoutes(deps, context))
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context))
     .use(auditRoutes(deps, context))

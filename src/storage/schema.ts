@@ -262,6 +262,15 @@ export const releases = sqliteTable(
     // could not (the refusal's message), after which it waits for a person.
     scheduledAt: integer("scheduled_at"),
     scheduleError: text("schedule_error"),
+    // What the release's manifests say besides their URLs (docs/delivery.md "Manifests"): its tag
+    // as published and every file's SHA-256 and size, measured while the files were written (JSON,
+    // `ManifestBasis` of delivery/manifest.ts). Null for a draft, and for a release published
+    // before manifests existed until its first manifest is asked for.
+    manifest: text("manifest"),
+    // The path record's sequence of its publish, which its pinned manifest carries, and the
+    // project's signing key (its number) that signs them (docs/delivery.md "Signatures").
+    manifestSequence: integer("manifest_sequence"),
+    signingKey: integer("signing_key"),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
@@ -439,11 +448,52 @@ export const pathChanges = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     projectId: integer("project_id").notNull(),
     sequence: integer("sequence").notNull(),
-    kind: text("kind", { enum: ["release_published", "latest_moved", "channel_moved", "slug_rotated", "release_deleted"] }).notNull(),
+    kind: text("kind", { enum: ["release_published", "latest_moved", "channel_moved", "slug_rotated", "release_deleted", "key_rotated"] }).notNull(),
     change: text("change").notNull(),
     at: integer("at").notNull(),
   },
   (t) => [index("path_changes_project_sequence_idx").on(t.projectId, t.sequence)],
+);
+
+/**
+ * Each project's Ed25519 signing keys (docs/delivery.md "Signatures"), numbered from 1; the
+ * highest is the current one. Kept with the data, so backups and replicas carry them. `secret_key`
+ * is the 32-byte seed, `public_key` the 32-byte key, `key_id` minisign's 8-byte key number, each
+ * base64; `signature` is the minisign signature of key n's public key file by key n-1 (null for 1).
+ */
+export const signingKeys = sqliteTable(
+  "signing_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    n: integer("n").notNull(),
+    keyId: text("key_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    secretKey: text("secret_key").notNull(),
+    signature: text("signature"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("signing_keys_project_n_uq").on(t.projectId, t.n)],
+);
+
+/**
+ * App builds (docs/delivery.md "App builds"): the messages an app build was made with, registered
+ * from its base files. `build_id` is derived from them; `messages` is the JSON object of each key
+ * (as the build names it) to its placeholders, `{name: type | null}` (a type only for ARB).
+ * A project keeps its most recently registered builds (BUILDS_KEPT).
+ */
+export const builds = sqliteTable(
+  "builds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    buildId: text("build_id").notNull(),
+    name: text("name"),
+    messages: text("messages").notNull(),
+    keyCount: integer("key_count").notNull(),
+    registeredAt: integer("registered_at").notNull(),
+  },
+  (t) => [uniqueIndex("builds_project_build_uq").on(t.projectId, t.buildId), index("builds_project_registered_idx").on(t.projectId, t.registeredAt)],
 );
 
 /** How far each publish target has replayed `path_changes` (the last change it finished). */
@@ -532,3 +582,5 @@ export type HistoryRow = typeof translationHistory.$inferSelect;
 export type MemberRow = typeof projectMembers.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type PathChangeRow = typeof pathChanges.$inferSelect;
+export type SigningKeyRow = typeof signingKeys.$inferSelect;
+export type BuildRow = typeof builds.$inferSelect;

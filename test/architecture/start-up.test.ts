@@ -121,6 +121,12 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     expect(textOf("server")).not.toMatch(nodeImport("crypto|zlib"));
   });
 
+  test("the signing code (noble's Ed25519 and hashes) is loaded by the first manifest, signing key or verify: not by serve, nor by push or pull", () => {
+    const NOBLE = ["node_modules/@noble/"];
+    for (const command of ["server", "push", "pull", "publish", "status"]) expect(loadedOf(modulesOf(command), NOBLE)).toEqual([]);
+    expect(loadedOf(modulesOf("verify"), NOBLE).length).toBeGreaterThan(0);
+  });
+
   test("openid-client is loaded on the first single sign-on only: not by serve, a client command, or the dashboard API", () => {
     const OIDC = ["node_modules/openid-client/", "node_modules/oauth4webapi/", "node_modules/jose/"];
     for (const command of ["server", "status", "publish", "push", "pull"]) expect(loadedOf(modulesOf(command), OIDC)).toEqual([]);

@@ -17,7 +17,7 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints" | "members" | "mirror";
+export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints" | "members" | "mirror" | "delivery";
 
 export const PREFIX = "/dashboard/api";
 
@@ -92,6 +92,12 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["PUT /projects/:pid/channels/:name", "admin"],
     ["POST /projects/:pid/channels/:name/rotate-slug", "admin"],
     ["DELETE /projects/:pid/channels/:name", "admin"],
+  ],
+  delivery: [
+    ["GET /projects/:pid/signing-key", "member"],
+    ["POST /projects/:pid/signing-key/rotate", "admin"],
+    ["GET /projects/:pid/builds", "member"],
+    ["POST /projects/:pid/builds", "member"],
   ],
   tokens: [
     ["GET /projects/:pid/tokens", "member"],

@@ -84,6 +84,11 @@ const EXAMPLES: Record<string, Example> = {
   "PUT /projects/:pid/channels/:name": { rule: "publish", url: "/projects/:pid/channels/beta", body: { release_id: ":releaseId" }, ok: 201 },
   "POST /projects/:pid/channels/:name/rotate-slug": { rule: "publish", url: "/projects/:pid/channels/staging/rotate-slug", ok: 200 },
   "DELETE /projects/:pid/channels/:name": { rule: "publish", url: "/projects/:pid/channels/staging", ok: 204 },
+  // docs/delivery.md: a build's files are sent like an import's; the key is read like the project, rotated by admins only.
+  "GET /projects/:pid/signing-key": { rule: "write or publish", url: "/projects/:pid/signing-key", ok: 200 },
+  "POST /projects/:pid/signing-key/rotate": { rule: "no token", url: "/projects/:pid/signing-key/rotate", ok: 200 },
+  "GET /projects/:pid/builds": { rule: "write or publish", url: "/projects/:pid/builds", ok: 200 },
+  "POST /projects/:pid/builds": { rule: "write", url: "/projects/:pid/builds", body: { files: [{ format: "json", content: '{"a":"A"}' }] }, ok: 201 },
   "GET /projects/:pid/tokens": { rule: "no token", url: "/projects/:pid/tokens", ok: 200 },
   "POST /projects/:pid/tokens": { rule: "no token", url: "/projects/:pid/tokens", body: { name: "t", scopes: ["write"] }, ok: 201 },
   "DELETE /projects/:pid/tokens/:tokenId": { rule: "no token", url: "/projects/:pid/tokens/:tokenId", ok: 204 },

@@ -52,27 +52,45 @@ export function mirrored(query: Query, clock?: { advance(ms: number): void }, ti
 
 /**
  * Every path the CDN serves now for a project: each published release's files (its
- * `download_urls`), each channel's, and each `latest` path that answers 200.
+ * `download_urls`), each channel's, and each `latest` path that answers 200; each of those places
+ * with its manifest and signature (docs/delivery.md); and the project's key files once it has
+ * published (a copy gets them with the first publish and keeps them: `everPublished` says so
+ * after every release was deleted).
  */
-export async function servedPaths(admin: DashboardClient, pid: string, cdnAnswer: (path: string) => Promise<Response>): Promise<string[]> {
+export async function servedPaths(admin: DashboardClient, pid: string, cdnAnswer: (path: string) => Promise<Response>, options: { everPublished?: boolean } = {}): Promise<string[]> {
   const out = new Set<string>();
   const latest = new Set<string>();
   const relative = (url: string) => url.slice(url.indexOf("/p/") + 1);
-  for (const r of (await admin.get(`/projects/${pid}/releases`)).body.items.filter((r: any) => r.status === "published")) {
-    for (const l of (await admin.get(`/projects/${pid}/releases/${r.id}`)).body.languages) {
+  const withManifest = (dir: string) => [`${dir}/manifest.json`, `${dir}/manifest.json.minisig`].forEach((p) => out.add(p));
+  const slug = (await admin.get(`/projects/${pid}`)).body.cdn_slug;
+  const published = (await admin.get(`/projects/${pid}/releases`)).body.items.filter((r: any) => r.status === "published");
+  for (const r of published) {
+    const detail = (await admin.get(`/projects/${pid}/releases/${r.id}`)).body;
+    for (const l of detail.languages) {
       for (const u of Object.values(l.download_urls) as string[]) {
         out.add(relative(u));
         latest.add(relative(u).replace(/\/r\/[0-9A-Za-z]{16}\//, "/r/latest/"));
       }
     }
+    withManifest(`p/${slug}/r/${detail.slug}`);
   }
   for (const path of latest) {
     const res = await cdnAnswer(path);
     await res.arrayBuffer();
     if (res.status === 200) out.add(path);
   }
+  if (published.length > 0) withManifest(`p/${slug}/r/latest`);
   for (const c of (await admin.get(`/projects/${pid}/channels`)).body.items) {
     for (const byFormat of Object.values(c.urls) as Record<string, string>[]) for (const u of Object.values(byFormat)) out.add(relative(u));
+    withManifest(`p/${slug}/c/${c.slug}`);
+  }
+  if (published.length > 0 || options.everPublished) {
+    const key = (await admin.get(`/projects/${pid}/signing-key`)).body;
+    out.add(`p/${slug}/key.pub`);
+    for (let n = 1; n <= key.n; n++) {
+      out.add(`p/${slug}/keys/${n}.pub`);
+      if (n >= 2) out.add(`p/${slug}/keys/${n}.pub.minisig`);
+    }
   }
   return [...out].sort();
 }

@@ -61,8 +61,11 @@ describe("the path record", () => {
       [1, "latest_moved"],
     ]);
     const ref = { id: v1.id, slug: releaseSlug(v1.id), languages: ["de", "en", "fr"], formats: ["json", "yaml", "arb"] };
-    expect(rows[0]!.change).toEqual({ kind: "release_published", project_slug: slug, release: ref });
-    expect(rows[1]!.change).toEqual({ kind: "latest_moved", project_slug: slug, release: ref, previous: null });
+    // Each with the manifest it writes: its sequence and the key that signs it (docs/delivery.md "Manifests").
+    const manifest = (dir: string) => [{ dir: `p/${slug}/r/${dir}`, release: v1.id, release_slug: ref.slug, sequence: 1, key: 1 }];
+    const keys = { project: pid, count: 1 };
+    expect(rows[0]!.change).toEqual({ kind: "release_published", project_slug: slug, release: ref, manifests: manifest(ref.slug), keys });
+    expect(rows[1]!.change).toEqual({ kind: "latest_moved", project_slug: slug, release: ref, previous: null, manifests: manifest("latest") });
   });
 
   test("a release that does not ship a language moves latest with the previous release named, so its file can go", async () => {

@@ -198,6 +198,33 @@ export class PhrasebookClient {
   }
 
   /**
+   * A CDN object held in memory (a manifest, a signature, a key file, a file to check: docs/delivery.md),
+   * no token, on an allowed origin, at most `max` bytes; null when the CDN answers 404. Redirects
+   * are not followed: a CDN path is answered where it is.
+   */
+  async fetchBytes(what: string, rawUrl: string, max: number = DOWNLOAD_MAX_BYTES): Promise<Uint8Array | null> {
+    const url = this.allowedUrl(what, rawUrl);
+    const res = await this.send(what, url.href, "GET", {}, {});
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => {});
+      return null;
+    }
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new CliError(`${what}: ${res.status} from ${shownUrl(url.href)}`, 2);
+    }
+    const chunks: Uint8Array[] = [];
+    const total = await readBounded(what, url.href, res, max, (c) => chunks.push(c));
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
+  }
+
+  /**
    * A CDN file (no token: download URLs need none, docs/interface.md §4.5), streamed into the file
    * descriptor `fd` as it comes (never held whole), following at most REDIRECTS_MAX redirects,
    * each to an allowed origin. Answers the bytes written, whether they are proven whole (a

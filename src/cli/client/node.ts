@@ -31,6 +31,10 @@ Usage (PHRASEBOOK_SERVER and PHRASEBOOK_TOKEN, or --server and --token):
   node phrasebook.mjs languages [list]    the project's languages
   node phrasebook.mjs languages add CODE...
                                           add languages to the project
+  node phrasebook.mjs builds register    register the app build being made; prints its build id
+  node phrasebook.mjs verify --public-key KEY
+                                          check a manifest's signature and every file it names
+  node phrasebook.mjs signing-key         print the project's public key (its key.pub)
   node phrasebook.mjs <command> --help    every option of a client command, with examples
   node phrasebook.mjs version             print the version
 `;

@@ -78,6 +78,6 @@ export function queueRows(ops: PathOp[], changeId: number, projectId: number, no
  * the project serves), so whatever kinds of object `pathOps` knows are included.
  */
 export function servedPuts(record: PathRecord, projectId: number, projectSlug: string): PutOp[] {
-  const served = record.servedPaths(projectId);
+  const served = record.served(projectId);
   return pathOps({ kind: "slug_rotated", of: "project", project_slug: projectSlug, from: projectSlug, ...served }).filter((op): op is PutOp => op.op === "put");
 }
