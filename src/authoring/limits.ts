@@ -56,6 +56,14 @@ export const IMPORTS_BUSY_MESSAGE = `${IMPORT_QUEUE_MAX} imports are already run
 export const IMPORTS_PER_CALLER_MAX = 2;
 /** The refusal of a caller's import past IMPORTS_PER_CALLER_MAX, a 429 with Retry-After: 5. */
 export const IMPORTS_PER_CALLER_BUSY_MESSAGE = `you already have ${IMPORTS_PER_CALLER_MAX} imports running or waiting; wait for one to finish`;
+/**
+ * Of those places, one project's imports hold at most this many. A project's imports run one at a
+ * time, so they wait behind each other; the places left stay open to other projects, whose imports
+ * run beside them (docs/publishing.md §6 "All or nothing, one at a time").
+ */
+export const IMPORTS_PER_PROJECT_MAX = 4;
+/** The refusal of an import past IMPORTS_PER_PROJECT_MAX, a 429 with Retry-After: 5. */
+export const IMPORTS_PER_PROJECT_BUSY_MESSAGE = `${IMPORTS_PER_PROJECT_MAX} imports of this project are already running or waiting; try again shortly`;
 
 /**
  * A search shorter than the trigram index can find (one or two characters) walks the keys in key

@@ -57,12 +57,42 @@ export class WorkerThread {
   }
 }
 
-/** Runs `task` in a new worker thread, and ends the thread when it answers. */
-export async function runInWorker<R>(task: unknown): Promise<R> {
+/** Why a task's thread was ended before it answered: its time ran out, or its caller left. */
+export class ThreadStopped extends Error {
+  constructor(readonly reason: "time-limit" | "cancelled") {
+    super(reason === "time-limit" ? "the task ran past its time limit" : "the task was cancelled");
+    this.name = "ThreadStopped";
+  }
+}
+
+export interface TaskLimits {
+  /** Ends the thread when the task has not answered after this many milliseconds. */
+  timeoutMs?: number;
+  /** Ends the thread when this is aborted (the request that asked for the task ended). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `task` in a new worker thread, and ends the thread when it answers, when its time limit is
+ * up or when `signal` aborts, whichever comes first; the last two reject with `ThreadStopped`.
+ * Ending a thread ends whatever it was doing: a SQLite transaction it held open is rolled back and
+ * its lock let go as its connection closes (docs/publishing.md §6 "Time limit and cancelling").
+ */
+export async function runInWorker<R>(task: unknown, limits: TaskLimits = {}): Promise<R> {
+  const { timeoutMs, signal } = limits;
+  if (signal?.aborted) throw new ThreadStopped("cancelled");
   const thread = new WorkerThread();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    if (timeoutMs !== undefined) timer = setTimeout(() => reject(new ThreadStopped("time-limit")), timeoutMs);
+    if (signal) signal.addEventListener("abort", (onAbort = () => reject(new ThreadStopped("cancelled"))), { once: true });
+  });
   try {
-    return await thread.run<R>(task);
+    return await Promise.race([thread.run<R>(task), stopped]);
   } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
     thread.close();
   }
 }

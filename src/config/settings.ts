@@ -58,6 +58,8 @@ export interface Settings {
   oidcSessionHours: number;
   /** false: only break-glass users (made by `phrasebook user create`) sign in with a password. */
   passwordLogin: boolean;
+  /** How long one import may run before it is stopped (docs/publishing.md §6 "Time limit and cancelling"). */
+  importTimeoutSeconds: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -335,6 +337,10 @@ export const SETTINGS: Spec<keyof Settings>[] = [
       if (!on && !so.oidcIssuer) fail("PHRASEBOOK_PASSWORD_LOGIN", "can be false only with PHRASEBOOK_OIDC_ISSUER set", r);
       return on;
     },
+  },
+  {
+    key: "importTimeoutSeconds", env: "PHRASEBOOK_IMPORT_TIMEOUT", flag: "--import-timeout", help: "seconds one import may run before it is stopped",
+    parse: (r) => (r === undefined || r === "" ? 300 : positiveSeconds("PHRASEBOOK_IMPORT_TIMEOUT", r, r)),
   },
   {
     key: "defaultProjectRole", env: "PHRASEBOOK_DEFAULT_PROJECT_ROLE", flag: "--default-project-role",

@@ -3,7 +3,7 @@ import { isMainThread, parentPort } from "node:worker_threads";
 import { importResultOf, runImportJob, type ImportJob, type ImportReply } from "../authoring/import-job.ts";
 import type { ImportResult } from "../authoring/import.ts";
 import { HttpError } from "../common/errors.ts";
-import { runInWorker } from "../common/threads.ts";
+import { runInWorker, type TaskLimits } from "../common/threads.ts";
 import { compileMessage, runCompileTask, type CompileReply } from "../releases/compile-job.ts";
 import { runReleaseReadJob, type ReleaseReadJob, type ReleaseReadReply } from "../releases/read-job.ts";
 import { parseJsonBody } from "./guards.ts";
@@ -50,8 +50,9 @@ export function serveWorker(): void {
   port.on("message", async (task: Task) => port.postMessage(await perform(task)));
 }
 
-export async function importOffThread(job: ImportJob): Promise<ImportResult> {
-  return importResultOf(await runInWorker<ImportReply>({ kind: "import", job }));
+/** An import on a worker thread of its own, ended at its time limit or when its request ends (authoring/import-runner.ts). */
+export async function importOffThread(job: ImportJob, limits: TaskLimits = {}): Promise<ImportResult> {
+  return importResultOf(await runInWorker<ImportReply>({ kind: "import", job }, limits));
 }
 
 export async function parseBodyOffThread(bytes: Uint8Array): Promise<unknown> {

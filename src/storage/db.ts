@@ -99,6 +99,16 @@ export function withoutWaiting<T>(sqlite: Database, write: () => T): T {
   }
 }
 
+/**
+ * Gives `db` a busy timeout of its own: an import on its worker thread waits for the write lock
+ * for as long as it may run at all (its time limit, docs/publishing.md §6 "Time limit and
+ * cancelling"), since imports of other projects commit beside it; the thread is ended at the limit
+ * anyway.
+ */
+export function waitForLocks(db: Db, ms: number): void {
+  db.$client.run(`PRAGMA busy_timeout = ${Math.max(0, Math.round(ms))}`);
+}
+
 /** `GET /healthz`: true while the database answers a trivial query. */
 export function isReachable(db: Db): boolean {
   try {
