@@ -4,7 +4,7 @@ import { keyCounts } from "../authoring/key-counts.ts";
 import { EditorPreferencesInput, KeyCountsQuery } from "../authoring/model.ts";
 import { forbidden } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import type { Caller, DashboardContext } from "./access.ts";
+import { visibleLanguages, type Caller, type DashboardContext } from "./access.ts";
 
 /** The signed-in user's row id; `access: "own"` has already refused a token, this says so again for the types. */
 function userIdOf(caller: Caller): number {
@@ -20,7 +20,7 @@ export function editorRoutes(deps: AppDeps, context: DashboardContext) {
   const { db, clock } = deps;
   return new Elysia()
     .use(context)
-    .get("/projects/:pid/key-counts", ({ project, query }) => keyCounts(db, project, query), {
+    .get("/projects/:pid/key-counts", ({ project, grant, query }) => keyCounts(db, project, query, visibleLanguages(grant, project)), {
       access: "read",
       inProject: true,
       query: KeyCountsQuery,

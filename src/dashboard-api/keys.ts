@@ -27,7 +27,11 @@ export function keyRoutes(deps: AppDeps, context: DashboardContext) {
   const { db } = deps;
   return new Elysia()
     .use(context)
-    .get("/projects/:pid/keys", ({ project, grant, query }) => keysShown(visibleLanguages(grant, project), listKeys(db, project, query)), {
+    .get("/projects/:pid/keys", ({ project, grant, query }) => {
+      const visible = visibleLanguages(grant, project);
+      // A search reads only what the caller may read (docs/dashboard-api.md "Project roles").
+      return keysShown(visible, listKeys(db, project, query, visible));
+    }, {
       access: "read",
       inProject: true,
       // docs/product.md §8: the editor's filters.
