@@ -76,3 +76,22 @@ export const IMPORTS_PER_PROJECT_BUSY_MESSAGE = `${IMPORTS_PER_PROJECT_MAX} impo
 export const SHORT_SEARCH_LOOKAHEAD = 200;
 export const SHORT_SEARCH_VALUE_BUDGET = 25_000;
 export const SHORT_SEARCH_CHUNK_KEYS = 200;
+
+/**
+ * The key grid's searches, filters and counts, and the problem list, run on a pool of this many
+ * worker threads (authoring/key-reads.ts): as many as the 2-core machine of the size goal has
+ * cores, so the server's own thread, at a higher priority, always finds one free.
+ */
+export const KEY_READS_AT_ONCE = 2;
+/** Reads running or waiting at once, per server; more are a 429. */
+export const KEY_READS_MAX = 32;
+/**
+ * Of those places, one caller (a user, or a token) holds at most this many: one running (a caller
+ * runs one at a time) and the rest waiting. The grid asks for a page and its counts at once, and a
+ * second search before the first is answered asks for two more.
+ */
+export const KEY_READS_PER_CALLER_MAX = 4;
+/** The Retry-After of their 429s: a read takes at most about a second at 100,000 x 50. */
+export const KEY_READS_RETRY_AFTER_SECONDS = 1;
+export const KEY_READS_BUSY_MESSAGE = `${KEY_READS_MAX} searches are already running or waiting; try again shortly`;
+export const KEY_READS_PER_CALLER_BUSY_MESSAGE = `you already have ${KEY_READS_PER_CALLER_MAX} searches running or waiting; wait for one to finish`;

@@ -23,8 +23,9 @@ export class WorkerThread {
   private waiting: { resolve: (reply: unknown) => void; reject: (err: Error) => void } | undefined;
   private failed: Error | undefined;
 
-  constructor() {
-    this.worker = new Worker(workerEntry());
+  /** `name` names the thread (node:worker_threads' `threadName` inside it): a pool's threads are told apart by it. */
+  constructor(name?: string) {
+    this.worker = new Worker(workerEntry(), name === undefined ? undefined : { name });
     this.worker.addEventListener("message", (event: MessageEvent) => this.settle((w) => w.resolve(event.data)));
     this.worker.addEventListener("error", (event) => this.fail(new Error(`worker thread failed: ${event.message}`)));
     this.worker.addEventListener("close", () => this.fail(new Error("worker thread ended without an answer")));
@@ -45,6 +46,17 @@ export class WorkerThread {
     this.worker.terminate();
   }
 
+  /** Lets the process end while this thread waits for work (a pool's idle thread). */
+  unref(): void {
+    // Bun's Worker has `unref` (as Node's does); the DOM type the project compiles against does not.
+    (this.worker as Worker & { unref(): void }).unref();
+  }
+
+  /** Whether the thread ended or failed: it takes no more tasks. */
+  get ended(): boolean {
+    return this.failed !== undefined;
+  }
+
   private settle(fn: (w: NonNullable<WorkerThread["waiting"]>) => void): void {
     const w = this.waiting;
     this.waiting = undefined;
@@ -54,6 +66,75 @@ export class WorkerThread {
   private fail(err: Error): void {
     this.failed ??= err;
     this.settle((w) => w.reject(err));
+  }
+}
+
+/**
+ * A few worker threads kept for tasks that come often and must start at once (searches of the key
+ * list, docs/dashboard.md "Speed"): a new thread costs tens of milliseconds and a cold SQLite
+ * connection, where the task itself may take less. At most `size` threads, each running one task
+ * at a time; tasks beyond them wait in order. A thread idle for `idleMs` ends, so an idle server
+ * holds none; threads never keep the process from ending.
+ */
+export class ThreadPool {
+  private readonly idle: { thread: WorkerThread; timer: ReturnType<typeof setTimeout> }[] = [];
+  private readonly queue: { task: unknown; resolve: (reply: unknown) => void; reject: (err: Error) => void }[] = [];
+  private live = 0;
+
+  constructor(
+    readonly size: number,
+    private readonly idleMs: number,
+    /** The name its threads carry. */
+    private readonly name?: string,
+  ) {}
+
+  /** Runs `task` on a thread of the pool, now or once one is free. */
+  run<R>(task: unknown): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ task, resolve: resolve as (reply: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  /** Ends every idle thread; those at work end once their task is done. */
+  close(): void {
+    for (const { thread, timer } of this.idle.splice(0)) {
+      clearTimeout(timer);
+      thread.close();
+      this.live--;
+    }
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let thread = this.idle.pop();
+      if (thread) clearTimeout(thread.timer);
+      else if (this.live < this.size) {
+        const made = new WorkerThread(this.name);
+        made.unref();
+        this.live++;
+        thread = { thread: made, timer: undefined as unknown as ReturnType<typeof setTimeout> };
+      } else return;
+      const { task, resolve, reject } = this.queue.shift()!;
+      const worker = thread.thread;
+      worker.run(task).then(resolve, reject).finally(() => this.done(worker));
+    }
+  }
+
+  private done(thread: WorkerThread): void {
+    if (thread.ended) this.live--;
+    else {
+      const timer = setTimeout(() => {
+        const at = this.idle.findIndex((i) => i.thread === thread);
+        if (at < 0) return;
+        this.idle.splice(at, 1);
+        thread.close();
+        this.live--;
+      }, this.idleMs);
+      timer.unref?.();
+      this.idle.push({ thread, timer });
+    }
+    this.pump();
   }
 }
 

@@ -151,5 +151,7 @@ export function rollBack(sqlite: Database): void {
 export function openReadOnly(path: string): Db {
   const sqlite = new Database(path, { readonly: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
+  // As the server's own connection: a search's subqueries build their temporary tables in memory.
+  sqlite.run("PRAGMA temp_store = MEMORY");
   return drizzle(sqlite, { schema }) as Db;
 }
