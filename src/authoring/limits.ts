@@ -37,6 +37,13 @@ export const PROBLEMS_PAGE_SIZE_MAX = 1000;
  * one answer holds at most this many entries (about 20 MB), however often the key was saved.
  */
 export const HISTORY_PAGE_SIZE_DEFAULT = 50;
+/**
+ * A translation's history keeps its newest this many entries, and its newest approval however old
+ * (what a release of reviewed strings only ships, docs/releases.md "Reviewed strings only"): a
+ * page's worth. Each entry may hold two values of VALUE_MAX_LENGTH, so one cell holds at most
+ * about 20 MB of history, however often it is saved.
+ */
+export const HISTORY_KEPT_PER_CELL = 50;
 export const HISTORY_PAGE_SIZE_MAX = 100;
 /**
  * The import's file travels as a JSON string inside a request body of at most 16 MB; the file

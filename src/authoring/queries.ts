@@ -240,6 +240,21 @@ export function pluralSuffixKeys(db: Db, projectId: number): Pick<Key, "id" | "k
   return db.$client.query<Pick<Key, "id" | "key">, [number]>(PLURAL_SUFFIX_KEYS).all(projectId);
 }
 
+/**
+ * Drops a cell's history entries past its newest `?3` (docs/dashboard.md "History"), but for the
+ * newest approval, which a release of reviewed strings only may still ship (docs/releases.md
+ * "Reviewed strings only"). Walks the cell's entries by translation_history_cell_idx, newest
+ * first, at most `?3` + 1 of them.
+ */
+const PRUNE_HISTORY = `DELETE FROM ${th} WHERE ${th.keyId} = ?1 AND ${th.languageId} = ?2
+  AND ${th.id} <= (SELECT ${th.id} FROM ${th} WHERE ${th.keyId} = ?1 AND ${th.languageId} = ?2 ORDER BY ${th.id} DESC LIMIT 1 OFFSET ?3)
+  AND ${th.id} IS NOT (SELECT max(${th.id}) FROM ${th} WHERE ${th.keyId} = ?1 AND ${th.languageId} = ?2 AND ${th.status} = 'approved')`;
+
+/** Keeps a cell's newest `kept` history entries and its newest approval; call it in the transaction that added one. */
+export function pruneHistory(db: Db, keyId: number, languageId: number, kept: number): void {
+  db.$client.query<unknown, [number, number, number]>(PRUNE_HISTORY).run(keyId, languageId, kept);
+}
+
 const importKey = selected(k, "id", "key", "context", "arbMetadata", "translatable");
 const keyValue = selected(tr, "keyId", "value");
 
@@ -277,6 +292,8 @@ export function prepareImportQueries(db: Db) {
       `INSERT INTO ${th} (${th.keyId}, ${th.languageId}, ${th.value}, ${th.previousValue}, ${th.status}, ${th.byKind}, ${th.byPublicId}, ${th.byName}, ${th.via}, ${th.at})
        VALUES (?, ?, ?, ?, 'translated', ?, ?, ?, 'import', ?)`,
     ),
+    /** A changed value's cell keeps its newest history entries (`pruneHistory`). */
+    pruneHistory: sqlite.prepare<unknown, [number, number, number]>(PRUNE_HISTORY),
     deleteKey: sqlite.prepare<unknown, [number]>(`DELETE FROM ${k} WHERE ${k.id} = ?`),
     /** The keys whose value in this language has at least one message-check finding (docs/product.md §7). */
     keysWithProblems: sqlite.prepare<Pick<Value, "keyId">, [number]>(

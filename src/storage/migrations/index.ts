@@ -14,6 +14,7 @@ import m11 from "./0011_key_translatable.sql" with { type: "text" };
 import m12 from "./0012_approved_history_index.sql" with { type: "text" };
 import m13 from "./0013_path_changes.sql" with { type: "text" };
 import m14 from "./0014_sign_in_identities.sql" with { type: "text" };
+import m15 from "./0015_history_cell_index.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -37,4 +38,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0012_approved_history_index", createdAt: 1795822402613, sql: m12 },
   { tag: "0013_path_changes", createdAt: 1795845191781, sql: m13 },
   { tag: "0014_sign_in_identities", createdAt: 1795846079467, sql: m14 },
+  { tag: "0015_history_cell_index", createdAt: 1795847809405, sql: m15 },
 ];
