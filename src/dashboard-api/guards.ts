@@ -317,11 +317,13 @@ export function jsonBodyParser(options: BodyParserOptions) {
     if (raw) return readRawBody(request, raw, mediaType(type), length, options);
     const limit = options.signIn ? SIGN_IN_LIMIT : bodyLimitFor(pathname, options.prefix);
     if (type !== "" && type !== "application/json") throw unsupported(["application/json"], type);
-    if (length !== null && length > limit.max) throw tooLargeFor(limit.max);
-    // Who is sending, and whether they may use the route, before a byte is read: an import always,
-    // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
+    // Who is sending, and whether they may use the route, before a byte is read: an import always
+    // (first: a caller who may not import is told so, whatever the size), any other body unless it
+    // is declared no larger than a sign-in's (cheap to read either way).
     let sender: string | void = undefined;
-    if (!limit.signIn && (limit.import || length === null || length > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
+    if (limit.import) sender = options.admit(request, limit);
+    if (length !== null && length > limit.max) throw tooLargeFor(limit.max);
+    if (!limit.signIn && !limit.import && (length === null || length > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
     const large = limit.import && (length === null || length > BODY_MAX_BYTES);
     const holder = sender ?? "";
     if (large) {
