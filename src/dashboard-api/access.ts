@@ -239,7 +239,7 @@ function writesRefused(refusal: WriteRefusal, limit: number): HttpError {
   const why =
     refusal.why === "writes"
       ? `you made ${limit} changes in this minute, the limit for one person or token (PHRASEBOOK_WRITE_RATE_LIMIT)`
-      : `your changes in this minute hold ${Math.round(writeBytesBudget(limit) / (1024 * 1024))} MB, the limit for one person or token`;
+      : `your changes in this minute hold ${(writeBytesBudget(limit) / (1024 * 1024)).toFixed(1)} MB, the limit for one person or token`;
   return new HttpError(429, `${why}; try again in ${refusal.retryAfterSeconds} s`, { "retry-after": String(refusal.retryAfterSeconds) });
 }
 

@@ -96,7 +96,7 @@ describe("deploy.md Security notes: writes per person and token are limited", ()
     const body = JSON.stringify({ value: LARGEST }).length;
     const result = await saves(translator, [`/projects/${pid}/keys/${keyIds[8]}/translations/de`], 150, (i) => LARGEST.slice(0, 100_000 - 4) + String(i).padStart(4, "0"));
     expect(result.ok).toBe(Math.floor(budget / body));
-    expect(result.refused[0]!.error).toMatch(/^your changes in this minute hold 9 MB, the limit for one person or token; try again in \d+ s$/);
+    expect(result.refused[0]!.error).toMatch(/^your changes in this minute hold 9\.4 MB, the limit for one person or token; try again in \d+ s$/);
     const ci = t.client();
     ci.bearer = (await admin.post(`/projects/${pid}/tokens`, { name: "CI", scopes: ["write"] })).body.token;
     expect((await ci.put(`/projects/${pid}/keys/${keyIds[9]}/translations/de`, { value: "Vom Token" })).status).toBe(200);
