@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile writes, as a review ran them against the compiled server (docs/deploy.md "Security notes"):
+# Hostile writes, each as an attacker runs it against the compiled server (docs/deploy.md "Security notes"):
 # a slow import and another project's tiny one (and the slow one's caller hanging up); a translator
 # saving 100,000-character values for 10 s; 12 parallel 16 MB uploads from a read token with
 # Expect: 100-continue. Driver: bench/lib/hostile-writes-driver.ts. Knobs: BENCH_SCENARIOS

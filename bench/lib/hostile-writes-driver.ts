@@ -1,6 +1,6 @@
 /**
  * Driver of bench/hostile-writes.bench.sh (docs/deploy.md "Security notes"): the compiled server
- * (PHRASEBOOK_BIN) under the attacks of a review, each measured as it was run, one JSON line per
+ * (PHRASEBOOK_BIN) under attacks each run as an attacker runs them, one JSON line per
  * scenario (BENCH_SCENARIOS, default all):
  *
  * - `imports`: a slow import in one project (100,000 YAML entries, about 10 MB: seconds of reading
