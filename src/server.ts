@@ -33,8 +33,17 @@ export interface RunningServer {
 /** The network as it is: Bun's fetch. */
 export const systemFetch: HttpFetch = (input, init) => fetch(input, init);
 
-/** Request bodies above this are refused by Bun before any handler runs. */
-export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Request bodies above this are refused by Bun itself, before any handler runs: a bare 413
+ * (no `{"error"}`), `Connection: close`, and the connection closed while the client is still
+ * sending, after Bun's own `100 Continue` when the client asked for one, so a client may see EPIPE
+ * and no answer at all (docs/deploy.md "Uploads refused from their headers"). Every route's own
+ * limit is far below it (the import's 16 MB, dashboard-api/guards.ts): below this the app refuses
+ * from the headers, with its answer, and Bun reads and throws away the rest of the body without
+ * holding it (24 refused 60 MB uploads at once: 35 MB of memory), keeping the connection, so the
+ * client finishes sending and reads the answer.
+ */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Everything start-up does before listening (docs/architecture.md "Start-up"): open storage, apply

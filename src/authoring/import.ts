@@ -19,6 +19,7 @@ export type { ImportInput };
 import { ProjectChecks, type Findings } from "./checks.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
+import { HISTORY_KEPT_PER_CELL } from "./limits.ts";
 
 
 export type ChangeKind = "created" | "updated" | "deleted";
@@ -385,6 +386,8 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
         current.set(row.id, value);
         if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
         q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
+        // A new value's cell had no history; a changed one's keeps its newest (authoring/history.ts).
+        if (before !== undefined) q.pruneHistory.run(row.id, language.id, HISTORY_KEPT_PER_CELL);
         changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
           key,
           language_code: language.code,

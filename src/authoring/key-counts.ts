@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { invalidQueryParameter } from "../common/errors.ts";
 import type { Db } from "../storage/db.ts";
 import { languageCounts, languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
-import { queryLanguage } from "./keys.ts";
+import { queryLanguage, searchedLanguages } from "./keys.ts";
 import type { KeyCountsQuery } from "./model.ts";
 import { keyTotals, notTranslatableValues, searchCondition, statusCounts } from "./queries.ts";
 
@@ -23,13 +23,16 @@ export interface KeyCountsView {
 }
 
 /**
+ * A search matches the key, its context or a value in a language the caller may read (`visible`,
+ * lower-case codes; null: every language), as the key list's does.
+ *
  * Without a search, from the language's kept counts (`language_counts`, docs/architecture.md
  * "Counts kept"): every value of a language belongs to a key of its project, so the keys without
  * one are the keys less the values. With a search, one pass over the matching keys, each joined to
  * its one value in the language by the translations' primary key: a count costs what the filter's
  * own `count(*)` does, however many languages the project has.
  */
-export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): KeyCountsView {
+export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery, visible: ReadonlySet<string> | null = null): KeyCountsView {
   if (query.language === undefined) throw invalidQueryParameter("language", "required (the language the counts are about)");
   const all = db.select().from(languages).where(eq(languages.projectId, project.id)).all();
   const language = queryLanguage(all, query.language, "language");
@@ -52,7 +55,7 @@ export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): K
     .select(statusCounts(isBase))
     .from(translationKeys)
     .leftJoin(translations, and(eq(translations.keyId, translationKeys.id), eq(translations.languageId, language.id)))
-    .where(and(eq(translationKeys.projectId, project.id), searchCondition(project.id, search)))
+    .where(and(eq(translationKeys.projectId, project.id), searchCondition(db, project.id, search, searchedLanguages(db, project, visible))))
     .get()!;
   return { language_code: language.code, ...row };
 }

@@ -11,7 +11,7 @@ import type { Db } from "../storage/db.ts";
 import { countOver, octetLength, sumOrZero } from "../storage/functions.ts";
 import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
-import { keyHit, searchCondition, statusCondition, TRIGRAM_LENGTH } from "./queries.ts";
+import { keyHit, searchCondition, statusCondition, TRIGRAM_LENGTH, type SearchedLanguages } from "./queries.ts";
 import {
   CONTEXT_MAX_LENGTH,
   KEY_MAX_LENGTH,
@@ -166,12 +166,23 @@ function statusFilter(db: Db, project: ProjectRow, status: KeyStatus, language: 
 }
 
 /**
- * A page of keys (docs/product.md §4, §8): matching `search` in the key, its context or any value;
- * with `status` only keys whose `language` cell is missing, translated (not yet approved),
- * approved, or has problems (in `language`, or in any language when none is given); `languages`
- * narrows the translations in the answer.
+ * The languages whose values a search reads for a caller who may read `visible` (lower-case codes,
+ * docs/dashboard-api.md "Project roles"): those of the project among them, or all (null).
  */
-export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { items: KeyView[]; page_info: PageInfo } {
+export function searchedLanguages(db: Db, project: ProjectRow, visible: ReadonlySet<string> | null): SearchedLanguages {
+  if (visible === null) return null;
+  const all = db.select({ id: languages.id, code: languages.code }).from(languages).where(eq(languages.projectId, project.id)).all();
+  return all.filter((l) => visible.has(l.code.toLowerCase())).map((l) => l.id);
+}
+
+/**
+ * A page of keys (docs/product.md §4, §8): matching `search` in the key, its context or a value in
+ * a language the caller may read (`visible`, lower-case codes; null: every language); with
+ * `status` only keys whose `language` cell is missing, translated (not yet approved), approved, or
+ * has problems (in `language`, or in any language when none is given); `languages` narrows the
+ * translations in the answer.
+ */
+export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery, visible: ReadonlySet<string> | null = null): { items: KeyView[]; page_info: PageInfo } {
   const page = parsePositiveInt(query.page, "page", 1);
   const pageSize = Math.min(parsePositiveInt(query.page_size, "page_size", KEYS_PAGE_SIZE_DEFAULT), KEYS_PAGE_SIZE_MAX);
   const search = query.search?.trim();
@@ -184,15 +195,16 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
     throw invalidQueryParameter("language", `required with status=${query.status}`);
   }
   const shown = query.languages === undefined ? undefined : [...new Set(query.languages.split(",").map((code) => queryLanguage(all, code, "languages").id))];
+  const searched = search ? searchedLanguages(db, project, visible) : null;
   const conditions = [eq(translationKeys.projectId, project.id)];
-  if (search) conditions.push(searchCondition(project.id, search));
+  if (search) conditions.push(searchCondition(db, project.id, search, searched));
   if (query.status !== undefined) conditions.push(statusFilter(db, project, query.status, language));
   const where = and(...conditions);
   const countAll = () => db.select({ n: count() }).from(translationKeys).where(where).get()!.n;
   let total: number;
   let rows: KeyRow[];
   if (search && query.status === undefined && [...search].length < TRIGRAM_LENGTH) {
-    const walked = shortSearchPage(db, project, search, (page - 1) * pageSize, pageSize);
+    const walked = shortSearchPage(db, project, search, (page - 1) * pageSize, pageSize, undefined, searched);
     if (walked) {
       checkPageValues(db, walked.rows.map((r) => r.id), shown, walked.rows.length);
       const t = translationsOf(db, walked.rows.map((r) => r.id), shown);
@@ -239,9 +251,10 @@ export function shortSearchPage(
   offset: number,
   pageSize: number,
   seen?: { keys: number },
+  searched: SearchedLanguages = null,
 ): { rows: KeyRow[]; total: number; atLeast: boolean } | null {
-  const languageCount = db.select({ n: count() }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
-  const hit = keyHit(search);
+  const languageCount = searched?.length ?? db.select({ n: count() }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
+  const hit = keyHit(search, searched);
   const pageIds: number[] = [];
   let matches = 0;
   let walked = 0;

@@ -28,18 +28,61 @@ type Value = Stored<typeof translations>;
 export const TRIGRAM_LENGTH = 3;
 
 /**
- * A search term as a query of the trigram index: trigrams that cover the term (every third, and
- * the last), all required. A value holding the term holds each of them (the index folds letter
- * case at least as far as LIKE does), so the values it finds include every match; `valuesMatching`
- * then compares each with the term exactly. Null for a term too short to have a trigram.
+ * A search across words whose trigrams spanning a gap between words (`t p` of `checkout payment`)
+ * find fewer values than this is answered from those values alone; past it, the words' own
+ * trigrams are required too (`trigramMatch`).
  */
-export function trigramQuery(search: string): string | null {
+export const CROSSING_CANDIDATES_MAX = 20_000;
+
+const quoted = (grams: Iterable<string>) => [...new Set(grams)].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
+
+/**
+ * A search term's trigrams that cover it: every third, and the last. A value holding the term
+ * holds each of them (the index folds letter case at least as far as LIKE does), so the values
+ * holding them all include every match.
+ */
+function coveringTrigrams(chars: string[]): string[] {
+  const grams: string[] = [];
+  for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i += TRIGRAM_LENGTH) grams.push(chars.slice(i, i + TRIGRAM_LENGTH).join(""));
+  grams.push(chars.slice(-TRIGRAM_LENGTH).join(""));
+  return grams;
+}
+
+/** The term's trigrams that span a gap between two words: a letter, white space, a letter (`t p`). */
+function crossingTrigrams(chars: string[]): string[] {
+  const grams: string[] = [];
+  const blank = (c: string) => /\s/u.test(c);
+  for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i++) {
+    if (!blank(chars[i]!) && blank(chars[i + 1]!) && !blank(chars[i + 2]!)) grams.push(chars.slice(i, i + TRIGRAM_LENGTH).join(""));
+  }
+  return grams;
+}
+
+/** The trigram index's table, named in statements (src/storage/derived.ts). */
+const searchIndex = sql.identifier(TRANSLATION_SEARCH);
+const CROSSING_COUNT = `SELECT count(*) AS n FROM (SELECT rowid FROM ${TRANSLATION_SEARCH} WHERE ${TRANSLATION_SEARCH} MATCH ? LIMIT ?)`;
+
+/**
+ * A search term as a query of the trigram index, or null for a term too short to have a trigram;
+ * `valuesMatching` then compares each value it finds with the term exactly, so the choice of
+ * trigrams changes what a search costs, never what it finds. The index keeps only which values
+ * hold a trigram (`detail=none`), and reading a trigram's list costs in proportion to its length:
+ * a common trigram (`pay`, `men`) is held by a million values at 100,000 keys x 50 languages, so a
+ * query of six of them read six million entries to find a few thousand values. A term of several
+ * words has trigrams across its gaps (`t p`), rare where the words are common: when those alone
+ * find fewer than CROSSING_CANDIDATES_MAX values (counted up to there, which costs little), they
+ * are the query; else the covering trigrams join them (docs/dashboard.md "Speed").
+ */
+export function trigramMatch(db: Db, search: string, crossingMax = CROSSING_CANDIDATES_MAX): string | null {
   const chars = [...search];
   if (chars.length < TRIGRAM_LENGTH) return null;
-  const grams = new Set<string>();
-  for (let i = 0; i + TRIGRAM_LENGTH <= chars.length; i += TRIGRAM_LENGTH) grams.add(chars.slice(i, i + TRIGRAM_LENGTH).join(""));
-  grams.add(chars.slice(-TRIGRAM_LENGTH).join(""));
-  return [...grams].map((g) => `"${g.replace(/"/g, '""')}"`).join(" AND ");
+  const crossing = crossingTrigrams(chars);
+  if (crossing.length > 0) {
+    const query = quoted(crossing);
+    const found = db.$client.query<{ n: number }, [string, number]>(CROSSING_COUNT).get(query, crossingMax)!.n;
+    if (found < crossingMax) return query;
+  }
+  return quoted([...crossing, ...coveringTrigrams(chars)]);
 }
 
 /** Escapes LIKE wildcards so a search for `100%` or `a_b` means those characters. */
@@ -52,42 +95,53 @@ function like(text: SQLWrapper, pattern: string): SQL {
   return sql`${text} LIKE ${pattern} ESCAPE '\\'`;
 }
 
-const searchIndex = sql.identifier(TRANSLATION_SEARCH);
-
 /**
- * The keys with a value in the project's languages that is LIKE `pattern` (`term` escaped):
- * through the trigram index for a term it can find (the values holding its trigrams, each then
- * compared), else one pass over the project's values (docs/dashboard.md "Speed").
+ * Which values a search reads: those of the languages given (the ones a translator's or reviewer's
+ * role shows, docs/dashboard-api.md "Project roles"), or of every language of the project (null).
  */
-export function valuesMatching(projectId: number, term: string, pattern: string): SQL {
-  const inProject = sql`${translations.languageId} IN (SELECT ${languages.id} FROM ${languages} WHERE ${languages.projectId} = ${projectId})`;
-  const match = trigramQuery(term);
-  if (match === null) return sql`(SELECT ${translations.keyId} FROM ${translations} WHERE ${inProject} AND ${like(translations.value, pattern)})`;
-  return sql`(SELECT ${translations.keyId} FROM ${translations} WHERE rowid IN (SELECT rowid FROM ${searchIndex} WHERE ${searchIndex} MATCH ${match}) AND ${inProject} AND ${like(translations.value, pattern)})`;
+export type SearchedLanguages = readonly number[] | null;
+
+function inLanguages(projectId: number, searched: SearchedLanguages): SQL {
+  if (searched === null) return sql`${translations.languageId} IN (SELECT ${languages.id} FROM ${languages} WHERE ${languages.projectId} = ${projectId})`;
+  return sql`${translations.languageId} IN (SELECT value FROM json_each(${JSON.stringify(searched)}))`;
 }
 
 /**
- * `term` as a condition on a key row of the project: in the key, its context or any of its
- * values (docs/decisions.md). The values are found through their trigram index when the term has
- * three characters or more, and else in one pass over the project's languages
- * (`valuesMatching`, docs/dashboard.md "Speed").
+ * The keys with a value in the searched languages that is LIKE `pattern` (`term` escaped):
+ * through the trigram index for a term it can find (`match`, the values holding its trigrams,
+ * each then compared), else one pass over the project's values (docs/dashboard.md "Speed").
  */
-export function searchCondition(projectId: number, term: string): SQL {
+export function valuesMatching(projectId: number, match: string | null, pattern: string, searched: SearchedLanguages): SQL {
+  const inSearched = inLanguages(projectId, searched);
+  if (match === null) return sql`(SELECT ${translations.keyId} FROM ${translations} WHERE ${inSearched} AND ${like(translations.value, pattern)})`;
+  return sql`(SELECT ${translations.keyId} FROM ${translations} WHERE rowid IN (SELECT rowid FROM ${searchIndex} WHERE ${searchIndex} MATCH ${match}) AND ${inSearched} AND ${like(translations.value, pattern)})`;
+}
+
+/**
+ * `term` as a condition on a key row of the project: in the key, its context or one of its values
+ * in the searched languages (docs/decisions.md; a language the caller may not read is never
+ * searched, docs/dashboard-api.md "Project roles"). The values are found through their trigram
+ * index when the term has three characters or more, and else in one pass over the project's
+ * languages (`valuesMatching`, docs/dashboard.md "Speed").
+ */
+export function searchCondition(db: Db, projectId: number, term: string, searched: SearchedLanguages): SQL {
   const pattern = likePattern(term);
   return sql`(${like(translationKeys.key, pattern)}
           OR ${like(translationKeys.context, pattern)}
-          OR ${translationKeys.id} IN ${valuesMatching(projectId, term, pattern)})`;
+          OR ${translationKeys.id} IN ${valuesMatching(projectId, trigramMatch(db, term), pattern, searched)})`;
 }
 
 /**
  * Whether a key row matches a one- or two-character `term` (no trigram to look up): in its name,
- * its context, or one of its values, found by the key (the first column of their primary key).
+ * its context, or one of its values in the searched languages, found by the key (the first column
+ * of their primary key).
  */
-export function keyHit(term: string): SQL<number> {
+export function keyHit(term: string, searched: SearchedLanguages): SQL<number> {
   const pattern = likePattern(term);
+  const inSearched = searched === null ? sql`` : sql` AND ${translations.languageId} IN (SELECT value FROM json_each(${JSON.stringify(searched)}))`;
   return sql<number>`(${like(translationKeys.key, pattern)}
     OR ${like(translationKeys.context, pattern)}
-    OR EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.keyId} = ${translationKeys.id} AND ${like(translations.value, pattern)}))`;
+    OR EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.keyId} = ${translationKeys.id}${inSearched} AND ${like(translations.value, pattern)}))`;
 }
 
 /** What the `status` filter of the key list asks of a key row (docs/product.md §8). */
@@ -186,6 +240,21 @@ export function pluralSuffixKeys(db: Db, projectId: number): Pick<Key, "id" | "k
   return db.$client.query<Pick<Key, "id" | "key">, [number]>(PLURAL_SUFFIX_KEYS).all(projectId);
 }
 
+/**
+ * Drops a cell's history entries past its newest `?3` (docs/dashboard.md "History"), but for the
+ * newest approval, which a release of reviewed strings only may still ship (docs/releases.md
+ * "Reviewed strings only"). Walks the cell's entries by translation_history_cell_idx, newest
+ * first, at most `?3` + 1 of them.
+ */
+const PRUNE_HISTORY = `DELETE FROM ${th} WHERE ${th.keyId} = ?1 AND ${th.languageId} = ?2
+  AND ${th.id} <= (SELECT ${th.id} FROM ${th} WHERE ${th.keyId} = ?1 AND ${th.languageId} = ?2 ORDER BY ${th.id} DESC LIMIT 1 OFFSET ?3)
+  AND ${th.id} IS NOT (SELECT max(${th.id}) FROM ${th} WHERE ${th.keyId} = ?1 AND ${th.languageId} = ?2 AND ${th.status} = 'approved')`;
+
+/** Keeps a cell's newest `kept` history entries and its newest approval; call it in the transaction that added one. */
+export function pruneHistory(db: Db, keyId: number, languageId: number, kept: number): void {
+  db.$client.query<unknown, [number, number, number]>(PRUNE_HISTORY).run(keyId, languageId, kept);
+}
+
 const importKey = selected(k, "id", "key", "context", "arbMetadata", "translatable");
 const keyValue = selected(tr, "keyId", "value");
 
@@ -223,6 +292,8 @@ export function prepareImportQueries(db: Db) {
       `INSERT INTO ${th} (${th.keyId}, ${th.languageId}, ${th.value}, ${th.previousValue}, ${th.status}, ${th.byKind}, ${th.byPublicId}, ${th.byName}, ${th.via}, ${th.at})
        VALUES (?, ?, ?, ?, 'translated', ?, ?, ?, 'import', ?)`,
     ),
+    /** A changed value's cell keeps its newest history entries (`pruneHistory`). */
+    pruneHistory: sqlite.prepare<unknown, [number, number, number]>(PRUNE_HISTORY),
     deleteKey: sqlite.prepare<unknown, [number]>(`DELETE FROM ${k} WHERE ${k.id} = ?`),
     /** The keys whose value in this language has at least one message-check finding (docs/product.md §7). */
     keysWithProblems: sqlite.prepare<Pick<Value, "keyId">, [number]>(

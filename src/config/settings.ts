@@ -78,6 +78,10 @@ export interface Settings {
   purgeToken: string | undefined;
   purgeUrl: string | undefined;
   purgeSecret: string | undefined;
+  /** How long one import may run before it is stopped (docs/publishing.md §6 "Time limit and cancelling"). */
+  importTimeoutSeconds: number;
+  /** Changes one person or token may make per minute through the dashboard API (docs/deploy.md "Security notes"). */
+  writeRateLimit: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -355,6 +359,14 @@ export const SETTINGS: Spec<keyof Settings>[] = [
       if (!on && !so.oidcIssuer) fail("PHRASEBOOK_PASSWORD_LOGIN", "can be false only with PHRASEBOOK_OIDC_ISSUER set", r);
       return on;
     },
+  },
+  {
+    key: "importTimeoutSeconds", env: "PHRASEBOOK_IMPORT_TIMEOUT", flag: "--import-timeout", help: "seconds one import may run before it is stopped",
+    parse: (r) => (r === undefined || r === "" ? 300 : positiveSeconds("PHRASEBOOK_IMPORT_TIMEOUT", r, r)),
+  },
+  {
+    key: "writeRateLimit", env: "PHRASEBOOK_WRITE_RATE_LIMIT", flag: "--write-rate-limit", help: "dashboard API changes per person or token per minute",
+    parse: (r) => integer("PHRASEBOOK_WRITE_RATE_LIMIT", r, 300, 1, 1_000_000),
   },
   {
     key: "defaultProjectRole", env: "PHRASEBOOK_DEFAULT_PROJECT_ROLE", flag: "--default-project-role",

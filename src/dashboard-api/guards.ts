@@ -49,6 +49,21 @@ export const IMPORT_BODY_MAX_BYTES = 16 * 1024 * 1024;
 /** No route's body nests deeper than 3 levels; this leaves room and stops stack-deep input. */
 export const BODY_MAX_DEPTH = 32;
 
+/**
+ * The window of the write budget (access.ts): PHRASEBOOK_WRITE_RATE_LIMIT changes per person or
+ * token in it, whose bodies (an import's aside) may hold WRITE_BYTES_PER_WRITE a change on average,
+ * and at least one largest body (docs/deploy.md "Security notes"). A translator's 907 saves of
+ * 100,000-character values in 10 s grew the database by 180 MB; at the default of 300 a minute,
+ * saves may bring at most 9.4 MB a minute.
+ */
+export const WRITE_WINDOW_SECONDS = 60;
+export const WRITE_BYTES_PER_WRITE = 32 * 1024;
+
+/** The bytes of bodies one caller's writes may hold in a window, for `writes` writes. */
+export function writeBytesBudget(writes: number): number {
+  return Math.max(writes * WRITE_BYTES_PER_WRITE, BODY_MAX_BYTES);
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function megabytes(bytes: number): string {
@@ -226,6 +241,8 @@ export interface BodyParserOptions {
    * (docs/publishing.md §6 "Not holding up other requests").
    */
   parseLarge?(bytes: Uint8Array): Promise<unknown>;
+  /** Told the size of every body read but an import's (the write budget counts them, access.ts). */
+  measured?(request: Request, bytes: number): void;
 }
 
 /** Import bodies from this size on are parsed by `parseLarge` when there is one. */
@@ -301,11 +318,13 @@ export function jsonBodyParser(options: BodyParserOptions) {
     if (raw) return readRawBody(request, raw, mediaType(type), length, options);
     const limit = options.signIn ? SIGN_IN_LIMIT : bodyLimitFor(pathname, options.prefix);
     if (type !== "" && type !== "application/json") throw unsupported(["application/json"], type);
-    if (length !== null && length > limit.max) throw tooLargeFor(limit.max);
-    // Who is sending, and whether they may use the route, before a byte is read: an import always,
-    // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
+    // Who is sending, and whether they may use the route, before a byte is read: an import always
+    // (first: a caller who may not import is told so, whatever the size), any other body unless it
+    // is declared no larger than a sign-in's (cheap to read either way).
     let sender: string | void = undefined;
-    if (!limit.signIn && (limit.import || length === null || length > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
+    if (limit.import) sender = options.admit(request, limit);
+    if (length !== null && length > limit.max) throw tooLargeFor(limit.max);
+    if (!limit.signIn && !limit.import && (length === null || length > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
     const large = limit.import && (length === null || length > BODY_MAX_BYTES);
     const holder = sender ?? "";
     if (large) {
@@ -314,6 +333,7 @@ export function jsonBodyParser(options: BodyParserOptions) {
     }
     try {
       const bytes = await readAtMost(request, limit.max);
+      if (!limit.import) options.measured?.(request, bytes.byteLength);
       if (bytes.byteLength === 0) return undefined;
       if (type === "") throw unsupported(["application/json"], "");
       if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return await options.parseLarge(bytes);
@@ -331,6 +351,7 @@ async function readRawBody(request: Request, raw: RawBodyMatch, type: string, le
   if (length !== null && length > route.maxBytes) throw tooLargeFor(route.maxBytes);
   options.admit(request, { max: route.maxBytes, signIn: false, import: false, raw });
   const bytes = await readAtMost(request, route.maxBytes);
+  options.measured?.(request, bytes.byteLength);
   if (bytes.byteLength === 0) throw new HttpError(400, `request body is empty: this route takes ${route.types.join(", ")}`);
   return { type, bytes };
 }

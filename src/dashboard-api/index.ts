@@ -9,6 +9,8 @@ import { editorRoutes } from "./editor.ts";
 import { DASHBOARD_API_PREFIX, type RawBodyRoute } from "./guards.ts";
 import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
+import { KeyReads } from "../authoring/key-reads.ts";
+import { keyReadOffThread } from "./worker.ts";
 import { memberRoutes } from "./members.ts";
 import { mirrorRoutes } from "./mirror.ts";
 import { projectRoutes } from "./projects.ts";
@@ -33,13 +35,15 @@ export const RAW_BODY_ROUTES: readonly RawBodyRoute<Access>[] = [];
  */
 export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => string, methods: SignInRegistry = signInMethods(deps)) {
   const context = dashboardContext(deps, clientOf, RAW_BODY_ROUTES);
+  // Searches, filters, counts and the problem list: on a pool of threads, a caller's few at a time.
+  const reads = new KeyReads(keyReadOffThread);
   return new Elysia({ prefix: DASHBOARD_API_PREFIX })
     .use(signInRoutes(deps, clientOf, methods))
     .use(sessionRoutes(deps, context, methods, clientOf))
     .use(userRoutes(deps, context))
     .use(projectRoutes(deps, context))
-    .use(keyRoutes(deps, context))
-    .use(editorRoutes(deps, context))
+    .use(keyRoutes(deps, context, reads))
+    .use(editorRoutes(deps, context, reads))
     .use(importRoutes(deps, context))
     .use(releaseRoutes(deps, context))
     .use(channelRoutes(deps, context))

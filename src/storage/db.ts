@@ -99,6 +99,16 @@ export function withoutWaiting<T>(sqlite: Database, write: () => T): T {
   }
 }
 
+/**
+ * Gives `db` a busy timeout of its own: an import on its worker thread waits for the write lock
+ * for as long as it may run at all (its time limit, docs/publishing.md §6 "Time limit and
+ * cancelling"), since imports of other projects commit beside it; the thread is ended at the limit
+ * anyway.
+ */
+export function waitForLocks(db: Db, ms: number): void {
+  db.$client.run(`PRAGMA busy_timeout = ${Math.max(0, Math.round(ms))}`);
+}
+
 /** `GET /healthz`: true while the database answers a trivial query. */
 export function isReachable(db: Db): boolean {
   try {
@@ -141,5 +151,7 @@ export function rollBack(sqlite: Database): void {
 export function openReadOnly(path: string): Db {
   const sqlite = new Database(path, { readonly: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
+  // As the server's own connection: a search's subqueries build their temporary tables in memory.
+  sqlite.run("PRAGMA temp_store = MEMORY");
   return drizzle(sqlite, { schema }) as Db;
 }

@@ -192,7 +192,9 @@ export const translationHistory = sqliteTable(
     at: integer("at").notNull(),
   },
   (t) => [
-    index("translation_history_key_idx").on(t.keyId, t.id),
+    // One cell's entries, newest last: a save keeps a cell's newest entries and drops the rest
+    // (authoring/history.ts); a key's history reads its cells' entries and sorts them.
+    index("translation_history_cell_idx").on(t.keyId, t.languageId, t.id),
     // A language's approvals, newest last per key: publishing reviewed strings only reads them in one
     // pass per language (docs/releases.md "Reviewed strings only"). Approvals are few; the index is small.
     index("translation_history_approved_idx").on(t.languageId, t.keyId, t.id).where(sql`status = 'approved'`),

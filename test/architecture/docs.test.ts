@@ -103,16 +103,17 @@ describe("the README's layer table is the code's", () => {
   });
 });
 
-describe("the README's settings table is the settings'", () => {
-  const rows = tableAfter(readme, "## Settings");
+// The README's table is the full one; docs/product.md's lists the interface's settings and links to it.
+describe.each([["README.md", "## Settings"]])("the settings table of %s is the settings'", (file, heading) => {
+  const rows = tableAfter(readFileSync(join(ROOT, file), "utf8"), heading);
   const named = rows.map(([variables, flags]) => ({ variables: [...variables!.matchAll(/`(PHRASEBOOK_[A-Z0-9_]+)`/g)].map((m) => m[1]!), flags: [...(flags ?? "").matchAll(/`(--[a-z0-9-]+)`/g)].map((m) => m[1]!) }));
 
   test("every setting is in the table with its flag, and the table names no setting that does not exist", () => {
     const documented = new Map<string, string | undefined>();
     for (const row of named) row.variables.forEach((v, i) => documented.set(v, row.flags[i]));
     const missing = SETTINGS.filter((s) => documented.get(s.env) !== s.flag).map((s) => `${s.env} ${s.flag}${documented.has(s.env) ? ` (the table says ${documented.get(s.env)})` : ""}`);
-    expect(missing, "add these settings to the README's table, with their flags").toEqual([]);
+    expect(missing, `add these settings to the table of ${file}, with their flags`).toEqual([]);
     const known = new Set(SETTINGS.map((s) => s.env));
-    expect([...documented.keys()].filter((v) => !known.has(v)), "the README's table names settings src/config/settings.ts does not have").toEqual([]);
+    expect([...documented.keys()].filter((v) => !known.has(v)), `the table of ${file} names settings src/config/settings.ts does not have`).toEqual([]);
   });
 });

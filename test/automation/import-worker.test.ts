@@ -5,7 +5,7 @@
  * per server with a bounded queue.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX } from "../../src/authoring/import-runner.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX, IMPORTS_PER_PROJECT_MAX } from "../../src/authoring/import-runner.ts";
 import { join } from "node:path";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -113,28 +113,34 @@ describe("import in a worker thread (docs/publishing.md §6)", () => {
     expect(seen.whileLocked, `${seen.asked} answers during the import, ${seen.whileLocked} of them inside its transaction`).toBeGreaterThanOrEqual(3);
   });
 
-  test("imports run one at a time: parallel imports of overlapping files all land, each key once, none lost", async () => {
+  test("a project's imports run one at a time: parallel imports of overlapping files all land, each key once, none lost", async () => {
     const pid = await admin.project("Worker parallel", "en", ["de"]);
-    // Two imports per token, the most one caller may have running or waiting (IMPORTS_PER_CALLER_MAX).
-    const cis = await Promise.all(Array.from({ length: IMPORT_QUEUE_MAX / IMPORTS_PER_CALLER_MAX }, () => tokenFor(pid)));
-    // Four large files (a worker each) and four small ones (on the request's thread), sharing keys:
-    // as many as the queue holds.
-    const files = Array.from({ length: 4 }, (_, i) => bigFile(3000, "shared", (k) => `big ${i} value ${k} with enough text to go to a worker thread`));
-    const small = Array.from({ length: 4 }, (_, i) => JSON.stringify({ "shared.0": `small ${i}`, [`own.${i}`]: "x" }));
+    // Two imports per token, the most one caller may have running or waiting (IMPORTS_PER_CALLER_MAX),
+    // as many as one project's imports may hold (IMPORTS_PER_PROJECT_MAX).
+    const cis = await Promise.all(Array.from({ length: IMPORTS_PER_PROJECT_MAX / IMPORTS_PER_CALLER_MAX }, () => tokenFor(pid)));
+    // Two large files and two small ones, sharing keys.
+    const files = Array.from({ length: IMPORTS_PER_PROJECT_MAX / 2 }, (_, i) => bigFile(3000, "shared", (k) => `big ${i} value ${k} with enough text to take a while`));
+    const small = Array.from({ length: IMPORTS_PER_PROJECT_MAX / 2 }, (_, i) => JSON.stringify({ "shared.0": `small ${i}`, [`own.${i}`]: "x" }));
     const replies = await Promise.all([...files, ...small].map((content, i) => cis[i % cis.length]!.post(`/projects/${pid}/import`, { language_code: i % 2 ? "de" : "en", format: "json", content })));
-    expect(replies.map((r) => r.status)).toEqual(Array(IMPORT_QUEUE_MAX).fill(200));
+    expect(replies.map((r) => r.status)).toEqual(Array(IMPORTS_PER_PROJECT_MAX).fill(200));
     const keys = count("SELECT count(*) AS n FROM translation_keys WHERE project_id = (SELECT id FROM projects WHERE public_id = ?)", pid);
-    expect(keys).toBe(3004);
-    expect(replies.reduce((n, r) => n + r.body.created_keys, 0)).toBe(3004);
+    expect(keys).toBe(3000 + small.length);
+    expect(replies.reduce((n, r) => n + r.body.created_keys, 0)).toBe(3000 + small.length);
     expect(count("SELECT count(*) AS n FROM (SELECT key FROM translation_keys GROUP BY project_id, key HAVING count(*) > 1)")).toBe(0);
   });
 
   test(`at most ${IMPORT_QUEUE_MAX} imports run or wait at once; more are a 429 with Retry-After`, async () => {
-    const pid = await admin.project("Worker queue", "en");
-    // From callers who each stay within their share (IMPORTS_PER_CALLER_MAX), so only the queue's bound refuses.
-    const cis = await Promise.all(Array.from({ length: (IMPORT_QUEUE_MAX + 4) / IMPORTS_PER_CALLER_MAX }, () => tokenFor(pid)));
-    const ci = cis[0]!;
-    const replies = await Promise.all(Array.from({ length: IMPORT_QUEUE_MAX + 4 }, (_, i) => cis[i % cis.length]!.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: bigFile(3000, `q${i}`) })));
+    // Three projects, from callers who each stay within their share (IMPORTS_PER_CALLER_MAX), sent
+    // in turn so that no project's share (IMPORTS_PER_PROJECT_MAX) fills first: only the queue's bound refuses.
+    const projects = await Promise.all(["Worker queue 1", "Worker queue 2", "Worker queue 3"].map((name) => admin.project(name, "en")));
+    const callers = await Promise.all(projects.map(async (pid) => ({ pid, cis: await Promise.all([tokenFor(pid), tokenFor(pid)]) })));
+    const sent = IMPORT_QUEUE_MAX + 4;
+    const replies = await Promise.all(
+      Array.from({ length: sent }, (_, i) => {
+        const { pid, cis } = callers[i % callers.length]!;
+        return cis[Math.floor(i / callers.length) % cis.length]!.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: bigFile(3000, `q${i}`) });
+      }),
+    );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200).length).toBe(IMPORT_QUEUE_MAX);
     const refused = replies.filter((r) => r.status === 429);
@@ -144,7 +150,9 @@ describe("import in a worker thread (docs/publishing.md §6)", () => {
       expect(r.body.error).toContain(`${IMPORT_QUEUE_MAX} imports are already running or waiting`);
     }
     // A refused import wrote nothing; the accepted ones wrote everything.
-    expect(count("SELECT count(*) AS n FROM translation_keys WHERE project_id = (SELECT id FROM projects WHERE public_id = ?)", pid)).toBe(IMPORT_QUEUE_MAX * 3000);
+    expect(count("SELECT count(*) AS n FROM translation_keys WHERE project_id IN (SELECT id FROM projects WHERE name LIKE 'Worker queue %')")).toBe(IMPORT_QUEUE_MAX * 3000);
+    const ci = callers[0]!.cis[0]!;
+    const pid = callers[0]!.pid;
     // And the queue is free again afterwards.
     expect((await ci.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: '{"after":"x"}' })).status).toBe(200);
   });
