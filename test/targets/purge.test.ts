@@ -219,6 +219,11 @@ describe("purge (docs/deploy.md \"Object storage and CDN purge\")", () => {
       expect(call!.headers["content-type"]).toBe("application/json");
       expect(call!.headers["x-service-delivery"]).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number(call!.headers["x-service-timestamp"])).toBe(Math.floor(m.clock.now() / 1000));
+
+      // A key rotation: key.pub and latest's signature, in one call; keys/2.pub never.
+      expect((await m.admin.post(`/projects/${pid}/signing-key/rotate`)).status).toBe(200);
+      const [rotated] = await calls(hook, 1);
+      expect(rotated!.urls!.sort()).toEqual([`${CDN}/p/${slug}/key.pub`, `${latest}/manifest.json.minisig`]);
     } finally {
       await m.t.close();
       await hook.stop();
