@@ -52,11 +52,17 @@ export interface KeysRef {
 export type PathChange =
   /**
    * A release's pinned files were written (a publish or a republish), then its manifest; with the
-   * project's key files, so a copy elsewhere has them from the first publish on.
+   * project's numbered key files (`keys/{n}.pub`), so a copy elsewhere has them from the first
+   * publish on, before the manifests signed with them.
    */
   | { kind: "release_published"; project_slug: string; release: ReleaseRef; manifests?: ManifestRef[]; keys?: KeysRef }
-  /** `latest` serves another release, or none (`release: null`: every `latest` path 404s). */
-  | { kind: "latest_moved"; project_slug: string; release: ReleaseRef | null; previous: ReleaseRef | null; manifests?: ManifestRef[] }
+  /**
+   * `latest` serves another release, or none (`release: null`: every `latest` path 404s). With a
+   * release, `keys` names the project's current key, whose `key.pub` moves with `latest` (its
+   * surrogate key is latest's, docs/deploy.md "Purging the CDN in front"): written with latest's
+   * files, so a publish's purge names it with theirs.
+   */
+  | { kind: "latest_moved"; project_slug: string; release: ReleaseRef | null; previous: ReleaseRef | null; manifests?: ManifestRef[]; keys?: KeysRef }
   /** A channel points at another release; `release: null` when it was deleted. */
   | { kind: "channel_moved"; project_slug: string; channel: ChannelRef; release: ReleaseRef | null; previous: ReleaseRef | null; manifests?: ManifestRef[] }
   /**
@@ -83,8 +89,10 @@ export type PathChange =
   /**
    * The project has a new signing key (`keys.count` is its number): its key files, then the
    * moving manifests (`latest`, channels) signed again with it (docs/delivery.md "Key rotation").
+   * `keys` is absent before the project's first publish: a copy elsewhere gets the key files with
+   * that publish (docs/delivery.md "Object storage"), and until then there is nothing to sign.
    */
-  | { kind: "key_rotated"; project_slug: string; keys: KeysRef; manifests: ManifestRef[] };
+  | { kind: "key_rotated"; project_slug: string; keys?: KeysRef; manifests: ManifestRef[] };
 
 export type PathChangeKind = PathChange["kind"];
 
@@ -125,11 +133,6 @@ export class PathRecord {
     return (this.q.lastSequence.get({ projectId })?.sequence ?? 0) + 1;
   }
 
-  /**
-   * A release was published (its files written): recorded with `latest`, which now serves it,
-   * under one sequence, so a pinned manifest and `latest`'s can carry the same (docs/architecture.md
-   * "Publish targets").
-   */
   /**
    * A release was published (its files written): recorded with `latest`, which now serves it,
    * under one sequence, so its pinned manifest and `latest`'s carry the same (docs/delivery.md).
@@ -209,7 +212,7 @@ export class PathRecord {
    */
   served(projectId: number): Pick<Extract<PathChange, { kind: "slug_rotated"; of: "project" }>, "releases" | "latest" | "channels" | "manifests" | "keys"> {
     const paths = this.servedPaths(projectId);
-    return { ...paths, manifests: this.servedManifests(projectId, paths), keys: this.keysRef(projectId) };
+    return { ...paths, manifests: this.servedManifests(projectId, paths), keys: this.copiedKeys(projectId) };
   }
 
   /**
@@ -223,7 +226,7 @@ export class PathRecord {
     const latest = this.q.latestRelease.get({ projectId });
     if (latest) manifests.push(this.manifestRef(latestDir(slug), this.releaseRef(latest.id), this.latestSequence(projectId), key));
     for (const c of this.q.channels.all({ projectId })) manifests.push(this.manifestRef(channelDir(slug, c.slug), this.releaseRef(c.releaseId), this.channelSequence(projectId, c.name), key));
-    this.record(projectId, { kind: "key_rotated", project_slug: slug, keys: this.keysRef(projectId), manifests });
+    this.record(projectId, { kind: "key_rotated", project_slug: slug, keys: this.copiedKeys(projectId), manifests });
   }
 
   /**
@@ -238,7 +241,7 @@ export class PathRecord {
     const slug = this.projectSlug(projectId);
     const release = now ? this.releaseRef(now.id) : null;
     const manifests = release ? [this.manifestRef(latestDir(slug), release, sequence, this.currentKey(projectId))] : [];
-    this.record(projectId, { kind: "latest_moved", project_slug: slug, release, previous: said, manifests }, sequence);
+    this.record(projectId, { kind: "latest_moved", project_slug: slug, release, previous: said, manifests, ...(release ? { keys: this.keysRef(projectId) } : {}) }, sequence);
   }
 
   private manifestRef(dir: string, release: ReleaseRef, sequence: number, key: number): ManifestRef {
@@ -276,6 +279,16 @@ export class PathRecord {
 
   private keysRef(projectId: number): KeysRef {
     return { project: this.q.projectPublicId.get({ projectId })!.publicId, count: this.q.currentKey.get({ projectId })?.n ?? 0 };
+  }
+
+  /**
+   * The key files a copy elsewhere holds: none before the project's first publish, which writes
+   * them all; from then on every key, kept when every release is deleted (docs/delivery.md
+   * "Object storage"). The server's own CDN answers them from the project's creation, but nothing
+   * of a project is signed or served to an app before it publishes.
+   */
+  private copiedKeys(projectId: number): KeysRef | undefined {
+    return this.q.lastSequenceOfKind.get({ projectId, kind: "release_published" }) ? this.keysRef(projectId) : undefined;
   }
 
   /** What the record last said `latest` serves, or null. */

@@ -511,8 +511,8 @@ export const publishTargetCursors = sqliteTable("publish_target_cursors", {
  * a publish never waits for the store and a restart loses nothing. A row is copied once no earlier
  * row of its path is left (a newer row of the path makes an older waiting one unnecessary) and, for
  * a `latest`, channel or manifest object (`level` above 0), once no pinned object of its release
- * (`release`; empty: any of the project) waits below it. Rows stay `done` until every row of their
- * change is, so its purge can follow.
+ * (`release`) nor key file of its project (`release` empty) waits below it. Rows stay `done` until
+ * every row of their change is, so its purge can follow.
  */
 export const mirrorQueue = sqliteTable(
   "mirror_queue",

@@ -80,15 +80,24 @@ function manifestDeletes(dir: string): PathOp[] {
 const keysDir = (projectSlug: string) => `p/${projectSlug}/keys`;
 const currentKeyPath = (projectSlug: string) => `p/${projectSlug}/key.pub`;
 
-/** Key files: each numbered key (immutable) with its signature by the key before, then `key.pub`. */
-function keyPuts(projectSlug: string, keys: KeysRef, from = 1): PathOp[] {
+/** The numbered key files from key `from` on (immutable), each from 2 on with its signature by the key before. */
+function numberedKeyPuts(projectSlug: string, keys: KeysRef, from = 1): PathOp[] {
   const ops: PathOp[] = [];
   for (let n = from; n <= keys.count; n++) {
     ops.push({ op: "put", path: `${keysDir(projectSlug)}/${n}.pub`, source: { kind: "key", project: keys.project, n }, moving: false });
     if (n >= 2) ops.push({ op: "put", path: `${keysDir(projectSlug)}/${n}.pub${SIGNATURE}`, source: { kind: "key_signature", project: keys.project, n }, moving: false });
   }
-  if (keys.count > 0) ops.push({ op: "put", path: currentKeyPath(projectSlug), source: { kind: "key", project: keys.project, n: keys.count }, moving: true });
   return ops;
+}
+
+/** `key.pub`, the current key: it moves (a rotation changes it), and is cached and purged like `latest`. */
+function currentKeyPut(projectSlug: string, keys: KeysRef): PathOp[] {
+  return keys.count > 0 ? [{ op: "put", path: currentKeyPath(projectSlug), source: { kind: "key", project: keys.project, n: keys.count }, moving: true }] : [];
+}
+
+/** Every key file: the numbered ones, then `key.pub`. */
+function keyPuts(projectSlug: string, keys: KeysRef): PathOp[] {
+  return [...numberedKeyPuts(projectSlug, keys), ...currentKeyPut(projectSlug, keys)];
 }
 
 function keyDeletes(projectSlug: string, keys: KeysRef): PathOp[] {
@@ -100,9 +109,15 @@ export function pathOps(change: PathChange): PathOp[] {
   const slug = change.project_slug;
   switch (change.kind) {
     case "release_published":
-      return [...puts(pinnedDir(slug, change.release.slug), change.release, false), ...(change.keys ? keyPuts(slug, change.keys) : []), ...manifestPuts(slug, change.manifests)];
+      // The numbered keys before the pinned manifest signed with the newest (a client follows the chain).
+      return [...puts(pinnedDir(slug, change.release.slug), change.release, false), ...(change.keys ? numberedKeyPuts(slug, change.keys) : []), ...manifestPuts(slug, change.manifests)];
     case "latest_moved":
-      return [...moved(latestDir(slug), change.release, change.previous), ...(change.release ? manifestPuts(slug, change.manifests) : manifestDeletes(latestDir(slug)))];
+      // `key.pub` with latest's files: one change, so one purge names them all (Fastly: one key).
+      return [
+        ...moved(latestDir(slug), change.release, change.previous),
+        ...(change.release && change.keys ? currentKeyPut(slug, change.keys) : []),
+        ...(change.release ? manifestPuts(slug, change.manifests) : manifestDeletes(latestDir(slug))),
+      ];
     case "channel_moved": {
       const dir = channelDir(slug, change.channel.slug);
       return [...moved(dir, change.release, change.previous), ...(change.release ? manifestPuts(slug, change.manifests) : manifestDeletes(dir))];
@@ -113,7 +128,8 @@ export function pathOps(change: PathChange): PathOp[] {
     }
     case "key_rotated":
       // The new key's files first: a client meeting a manifest signed with it can follow the chain.
-      return [...keyPuts(slug, change.keys, change.keys.count), ...manifestPuts(slug, change.manifests)];
+      // Before the first publish (no `keys`) a copy holds no key file yet: the publish writes them all.
+      return change.keys ? [...numberedKeyPuts(slug, change.keys, change.keys.count), ...currentKeyPut(slug, change.keys), ...manifestPuts(slug, change.manifests)] : [];
     case "slug_rotated":
       switch (change.of) {
         case "release": {

@@ -103,7 +103,7 @@ export const mirror: PublishTargetKind = {
     if (!location.accessKeyId || !location.secretAccessKey) {
       throw new CliError("PHRASEBOOK_S3_ACCESS_KEY_ID and PHRASEBOOK_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) are required with PHRASEBOOK_S3_BUCKET");
     }
-    return new MirrorTarget(context.db, context.clock, context.renderer, new Bucket(location, context.fetch), locationId(location), purgeQueueFor(context));
+    return new MirrorTarget(context.db, context.clock, context.renderer, new Bucket(location, context.fetch), locationId(location, { cdnUrl: context.settings.cdnUrl, surrogateKeys: context.settings.purge === "fastly" }), purgeQueueFor(context));
   },
 };
 

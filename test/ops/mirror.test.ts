@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { BUCKET, bucketObject, bucketPaths, expectBucketIsCdn, mirrored, mirrorEnv, servedPaths } from "../helpers/mirror.ts";
 import { cloudflareStandIn } from "../helpers/purge-standins.ts";
+import { projectSlug as projectSlugOf } from "../helpers/releases.ts";
 import { startS3, type S3Server } from "../helpers/s3.ts";
 import { ROOT, serverCommand, startServer, tempDir, type TestServer } from "../helpers/server.ts";
 import { eventually } from "../helpers/wait.ts";
@@ -108,7 +109,9 @@ describe("the mirror, run by the executable", () => {
       await eventually(() => gate.held() >= 1, { what: "a copy under way" });
       await server.stop();
       expect(gate.held()).toBeGreaterThan(0); // still unanswered: the server ended them and left
-      expect(waiting()).toBe(18); // nothing was copied; nothing is lost
+      // Nothing was copied; nothing is lost: 3 languages x 3 formats pinned and latest, both
+      // manifests with their signatures, keys/1.pub and key.pub.
+      expect(waiting()).toBe(24);
       gate.open();
       server = await start(env, dataDir);
       admin = await DashboardClient.loggedIn(server.url);
@@ -142,9 +145,13 @@ describe("the mirror, run by the executable", () => {
     const draft = await admin.post(`/projects/${pid}/releases`, { name: "v1", tag: "v1" });
     const v1 = (await admin.post(`/projects/${pid}/releases/${draft.body.id}/publish`)).body;
     await admin.put(`/projects/${pid}/channels/beta`, { release_id: v1.id });
+    expect((await admin.post(`/projects/${pid}/signing-key/rotate`)).status).toBe(200);
     await walk(server, admin, prefix, pid);
     const served = await bucketPaths(s3, prefix);
-    expect(served.length).toBe(18);
+    // 2 languages x 3 formats pinned, latest and beta; each place's manifest and signature; key.pub,
+    // keys/1.pub, keys/2.pub and its signature by key 1.
+    expect(served.length).toBe(28);
+    expect(served).toContain(`p/${await projectSlugOf(admin, pid)}/keys/2.pub.minisig`);
 
     // The bucket emptied, a stale object and a stray one put there by hand.
     const client = s3.client(BUCKET);
@@ -156,12 +163,12 @@ describe("the mirror, run by the executable", () => {
     let result = await run(["mirror", "sync"], settings);
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
-    expect(result.out).toBe(`mirror sync of ${BUCKET}/${prefix}: 18 object(s) served, 18 copied, 1 deleted, 0 failed\n`);
+    expect(result.out).toBe(`mirror sync of ${BUCKET}/${prefix}: 28 object(s) served, 28 copied, 1 deleted, 0 failed\n`);
     await expectBucketIsCdn(s3, prefix, await servedPaths(admin, pid, cdnOf(server)), cdnOf(server));
     expect((await bucketObject(s3, "elsewhere/keep.txt")).status).toBe(200);
 
     result = await run(["mirror", "sync"], settings); // nothing left to do
-    expect(result.out).toBe(`mirror sync of ${BUCKET}/${prefix}: 18 object(s) served, 0 copied, 0 deleted, 0 failed\n`);
+    expect(result.out).toBe(`mirror sync of ${BUCKET}/${prefix}: 28 object(s) served, 0 copied, 0 deleted, 0 failed\n`);
     await client.write(`${prefix}/p/gone/r/latest/xx.json`, "stray");
     result = await run(["mirror", "sync", "--no-delete"], settings);
     expect(result.code).toBe(0);
@@ -256,6 +263,8 @@ describe("the mirror, run by the executable", () => {
     const restore = await run(["restore"], { PHRASEBOOK_DATA_DIR: dataDir, ...env });
     expect(restore.err).toBe("");
     expect(restore.code).toBe(0);
+    // It listens on another port, so under another CDN address: every manifest names its files by
+    // their new URLs, and the mirror's pass at start writes them again (docs/deploy.md "A new bucket").
     const second = await start(env, dataDir);
     for (const [path, body] of pinned) {
       const atServer = await cdnOf(second)(path);

@@ -86,7 +86,8 @@ describe("the mirror (docs/deploy.md \"Object storage and CDN purge\")", () => {
       const from = s3.events.length;
       const v1 = await publish(m.admin, pid, "v1");
       await m.walk(pid);
-      expect((await bucketPaths(s3, m.prefix)).length).toBe(18); // 3 languages x 3 formats, pinned and latest
+      // 3 languages x 3 formats, pinned and latest; each place's manifest and signature; key.pub and keys/1.pub
+      expect((await bucketPaths(s3, m.prefix)).length).toBe(24);
       expectPinnedFirst(putOrder(m.prefix, from), slug, slugOf(v1));
       // The objects are what a CDN in front serves: the CDN's headers, named exactly.
       const pinnedJson = await bucketObject(s3, `${m.prefix}/p/${slug}/r/${slugOf(v1)}/de.json`);
@@ -143,8 +144,11 @@ describe("the mirror (docs/deploy.md \"Object storage and CDN purge\")", () => {
       await m.walk(pid); // latest back on v2
       expect((await m.admin.delete(`/projects/${pid}/releases/${v2.id}`)).status).toBe(204);
       expect((await m.admin.delete(`/projects/${pid}/releases/${v1.id}`)).status).toBe(204);
-      await m.walk(pid);
-      expect(await bucketPaths(s3, m.prefix)).toEqual([]); // nothing published: nothing in the bucket
+      await m.settle();
+      await expectBucketIsCdn(s3, m.prefix, await servedPaths(m.admin, pid, m.cdn, { everPublished: true }), m.cdn);
+      // Nothing published: nothing in the bucket but the project's key files, which the CDN serves still.
+      const slug = await projectSlug(m.admin, pid);
+      expect(await bucketPaths(s3, m.prefix)).toEqual([`p/${slug}/key.pub`, `p/${slug}/keys/1.pub`]);
     } finally {
       await m.t.close();
     }
@@ -245,12 +249,16 @@ describe("the mirror (docs/deploy.md \"Object storage and CDN purge\")", () => {
         { what: "the refused object failing" },
       );
       expect(status.failed).toEqual([{ path: refusedPath, error: "PUT answered 403 AccessDenied: Access Denied", attempts: 1, next_attempt_at: new Date(m.clock.now() + RETRY_FIRST_MS).toISOString() }]);
-      // v2's other pinned objects and the other project arrive; v2's latest objects wait for it.
+      // v2's other pinned files and the other project arrive; v2's manifest and latest objects wait for it.
       const paths = () => bucketPaths(s3, m.prefix);
-      await eventually(async () => (await paths()).filter((p) => p.startsWith(`p/${slug}/r/${slugOf(v2)}/`)).length === 5, { what: "v2's other pinned objects" });
-      await eventually(async () => (await paths()).filter((p) => p.startsWith(`p/${otherSlug}/`)).length === 6, { what: "the other project's objects" });
+      await eventually(async () => (await paths()).filter((p) => p.startsWith(`p/${slug}/r/${slugOf(v2)}/`)).length === 5, { what: "v2's other pinned files" });
+      // 3 files pinned and latest, both manifests with their signatures, key.pub and keys/1.pub.
+      await eventually(async () => (await paths()).filter((p) => p.startsWith(`p/${otherSlug}/`)).length === 12, { what: "the other project's objects" });
       expect(new TextDecoder().decode((await bucketObject(s3, `${m.prefix}/p/${slug}/r/latest/de.json`)).body)).toContain("K-1");
-      expect((await m.admin.get("/mirror")).body.pending).toBe(1 + 6); // the refused object, and latest's six
+      // The refused object; v2's manifest and signature, which name it; latest's six files, manifest and
+      // signature. The key files name no file: they do not wait.
+      expect((await m.admin.get("/mirror")).body.pending).toBe(1 + 2 + 6 + 2);
+      expect(await paths()).toContain(`p/${slug}/key.pub`);
 
       refusing = false; // the store takes it now
       m.clock.advance(RETRY_MAX_MS);

@@ -2,7 +2,9 @@
  * Purging the CDN in front (docs/deploy.md "Object storage and CDN purge"), against loopback
  * stand-ins of Cloudflare's, Fastly's and the operator's http purge (test/helpers/purge-standins.ts):
  * a change purges exactly the `latest` and channel URLs (or surrogate keys) whose content changed,
- * never a pinned one; with a mirror only once the bucket holds the new objects; Cloudflare in calls
+ * their manifests and signatures and `key.pub` included (a key rotation: `key.pub` and the moving
+ * manifests' signatures), never a pinned one nor a numbered key file; with a mirror only once the
+ * bucket holds the new objects; Cloudflare in calls
  * of at most 30 URLs; each call retried while the stand-in answers 5xx, or late, the http one with
  * the same delivery id and a fresh signature.
  */
@@ -62,7 +64,9 @@ describe("purge (docs/deploy.md \"Object storage and CDN purge\")", () => {
     const m = await running(mirrorEnv(s3, prefix, { PHRASEBOOK_PURGE: "cloudflare", PHRASEBOOK_PURGE_ZONE: "zone-1", PHRASEBOOK_PURGE_TOKEN: "cf-token", PHRASEBOOK_PURGE_API: cf.api }));
     // At each call, every URL it names is in the bucket with what the CDN serves now.
     const notHeld: string[] = [];
+    const purgedAll: string[] = [];
     cf.onCall = async (call) => {
+      purgedAll.push(...call.urls!);
       for (const url of call.urls!) {
         const path = url.slice(CDN.length + 1);
         const cdn = await m.t.fetch(`/cdn/${path}`, { headers: { "accept-encoding": "identity" } });
@@ -81,42 +85,58 @@ describe("purge (docs/deploy.md \"Object storage and CDN purge\")", () => {
       await failedOnce(m.t);
       m.clock.advance(RETRY_MAX_MS); // its retry is due
       let got = await calls(cf, 2);
-      // The first publish: every latest file (11 languages x 3 formats = 33 URLs) in 30 + 3.
-      expect(got.map((c) => c.urls!.length).sort((a, b) => b - a)).toEqual([30, 3]);
+      const latestDoc = [`${CDN}/p/${slug}/r/latest/manifest.json`, `${CDN}/p/${slug}/r/latest/manifest.json.minisig`];
+      // The first publish: every latest path (11 languages x 3 formats, the manifest and its
+      // signature) and key.pub, which moves with latest: 36 URLs in 30 + 6.
+      expect(got.map((c) => c.urls!.length).sort((a, b) => b - a)).toEqual([30, 6]);
       const purged = got.flatMap((c) => c.urls!).sort();
-      expect(purged).toEqual(["en", ...LANGUAGES].flatMap((c) => ["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/${c}.${e}`)).sort());
+      expect(purged).toEqual([...["en", ...LANGUAGES].flatMap((c) => ["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/${c}.${e}`)), ...latestDoc, `${CDN}/p/${slug}/key.pub`].sort());
       expect(cf.received).toBe(3); // the 503, its retry, the second call
       expect(got[0]!.headers.authorization).toBe("Bearer cf-token");
-      await mirrored((sql) => m.t.query(sql), m.clock);
+      const copied = () => mirrored((sql) => m.t.query(sql), m.clock);
+      await copied();
 
-      // A release that changes one language: its three latest URLs, nothing else.
+      // A release that changes one language: its three latest URLs and latest's manifest, nothing else.
       await m.admin.put(`/projects/${pid}/keys/${keyId}/translations/de`, { value: "K-de-2" });
       m.clock.advance(1000);
       const v2 = await publish(m.admin, pid, "v2");
       got = await calls(cf, 1);
-      expect(got.flatMap((c) => c.urls!).sort()).toEqual(["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/de.${e}`));
+      expect(got.flatMap((c) => c.urls!).sort()).toEqual([...["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/de.${e}`), ...latestDoc].sort());
 
-      // A channel: its files are new URLs; moving it to a release with other content purges those.
-      await m.admin.put(`/projects/${pid}/channels/beta`, { release_id: v2.id });
+      // A channel: its files and manifest are new URLs; moving it to a release with other content purges those.
+      const channel = await m.admin.put(`/projects/${pid}/channels/beta`, { release_id: v2.id });
+      const betaDir = `${CDN}/p/${slug}/c/${new URL(channel.body.urls.de.json).pathname.split("/")[5]}`;
       const channelUrls = (await calls(cf, 2)).flatMap((c) => c.urls!);
-      expect(channelUrls.length).toBe(33);
-      expect(channelUrls.every((u) => u.includes(`/p/${slug}/c/`))).toBe(true);
+      expect(channelUrls.length).toBe(35);
+      expect(channelUrls.every((u) => u.startsWith(`${betaDir}/`))).toBe(true);
 
-      // A dropped language: latest's fr files are gone, which changes them.
+      // A dropped language: latest's fr files are gone, which changes them, and latest's manifest.
       await m.admin.delete(`/projects/${pid}/languages/fr`);
       m.clock.advance(1000);
       await publish(m.admin, pid, "v3");
+      await copied(); // removals s3rver now and then fails are retried by the test's clock
       got = await calls(cf, 1);
-      expect(got.flatMap((c) => c.urls!).sort()).toEqual(["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/fr.${e}`));
+      expect(got.flatMap((c) => c.urls!).sort()).toEqual([...["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/fr.${e}`), ...latestDoc].sort());
 
-      // A release's slug rotated: only pinned URLs changed, so nothing is purged.
+      // v2's slug rotated: its pinned URLs are not purged; beta serves v2, and its manifest names them.
       await m.admin.post(`/projects/${pid}/releases/${v2.id}/rotate-slug`);
-      await mirrored((sql) => m.t.query(sql), m.clock);
+      await copied();
+      got = await calls(cf, 1);
+      expect(got.flatMap((c) => c.urls!).sort()).toEqual([`${betaDir}/manifest.json`, `${betaDir}/manifest.json.minisig`]);
+
+      // A key rotation: key.pub, and the signatures of latest's and beta's manifests (their bytes
+      // stay). keys/2.pub is a new, immutable URL: never purged, like the pinned manifests.
+      expect((await m.admin.post(`/projects/${pid}/signing-key/rotate`)).status).toBe(200);
+      got = await calls(cf, 1);
+      expect(got.flatMap((c) => c.urls!).sort()).toEqual([`${CDN}/p/${slug}/key.pub`, `${betaDir}/manifest.json.minisig`, `${CDN}/p/${slug}/r/latest/manifest.json.minisig`].sort());
+      expect((await bucketObject(s3, `${prefix}/p/${slug}/keys/2.pub`)).status).toBe(200);
+
+      await copied();
       await eventually(() => m.t.query<{ n: number }>("SELECT count(*) AS n FROM purge_queue")[0]!.n === 0);
       expect(cf.calls).toEqual([]);
       expect(notHeld).toEqual([]);
-      expect(cf.received).toBe(7); // every call made once, but the retry
-      void pinned;
+      expect(cf.received).toBe(9); // every call made once, but the retry
+      expect(purgedAll.some(pinned)).toBe(false);
     } finally {
       await m.t.close();
       await cf.stop();
@@ -130,39 +150,48 @@ describe("purge (docs/deploy.md \"Object storage and CDN purge\")", () => {
       const pid = await m.admin.project("Keys", "en", ["de"]);
       await m.admin.key(pid, "k", { en: "K", de: "K-de" });
       const slug = await projectSlug(m.admin, pid);
+      const keysOf = async (n: number) => (await calls(fastly, n)).map((c) => c.key).sort();
       fastly.slowNext(1500);
       const v1 = await publish(m.admin, pid, "v1"); // answered while the purge is still waiting
       expect(fastly.calls).toEqual([]);
+      // latest's files and manifest, and key.pub, which moves with latest: one key, one call.
       let got = await calls(fastly, 1);
       expect(got.map((c) => c.key)).toEqual([`${slug}/latest`]);
       expect(got[0]!.headers["fastly-key"]).toBe("fastly-key");
 
       const header = async (path: string) => (await m.t.fetch(`/cdn/${path}`)).headers.get("surrogate-key");
+      const pinnedPath = new URL(v1.languages[0].download_urls.json).pathname.slice("/cdn/".length);
       expect(await header(`p/${slug}/r/latest/de.json`)).toBe(`${slug}/latest`);
-      expect(await header(new URL(v1.languages[0].download_urls.json).pathname.slice("/cdn/".length))).toBeNull();
+      expect(await header(`p/${slug}/r/latest/manifest.json.minisig`)).toBe(`${slug}/latest`);
+      expect(await header(`p/${slug}/key.pub`)).toBe(`${slug}/latest`);
+      expect(await header(pinnedPath)).toBeNull();
+      expect(await header(pinnedPath.replace(/[^/]+$/, "manifest.json"))).toBeNull();
+      expect(await header(`p/${slug}/keys/1.pub`)).toBeNull();
 
       const channel = await m.admin.put(`/projects/${pid}/channels/beta`, { release_id: v1.id });
       const channelSlug = new URL(channel.body.urls.de.json).pathname.split("/")[5];
-      got = await calls(fastly, 1);
-      expect(got.map((c) => c.key)).toEqual([`${slug}/c/${channelSlug}`]);
+      expect(await keysOf(1)).toEqual([`${slug}/c/${channelSlug}`]);
       expect(await header(`p/${slug}/c/${channelSlug}/en.yaml`)).toBe(`${slug}/c/${channelSlug}`);
 
-      // A 5xx is retried; the key is purged once it succeeds.
+      // v1's slug rotated: latest's and beta's manifests name its pinned URLs, so both keys.
+      await m.admin.post(`/projects/${pid}/releases/${v1.id}/rotate-slug`);
+      expect(await keysOf(2)).toEqual([`${slug}/c/${channelSlug}`, `${slug}/latest`]);
+      // A key rotation: key.pub and latest's signature (latest's key), beta's signature (beta's).
+      expect((await m.admin.post(`/projects/${pid}/signing-key/rotate`)).status).toBe(200);
+      expect(await keysOf(2)).toEqual([`${slug}/c/${channelSlug}`, `${slug}/latest`]);
+
+      // A 5xx is retried; the key is purged once it succeeds. The same content in v2: latest's files
+      // stay, but its manifest names another release.
       fastly.failNext(2, 500);
-      await m.admin.post(`/projects/${pid}/releases/${v1.id}/rotate-slug`); // pinned only: no purge
       m.clock.advance(1000);
-      const v2 = await publish(m.admin, pid, "v2"); // the same content: latest does not change
-      void v2;
-      await m.admin.put(`/projects/${pid}/keys/${(await m.admin.get(`/projects/${pid}/keys`)).body.items[0].id}/translations/de`, { value: "K-de-3" });
-      m.clock.advance(1000);
-      await publish(m.admin, pid, "v3");
+      await publish(m.admin, pid, "v2");
       await failedOnce(m.t, 1);
       m.clock.advance(1000);
       await failedOnce(m.t, 2); // a second later
       m.clock.advance(2000);
       got = await calls(fastly, 1);
       expect(got.map((c) => c.key)).toEqual([`${slug}/latest`]);
-      expect(fastly.received).toBe(2 + 2 + 1); // two accepted before, two 500s, the retry
+      expect(fastly.received).toBe(1 + 1 + 2 + 2 + 2 + 1); // each accepted before, two 500s, the retry
     } finally {
       await m.t.close();
       await fastly.stop();
@@ -181,13 +210,20 @@ describe("purge (docs/deploy.md \"Object storage and CDN purge\")", () => {
       await failedOnce(m.t);
       m.clock.advance(1000);
       const [call] = await calls(hook, 1);
-      expect(call!.urls!.sort()).toEqual(["de", "en"].flatMap((c) => ["arb", "json", "yaml"].map((e) => `${CDN}/p/${slug}/r/latest/${c}.${e}`)));
+      // latest's files, manifest and signature, and key.pub, which moves with latest.
+      const latest = `${CDN}/p/${slug}/r/latest`;
+      expect(call!.urls!.sort()).toEqual([...["de", "en"].flatMap((c) => ["arb", "json", "yaml"].map((e) => `${latest}/${c}.${e}`)), `${latest}/manifest.json`, `${latest}/manifest.json.minisig`, `${CDN}/p/${slug}/key.pub`].sort());
       expect(call!.urls!.some(pinned)).toBe(false);
       expect(call!.headers["user-agent"]).toBe("Service-Webhooks/1.0");
       expect(call!.headers["x-service-event"]).toBe("cdn_purge");
       expect(call!.headers["content-type"]).toBe("application/json");
       expect(call!.headers["x-service-delivery"]).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number(call!.headers["x-service-timestamp"])).toBe(Math.floor(m.clock.now() / 1000));
+
+      // A key rotation: key.pub and latest's signature, in one call; keys/2.pub never.
+      expect((await m.admin.post(`/projects/${pid}/signing-key/rotate`)).status).toBe(200);
+      const [rotated] = await calls(hook, 1);
+      expect(rotated!.urls!.sort()).toEqual([`${CDN}/p/${slug}/key.pub`, `${latest}/manifest.json.minisig`]);
     } finally {
       await m.t.close();
       await hook.stop();

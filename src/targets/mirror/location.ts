@@ -33,9 +33,13 @@ export function mirrorLocation(settings: MirrorSettings, env: Record<string, str
 }
 
 /**
- * Which bucket and prefix, without the keys: the queue remembers it, and a mirror pointed
- * elsewhere fills its new place in full (mirror/target.ts).
+ * Which bucket and prefix, without the keys, and what the objects are made with: the queue
+ * remembers it, and a mirror pointed elsewhere fills its new place in full (mirror.ts `catchUp`).
+ * The CDN's address is part of it because every manifest names its files by their absolute URL
+ * (docs/delivery.md "Manifests"): a new `PHRASEBOOK_CDN_URL` (a restore on another address, a
+ * CDN moved) changes every manifest's bytes, and the full pass writes them again. So does Fastly
+ * purging turned on or off, which adds or drops each object's surrogate key.
  */
-export function locationId(location: MirrorLocation): string {
-  return JSON.stringify([location.endpoint ?? "aws", location.region, location.bucket, location.prefix]);
+export function locationId(location: MirrorLocation, made: { cdnUrl: string; surrogateKeys: boolean }): string {
+  return JSON.stringify([location.endpoint ?? "aws", location.region, location.bucket, location.prefix, made.cdnUrl, made.surrogateKeys]);
 }

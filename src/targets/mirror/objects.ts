@@ -38,22 +38,33 @@ export function holds(stored: StoredObject | null, object: RenderedObject, heade
 export const sha256Of = (object: RenderedObject) => sha256Hex(object.bytes);
 
 /**
- * How a put waits for others (the `level` of its row): a pinned bundle file for nothing; any other
- * pinned object (a manifest, a signature) for the pinned files of its release; a moving object
- * (`latest`, a channel, their manifests) for every pinned object of its release. A delete waits
- * for nothing but the earlier rows of its path: a rotated slug's old URLs go at once.
+ * How a put waits for others (the `level` of its row), so that an object comes only after what it
+ * names (docs/deploy.md "Object storage and CDN purge"): a pinned bundle file and a key file name
+ * nothing and wait for nothing (`key.pub` included: a client that reads it trusts it as it is); a
+ * pinned manifest and its signature wait for the pinned files of their release and for the
+ * project's key files (the key that signs it, for a client following the chain); a moving object
+ * (`latest`, a channel, their manifests) for every pinned object of its release and the key files.
+ * A delete waits for nothing but the earlier rows of its path: a rotated slug's old URLs go at once.
  */
 export function levelOf(op: PathOp): number {
   if (op.op === "delete") return 0;
+  const kind = op.source.kind;
+  if (kind === "key" || kind === "key_signature") return 0;
   if (op.moving) return 2;
-  return op.source.kind === "file" ? 0 : 1;
+  return kind === "file" ? 0 : 1;
 }
 
-/** The release an object is made from, when its source names one ("" otherwise: it waits for its whole project). */
+/**
+ * The release an object is made from: a bundle file's, a manifest's (the release it describes).
+ * "" for key files, which belong to the whole project: the project's objects above level 0 wait
+ * for its key files that wait (queries.ts `ready`).
+ */
 export function releaseOf(op: PathOp): string {
   if (op.op === "delete") return "";
-  const release = (op.source as { release?: unknown }).release;
-  return typeof release === "string" ? release : "";
+  const source = op.source;
+  if (source.kind === "file") return source.release;
+  if (source.kind === "manifest" || source.kind === "manifest_signature") return source.manifest.release;
+  return "";
 }
 
 /** The queue rows of a change's path operations, in their order. */
