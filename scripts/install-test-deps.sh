@@ -7,7 +7,7 @@
 # (libxml2-utils: every XML file we write is namespace-well-formed) and minisign (which must accept
 # every manifest signature Phrasebook makes, docs/delivery.md "Signatures"). Installs the missing ones
 # from Debian's packages when it can (root with apt-get), else names them and stops.
-# Litestream (the restore drill, test/ops/recovery.test.ts) is not one of them: it comes from npm
+# Litestream (the restore drill, test/replication/recovery.test.ts) is not one of them: it comes from npm
 # as a pinned development dependency (@flydotio/litestream-linux-x64, Linux x64), which `make deps`
 # installs into node_modules before any test runs.
 set -euo pipefail

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server } from "bun";
 import { bundleNodeClient } from "../../src/cli/client/bundle.ts";
-import { clientBinary, gitRepo } from "../automation/client.ts";
+import { clientBinary, gitRepo } from "../cli/client.ts";
 
 setDefaultTimeout(60_000);
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { clientBinary, gitRepo, phrasebook, type ClientRun } from "../automation/client.ts";
+import { clientBinary, gitRepo, phrasebook, type ClientRun } from "../cli/client.ts";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import { startCdnAttacker, type CdnAttacker } from "../helpers/cdn-attacker.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";

@@ -54,7 +54,7 @@ export interface StartOptions {
   keepDataDir?: boolean;
   /**
    * Runs the server in a process group of its own, so `kill` ends it with every process it started
-   * at the same instant, as when the machine is lost (test/ops/recovery.test.ts).
+   * at the same instant, as when the machine is lost (test/replication/recovery.test.ts).
    */
   ownProcessGroup?: boolean;
 }

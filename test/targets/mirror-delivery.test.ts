@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { cdnRenderer } from "../../src/delivery/cdn-renderer.ts";
 import { mirrorLocation } from "../../src/targets/mirror/location.ts";
 import { syncMirror } from "../../src/targets/mirror/sync.ts";
-import { phrasebook } from "../automation/client.ts";
+import { phrasebook } from "../cli/client.ts";
 import { ManualClock, TEST_DIR_ROOT, testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { BUCKET, bucketObject, expectBucketIsCdn, mirrored, mirrorEnv, servedPaths } from "../helpers/mirror.ts";

@@ -18,7 +18,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { clientBinary, deployment, git, gitRepo, phrasebook, type Deployment } from "../automation/client.ts";
+import { clientBinary, deployment, git, gitRepo, phrasebook, type Deployment } from "../cli/client.ts";
 
 setDefaultTimeout(60_000);
 

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { changedFiles, deployment, git, gitRepo, phrasebook, type Deployment } from "../automation/client.ts";
+import { changedFiles, deployment, git, gitRepo, phrasebook, type Deployment } from "../cli/client.ts";
 import { publish } from "../helpers/releases.ts";
 
 setDefaultTimeout(50_000);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { changedFiles, deployment, git, gitRepo, phrasebook, type Deployment } from "../automation/client.ts";
+import { changedFiles, deployment, git, gitRepo, phrasebook, type Deployment } from "../cli/client.ts";
 import { publish } from "../helpers/releases.ts";
 
 setDefaultTimeout(50_000);

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { deployment, git, gitRepo, translate, writeFiles, type Deployment } from "../automation/client.ts";
+import { deployment, git, gitRepo, translate, writeFiles, type Deployment } from "../cli/client.ts";
 import { publish } from "../helpers/releases.ts";
 import { described, runFirstImport, runWorkflow } from "./recipe.ts";
 

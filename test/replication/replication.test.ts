@@ -1,7 +1,7 @@
 /**
  * Release files beside the replica (docs/deploy.md "Continuous replication"): the app in-process
  * with PHRASEBOOK_REPLICA_URL set to a folder. Litestream itself is not started in-process (the
- * server starts it, test/ops/recovery.test.ts runs the whole drill); what is checked here is the
+ * server starts it, test/replication/recovery.test.ts runs the whole drill); what is checked here is the
  * Phrasebook side: a publish copies its files with a manifest before the release is published,
  * refuses when the replica cannot be written, and the copies follow the releases.
  */

@@ -5,7 +5,7 @@
  * `@@last_modified`): ARB messages named as the template named them (snake_case kept), a
  * language-only fallback file for a regional language without its sibling, nested JSON for a nested
  * source. The `@` entries a CDN ARB carries are the server's (docs/formats.md "ARB metadata");
- * test/automation/shape.test.ts checks that pull writes them under the template's names.
+ * test/cli/shape.test.ts checks that pull writes them under the template's names.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -6,8 +6,8 @@
 import { expect } from "bun:test";
 import { sha256Hex } from "../../src/common/hash.ts";
 import { scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
-import { coverage } from "./routes.ts";
-import { standardWorld } from "./world.ts";
+import { coverage } from "../dashboard-api/routes.ts";
+import { standardWorld } from "../dashboard-api/world.ts";
 
 /** The public API's answer to a token. */
 const projectsWith = ({ t }: ScenarioContext, token: string) => t.fetch("/v1/projects", { headers: { authorization: `Bearer ${token}` } });

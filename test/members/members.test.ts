@@ -13,8 +13,8 @@ import { migrate } from "../../src/storage/migrate.ts";
 import { MIGRATIONS } from "../../src/storage/migrations/index.ts";
 import { testApp, testDir } from "../helpers/app.ts";
 import { openWorld, scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
-import { rolesWorld } from "./roles-world.ts";
-import { coverage } from "./routes.ts";
+import { rolesWorld } from "../dashboard-api/roles-world.ts";
+import { coverage } from "../dashboard-api/routes.ts";
 
 /** The project's creator (the global admin) is an admin member too; without that row the project admin is the last one. */
 async function dropCreator({ as, ids }: ScenarioContext) {

@@ -10,8 +10,8 @@ import { removeOldAuditEntries } from "../../src/audit/retention.ts";
 import type { Reply } from "../helpers/dashboard-client.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { openWorld, scenarios, type Scenario, type ScenarioContext, type WorldApp } from "../helpers/scenario.ts";
-import { coverage } from "./routes.ts";
-import { MEMBER, standardWorld } from "./world.ts";
+import { coverage } from "../dashboard-api/routes.ts";
+import { MEMBER, standardWorld } from "../dashboard-api/world.ts";
 
 const rows: Scenario[] = [
   {
