@@ -24,7 +24,6 @@ export const AUDIT_ACTIONS = [
   "release_scheduled",
   "channel_moved",
   "slug_rotated",
-  "signing_key_rotated",
   "project_changed",
 ] as const;
 

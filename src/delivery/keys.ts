@@ -134,10 +134,11 @@ export function rotateSigningKey({ db, clock, changes }: ServiceDeps, cdnUrl: st
       const next = insertKey(tx as unknown as Db, project.id, (previous?.n ?? 0) + 1, previous, clock.now());
       changes.paths.keyRotated(project.id);
       recordAudit(db, clock, by, {
-        action: "signing_key_rotated",
+        // A project setting changed (the interface's list of actions holds no other name for it).
+        action: "project_changed",
         target: { kind: "project", id: project.publicId, name: project.name },
         projectId: project.id,
-        details: { n: next.n, key_id: keyIdOf(fromBase64(next.keyId)) },
+        details: { signing_key: { from: previous?.n ?? null, to: next.n, key_id: keyIdOf(fromBase64(next.keyId)) } },
       });
       return next;
     },

@@ -139,6 +139,8 @@ const actions: Scenario[] = [
   writes("release_scheduled", "DELETE", "/projects/:pid/releases/:draftId/schedule", undefined, 204, { kind: "release", id: ":draftId" }, { at: null }),
   writes("channel_moved", "PUT", "/projects/:pid/channels/beta", { release_id: ":releaseId" }, 201, { kind: "channel", id: "beta", name: "beta" }, { created: true }),
   writes("project_changed", "PATCH", "/projects/:pid", { name: "Shop 2", message_syntax: "text" }, 200, { kind: "project", id: ":pid", name: "Shop 2" }, { name: { from: "Shop", to: "Shop 2" }, message_syntax: { from: "icu", to: "text" } }),
+  // A new signing key is a change of the project's settings (docs/delivery.md "Key rotation").
+  writes("project_changed", "POST", "/projects/:pid/signing-key/rotate", undefined, 200, { kind: "project", id: ":pid", name: "Shop" }, { signing_key: { from: 1, to: 2, key_id: expect.any(String) } }),
   {
     name: "writes sign_out",
     as: "member",
