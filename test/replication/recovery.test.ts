@@ -114,6 +114,7 @@ test("the restore drill: killed mid-write with its data dir deleted, the server 
   expect(err).toBe("");
   expect(code).toBe(0);
   expect(out).toContain(`restored ${dataDir} from ${replica}`);
+  expect(out).not.toContain("mirror sync"); // no mirror, nothing to sync
 
   const second = await startServer({ dataDir, env: { PHRASEBOOK_LOG_REQUESTS: "false" } });
   servers.push(second);
