@@ -7,13 +7,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { downloadUrls } from "../../src/bundles/urls.ts";
-import { fileHeaders } from "../../src/cdn/headers.ts";
 import { parseCdnPath } from "../../src/cdn/paths.ts";
 import { COMMAND_HELP } from "../../src/cli/help.ts";
 import { parseFormat, PULL_FORMATS, PUSH_FORMATS } from "../../src/cli/client/formats.ts";
 import { FORMAT_INFO } from "../../src/dashboard/shell.ts";
 import { BUNDLE_FORMATS, FORMAT_NAMES, FORMATS, isMultiLanguage } from "../../src/formats/registry.ts";
 import { NAMED_SCHEMAS } from "../../src/public-api/model.ts";
+import { cdnFixture, importJson, projectSlug, publish } from "../helpers/releases.ts";
 
 const SLUG = "AbCdEfGh12345678";
 const bundle = FORMATS.filter((f) => f.bundle);
@@ -30,11 +30,22 @@ describe("derived from the format registry (docs/formats.md)", () => {
     }
   });
 
-  test("product §3: the CDN's Content-Type of a file is its format's, in every encoding", () => {
-    for (const f of bundle) {
-      for (const encoding of ["identity", "gzip", "br"] as const) {
-        expect(fileHeaders(f.name, "no-cache", '"t"', encoding).ok["content-type"], `${f.name} ${encoding}`).toBe(f.contentType);
+  test("product §3: the CDN's Content-Type of a file is its format's, in every encoding", async () => {
+    const { t, admin } = await cdnFixture();
+    try {
+      const pid = await admin.project("Types", "en");
+      await importJson(admin, pid, "en", { greeting: "Hello, a little longer so that compressing it pays off" });
+      await publish(admin, pid, "v1");
+      const slug = await projectSlug(admin, pid);
+      for (const f of bundle) {
+        for (const encoding of ["identity", "gzip", "br"]) {
+          const res = await t.fetch(`/cdn/p/${slug}/r/latest/en.${f.name}`, { headers: { "accept-encoding": encoding } });
+          await res.arrayBuffer();
+          expect(res.headers.get("content-type"), `${f.name} ${encoding}`).toBe(f.contentType);
+        }
       }
+    } finally {
+      await t.close();
     }
   });
 
