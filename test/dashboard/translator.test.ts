@@ -94,7 +94,8 @@ for (const viewport of [DESKTOP, PHONE]) {
       const { page, problems } = await f.page(viewport, TRANSLATOR.email, TRANSLATOR.password);
       await page.goto(`/dashboard/projects/${pid}/translate?lang=de&status=missing`);
       const key = page.locator(".translate h2 code.key");
-      await expect(key.textContent()).resolves.toBe(search);
+      await key.waitFor();
+      expect(await key.textContent()).toBe(search);
       // The base text as the app shows it: gen-l10n keeps the apostrophes around the placeholder.
       expect(await page.locator(".base-text").innerText()).toBe("Search for 'query'");
       expect(await page.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
