@@ -105,6 +105,13 @@ export function prepareCheckQueries(db: Db) {
     uncheckedOfLanguage: c.query<{ rowid: number; keyId: number; value: string }, [number, number, number]>(
       "SELECT rowid, key_id AS keyId, value FROM translations WHERE language_id = ? AND rowid > ? AND checked_at IS NULL ORDER BY rowid LIMIT ?",
     ),
+    /** What changes whenever the project's glossary does: its terms' count and last change. */
+    glossaryStamp: c.query<{ stamp: string }, [number]>(
+      "SELECT count(*) || ':' || coalesce(sum(updated_at), 0) || ':' || coalesce(max(id), 0) AS stamp FROM glossary_terms WHERE project_id = ?",
+    ),
+    glossaryTerms: c.query<{ term: string; translations: string; caseSensitive: number; doNotTranslate: number }, [number]>(
+      "SELECT term, translations, case_sensitive AS caseSensitive, do_not_translate AS doNotTranslate FROM glossary_terms WHERE project_id = ?",
+    ),
     uncheckedAnywhere: c.query<{ rowid: number; keyId: number; languageId: number; value: string; projectId: number }, [number, number]>(
       `SELECT t.rowid AS rowid, t.key_id AS keyId, t.language_id AS languageId, t.value AS value, l.project_id AS projectId
        FROM translations t JOIN languages l ON l.id = t.language_id

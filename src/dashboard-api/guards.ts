@@ -2,14 +2,22 @@ import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
 import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE, IMPORTS_PER_CALLER_BUSY_MESSAGE, IMPORTS_PER_CALLER_MAX } from "../authoring/limits.ts";
 import { FairPlaces } from "../common/fair-places.ts";
 import { pathOf } from "../common/http.ts";
+import { GLOSSARY_CSV_MAX_BYTES } from "../glossary/limits.ts";
+import { MEMORY_IMPORT_MAX_BYTES } from "../memory/limits.ts";
+import { SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES } from "../screenshots/limits.ts";
 
 /**
  * What every request to the dashboard API passes before a route sees it (docs/dashboard-api.md
  * "Conventions", docs/deploy.md "Security notes"):
  *
- * - Bodies are JSON only: a form, multipart or text body is a 415. A cross-site page can send
- *   those without asking (an HTML form, a no-cors fetch), but never `application/json`; so a
- *   drive-by form cannot sign anyone in, run the first-run setup or change anything.
+ * - Bodies are JSON only, but for the few routes that take a file (FILE_BODIES: a TMX memory, a
+ *   glossary's CSV, a screenshot), which take exactly the content types they declare: anything
+ *   else is a 415. A cross-site page can send a form, multipart or text body without asking (an
+ *   HTML form, a no-cors fetch), but never `application/json` nor any type a file route takes
+ *   (none of them is one a browser sends across sites without a preflight); so a drive-by form
+ *   cannot sign anyone in, run the first-run setup or change anything. A file route's body is
+ *   judged like an import's: who may send it is settled from the headers and the path before a
+ *   byte is read, and it is read only up to its route's limit.
  * - Bodies are read here, by this parser instead of Elysia's, and never past a limit: sign-in
  *   bodies are tiny, every other body is small, and only the import route takes a large one. The
  *   limit is checked against Content-Length before anything is read, and against the bytes as they
@@ -47,7 +55,22 @@ function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }
 
-export type Limit = { max: number; signIn: boolean; import: boolean };
+/**
+ * What a route's body may be: its size limit; whether it is a sign-in's (read from anyone); the
+ * right the caller must hold in the path's project before a byte is read (an import's, a file
+ * route's), or null; and for a file route the content types it takes (null: JSON).
+ */
+export type Limit = { max: number; signIn: boolean; import: boolean; access: "import" | "keys" | null; types: readonly string[] | null };
+
+/**
+ * The routes whose body is a file, not JSON (docs/dashboard-api.md "Conventions"): the content
+ * types each takes, its size limit, and the right checked before its body is read.
+ */
+export const FILE_BODIES: { path: RegExp; types: readonly string[]; max: number; access: "import" | "keys" }[] = [
+  { path: /^\/projects\/[^/]+\/tm\/import$/, types: ["application/xml", "text/xml", "application/x-tmx+xml"], max: MEMORY_IMPORT_MAX_BYTES, access: "import" },
+  { path: /^\/projects\/[^/]+\/glossary\.csv$/, types: ["text/csv"], max: GLOSSARY_CSV_MAX_BYTES, access: "keys" },
+  { path: /^\/projects\/[^/]+\/screenshots$/, types: SCREENSHOT_TYPES, max: SCREENSHOT_MAX_BYTES, access: "keys" },
+];
 
 /**
  * Import bodies above BODY_MAX_BYTES (or of unknown length) being read or parsed at once, per
@@ -61,9 +84,11 @@ export const IMPORT_BODIES_AT_ONCE = IMPORT_QUEUE_MAX;
 /** The body limit of a path under the dashboard API. */
 export function bodyLimitFor(pathname: string, prefix: string): Limit {
   const path = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : pathname;
-  if (path === "/login" || path === "/setup") return { max: SIGN_IN_BODY_MAX_BYTES, signIn: true, import: false };
-  if (/^\/projects\/[^/]+\/import$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true };
-  return { max: BODY_MAX_BYTES, signIn: false, import: false };
+  if (path === "/login" || path === "/setup") return { max: SIGN_IN_BODY_MAX_BYTES, signIn: true, import: false, access: null, types: null };
+  if (/^\/projects\/[^/]+\/import$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true, access: "import", types: null };
+  const file = FILE_BODIES.find((f) => f.path.test(path));
+  if (file) return { max: file.max, signIn: false, import: false, access: file.access, types: file.types };
+  return { max: BODY_MAX_BYTES, signIn: false, import: false, access: null, types: null };
 }
 
 function declaredLength(request: Request): number | null {
@@ -200,6 +225,7 @@ export function jsonBodyParser(options: BodyParserOptions) {
     if (SAFE_METHODS.has(request.method)) return undefined;
     const limit = bodyLimitFor(pathOf(request.url), options.prefix);
     const type = contentType.trim().toLowerCase();
+    if (limit.types) return readFile(request, limit, type, options);
     if (type !== "" && type !== "application/json") {
       throw new HttpError(415, `request body must be JSON (Content-Type: application/json), not ${type.slice(0, 100)}`);
     }
@@ -208,7 +234,7 @@ export function jsonBodyParser(options: BodyParserOptions) {
     // Who is sending, and whether they may use the route, before a byte is read: an import always,
     // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
     let sender: string | void = undefined;
-    if (!limit.signIn && (limit.import || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
+    if (!limit.signIn && (limit.access !== null || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
     const large = limit.import && (declared === null || declared > BODY_MAX_BYTES);
     const holder = sender ?? "";
     if (large) {
@@ -225,6 +251,22 @@ export function jsonBodyParser(options: BodyParserOptions) {
       if (large) largeBodies.release(holder);
     }
   };
+}
+
+/**
+ * A file route's body (FILE_BODIES): one of the content types the route takes (its parameters,
+ * `; charset=utf-8`, aside), else 415; the caller admitted before a byte is read; at most the
+ * route's limit (413). The bytes as sent; the route reads them.
+ */
+async function readFile(request: Request, limit: Limit, type: string, options: BodyParserOptions): Promise<Uint8Array> {
+  const bare = type.split(";")[0]!.trim();
+  if (!limit.types!.includes(bare)) {
+    throw new HttpError(415, `request body must be ${limit.types!.join(", ")} (Content-Type), not ${bare.slice(0, 100) || "untyped"}`);
+  }
+  const declared = declaredLength(request);
+  if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
+  options.admit(request, limit);
+  return readAtMost(request, limit.max);
 }
 
 /**

@@ -4,13 +4,17 @@ import { auditRoutes } from "./audit.ts";
 import type { AppDeps } from "../deps.ts";
 import { dashboardContext } from "./access.ts";
 import { channelRoutes } from "./channels.ts";
+import { commentRoutes } from "./comments.ts";
 import { editorRoutes } from "./editor.ts";
+import { glossaryRoutes } from "./glossary.ts";
 import { DASHBOARD_API_PREFIX } from "./guards.ts";
 import { importRoutes } from "./import.ts";
 import { keyRoutes } from "./keys.ts";
 import { memberRoutes } from "./members.ts";
+import { memoryRoutes } from "./memory.ts";
 import { projectRoutes } from "./projects.ts";
 import { releaseRoutes } from "./releases.ts";
+import { screenshotRoutes } from "./screenshots.ts";
 import { sessionRoutes, signInRoutes } from "./session.ts";
 import { tokenRoutes } from "./tokens.ts";
 import { userRoutes } from "./users.ts";
@@ -39,5 +43,9 @@ export function dashboardApi(deps: AppDeps, clientOf: (request: Request) => stri
     .use(tokenRoutes(deps, context))
     .use(webhookRoutes(deps, context))
     .use(auditRoutes(deps, context))
-    .use(memberRoutes(deps, context));
+    .use(memberRoutes(deps, context))
+    .use(memoryRoutes(deps, context))
+    .use(glossaryRoutes(deps, context))
+    .use(commentRoutes(deps, context))
+    .use(screenshotRoutes(deps, context));
 }

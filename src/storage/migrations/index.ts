@@ -13,6 +13,7 @@ import m10 from "./0010_project_members.sql" with { type: "text" };
 import m11 from "./0011_key_translatable.sql" with { type: "text" };
 import m12 from "./0012_approved_history_index.sql" with { type: "text" };
 import m13 from "./0013_path_changes.sql" with { type: "text" };
+import m14 from "./0014_translator_help.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -35,4 +36,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0011_key_translatable", createdAt: 1795798787438, sql: m11 },
   { tag: "0012_approved_history_index", createdAt: 1795822402613, sql: m12 },
   { tag: "0013_path_changes", createdAt: 1795845191781, sql: m13 },
+  { tag: "0014_translator_help", createdAt: 1795846174958, sql: m14 },
 ];

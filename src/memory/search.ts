@@ -1,0 +1,122 @@
+import type { MemoryQueries } from "./queries.ts";
+
+/**
+ * Finding the stored strings that may resemble a base string (docs/translators.md "Translation
+ * memory"; the choice and its figures: bench/RESULTS.md "Translation memory"). The index
+ * (`memory_search`) holds every source string's trigrams, the string between STX and ETX.
+ *
+ * 1. The string's trigrams are taken rarest first, and first those that do not overlap one
+ *    another: an edit changes at most one of a set of trigrams that do not overlap, so a string
+ *    within a quarter of this one's length in edits keeps most of them, wherever the edits fall.
+ * 2. Their postings are read until POSTINGS_BUDGET is spent; a trigram held by more than
+ *    COMMON_POSTINGS strings is never read (it tells too little for what it costs).
+ * 3. The strings holding the most of them are the candidates, at most CANDIDATES_MAX, which the
+ *    caller then scores exactly.
+ *
+ * How many strings hold a trigram is remembered (RARITY_MEMO_MAX of them), so each is counted
+ * once; a count is corrected whenever its postings are read.
+ */
+export const POSTINGS_BUDGET = 40_000;
+export const COMMON_POSTINGS = 20_000;
+export const CANDIDATES_MAX = 400;
+const RARITY_MEMO_MAX = 200_000;
+
+const START = "\u0002";
+const END = "\u0003";
+
+interface Gram {
+  gram: string;
+  positions: number[];
+  rarity: number;
+}
+
+/** The trigrams of `text` between STX and ETX, letter case folded as the index folds it, with where each starts. */
+export function trigramsOf(text: string): Map<string, number[]> {
+  const chars = [...(START + text.toLowerCase() + END)];
+  const out = new Map<string, number[]>();
+  for (let i = 0; i + 3 <= chars.length; i++) {
+    const gram = chars[i]! + chars[i + 1]! + chars[i + 2]!;
+    const at = out.get(gram);
+    if (at) at.push(i);
+    else out.set(gram, [i]);
+  }
+  return out;
+}
+
+const phrase = (gram: string) => `"${gram.replace(/"/g, '""')}"`;
+
+/** The rarest trigrams first, those that overlap none taken before them ahead of the rest. */
+export function readingOrder(grams: Gram[]): Gram[] {
+  const sorted = [...grams].sort((a, b) => a.rarity - b.rarity);
+  const taken = new Set<number>();
+  const spread: Gram[] = [];
+  const rest: Gram[] = [];
+  for (const g of sorted) {
+    const overlaps = g.positions.some((p) => taken.has(p - 2) || taken.has(p - 1) || taken.has(p) || taken.has(p + 1) || taken.has(p + 2));
+    if (overlaps) rest.push(g);
+    else {
+      spread.push(g);
+      for (const p of g.positions) taken.add(p);
+    }
+  }
+  return [...spread, ...rest];
+}
+
+export class MemoryIndex {
+  private readonly rarity = new Map<string, number>();
+
+  constructor(private readonly q: MemoryQueries) {}
+
+  private rarityOf(gram: string): number {
+    let n = this.rarity.get(gram);
+    if (n === undefined) {
+      n = this.q.cappedCount.get(phrase(gram), COMMON_POSTINGS + 1)!.n;
+      if (this.rarity.size >= RARITY_MEMO_MAX) this.rarity.clear();
+      this.rarity.set(gram, n);
+    }
+    return n;
+  }
+
+  /** Index ids of the strings most like `text`, most shared trigrams first. `work` counts the postings read. */
+  candidates(text: string, work?: { postings: number }): number[] {
+    const grams: Gram[] = [];
+    for (const [gram, positions] of trigramsOf(text)) {
+      const rarity = this.rarityOf(gram);
+      if (rarity > 0) grams.push({ gram, positions, rarity });
+    }
+    const shared = new Map<number, number>();
+    let spent = 0;
+    let read = 0;
+    for (const g of readingOrder(grams)) {
+      if (g.rarity > COMMON_POSTINGS) continue;
+      // Past the budget only what is certain to fit; the first two are read whatever they cost.
+      if (read >= 2 && spent + g.rarity > POSTINGS_BUDGET) continue;
+      const rows = this.q.postings.values(phrase(g.gram));
+      this.rarity.set(g.gram, rows.length);
+      spent += rows.length;
+      read++;
+      for (const row of rows) {
+        const id = row[0] as number;
+        shared.set(id, (shared.get(id) ?? 0) + 1);
+      }
+    }
+    if (work) work.postings += spent;
+    return topByCount(shared, CANDIDATES_MAX);
+  }
+}
+
+/** The `limit` ids with the largest counts, largest first (ties in index order). */
+function topByCount(counts: Map<number, number>, limit: number): number[] {
+  if (counts.size <= limit) return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  // Counts are small whole numbers: bucket them instead of sorting every id.
+  const buckets: number[][] = [];
+  for (const [id, n] of counts) (buckets[n] ??= []).push(id);
+  const out: number[] = [];
+  for (let n = buckets.length - 1; n > 0 && out.length < limit; n--) {
+    for (const id of buckets[n] ?? []) {
+      out.push(id);
+      if (out.length === limit) break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import { and, eq } from "drizzle-orm";
+import { ProjectChecks } from "../authoring/checks.ts";
+import { findKey } from "../authoring/keys.ts";
+import type { MessageProblem } from "../messages/check.ts";
+import type { MessageSyntax } from "../messages/read-types.ts";
+import type { Db } from "../storage/db.ts";
+import { languages, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
+import { SUGGESTION_MIN_SCORE, SUGGESTIONS_MAX } from "./limits.ts";
+import { nameMapping, nameSpans, renamed } from "./placeholders.ts";
+import { prepareMemoryQueries, type KeyCandidate, type MemoryQueries, type UnitCandidate } from "./queries.ts";
+import { primaryLanguage, scopeHolds, type ReadScope } from "./scope.ts";
+import { codePoints, comparable, score } from "./score.ts";
+import { MemoryIndex } from "./search.ts";
+
+/** Where a memory suggestion comes from: a key of a project, or a memory imported into one. */
+export interface MemoryOrigin {
+  project: { id: string; name: string };
+  key: { id: string; key: string } | null;
+  memory: { id: string; name: string } | null;
+  language_code: string;
+}
+
+export interface MemorySuggestion {
+  source: "memory";
+  value: string;
+  score: number;
+  from: MemoryOrigin;
+  problems: MessageProblem[];
+}
+
+/** A match before it is checked: what the list is sorted and deduplicated by. */
+export interface MemoryMatch {
+  value: string;
+  score: number;
+  from: MemoryOrigin;
+  /** Whether it comes from the project asked about (ahead of others of the same score). */
+  sameProject: boolean;
+}
+
+/** The key's value in the project's base language, or null. */
+export function baseValueOf(db: Db, project: ProjectRow, keyRowId: number): string | null {
+  const row = db
+    .select({ value: translations.value })
+    .from(translations)
+    .innerJoin(languages, eq(languages.id, translations.languageId))
+    .where(and(eq(translations.keyId, keyRowId), eq(languages.projectId, project.id), eq(languages.code, project.baseLanguageCode)))
+    .get();
+  return row?.value ?? null;
+}
+
+/**
+ * The translation memory of one app (docs/translators.md "Translation memory"): its statements
+ * and its index's memory of how rare each trigram is. Suggestions and pre-translation use it.
+ */
+export class TranslationMemory {
+  readonly q: MemoryQueries;
+  private readonly index: MemoryIndex;
+
+  constructor(readonly db: Db) {
+    this.q = prepareMemoryQueries(db);
+    this.index = new MemoryIndex(this.q);
+  }
+
+  /**
+   * The stored translations into `language` whose base string is `base` or resembles it (score
+   * at least `minScore`), best first, one per value: from every project `scope` holds whose base
+   * language is this project's (by language: `en-GB` matches `en`), keys and imported memories
+   * alike, but `key` itself. Placeholder names are counted as equal, and a suggestion takes
+   * this key's names where the matched string's differ only in them.
+   */
+  matches(project: ProjectRow, key: KeyRow, base: string, language: LanguageRow, scope: ReadScope, minScore = SUGGESTION_MIN_SCORE, limit = SUGGESTIONS_MAX, work?: { postings: number }): MemoryMatch[] {
+    const wanted = codePoints(comparable(base, project.messageSyntax));
+    const mySpans = nameSpans(base, project.messageSyntax);
+    const ids = this.index.candidates(base.trim(), work);
+    if (ids.length === 0) return [];
+    const keyIds = ids.filter((id) => id > 0);
+    const unitIds = ids.filter((id) => id < 0).map((id) => -id);
+    const rows: (KeyCandidate | UnitCandidate)[] = [
+      ...(keyIds.length > 0 ? this.q.keyCandidates.all(JSON.stringify(keyIds), language.code, key.id) : []),
+      ...(unitIds.length > 0 ? this.q.unitCandidates.all(JSON.stringify(unitIds), language.code) : []),
+    ];
+    const sourceLanguage = primaryLanguage(project.baseLanguageCode);
+    const best = new Map<string, MemoryMatch>();
+    for (const row of rows) {
+      if (!scopeHolds(scope, row.projectId) || primaryLanguage(row.baseCode) !== sourceLanguage) continue;
+      const s = score(wanted, codePoints(comparable(row.source, row.syntax)), minScore);
+      if (s < 0) continue;
+      const match: MemoryMatch = { value: adopted(row.target, row.source, row.syntax, mySpans), score: s, from: originOf(row), sameProject: row.projectId === project.id };
+      const known = best.get(match.value);
+      if (!known || better(match, known)) best.set(match.value, match);
+    }
+    return [...best.values()].sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, limit);
+  }
+
+  /** `GET .../keys/:keyId/suggestions` without the machine: the memory's matches, each with its problems as this key's value. */
+  suggest(project: ProjectRow, keyPublicId: string, language: LanguageRow, scope: ReadScope): MemorySuggestion[] {
+    const key = findKey(this.db, project, keyPublicId);
+    const base = baseValueOf(this.db, project, key.id);
+    if (base === null || base.trim() === "" || language.code === project.baseLanguageCode) return [];
+    const checks = new ProjectChecks(this.db, project);
+    return this.matches(project, key, base, language, scope).map((m) => ({
+      source: "memory" as const,
+      value: m.value,
+      score: m.score,
+      from: m.from,
+      problems: checks.findings(key.id, language.id, m.value).problems,
+    }));
+  }
+}
+
+function better(a: MemoryMatch, b: MemoryMatch): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  if (a.sameProject !== b.sameProject) return a.sameProject;
+  return a.value < b.value;
+}
+
+/** A matched translation with this key's placeholder names, where the matched base string's line up with them. */
+export function adopted(target: string, source: string, syntax: MessageSyntax, mine: ReturnType<typeof nameSpans>): string {
+  if (mine.length === 0) return target;
+  const mapping = nameMapping(nameSpans(source, syntax), mine);
+  return mapping ? renamed(target, syntax, mapping) : target;
+}
+
+function originOf(row: KeyCandidate | UnitCandidate): MemoryOrigin {
+  const project = { id: row.projectPublicId, name: row.projectName };
+  if ("keyId" in row) return { project, key: { id: row.keyId, key: row.key }, memory: null, language_code: row.code };
+  return { project, key: null, memory: { id: row.importId, name: row.importName }, language_code: row.code };
+}
