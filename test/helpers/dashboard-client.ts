@@ -71,6 +71,23 @@ export class DashboardClient {
     return { status: res.status, text: await res.text(), headers: res.headers };
   }
 
+  /** A request whose body is a file (a TMX memory, a CSV glossary, an image), sent as `type`. */
+  async upload<T = any>(method: string, path: string, body: string | Uint8Array, type: string): Promise<Reply<T>> {
+    const headers: Record<string, string> = { "content-type": type };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.csrf) headers["x-csrf-token"] = this.csrf;
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // leave as text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
   get = <T = any>(path: string) => this.request<T>("GET", path);
   post = <T = any>(path: string, body?: unknown) => this.request<T>("POST", path, body ?? {});
   put = <T = any>(path: string, body?: unknown) => this.request<T>("PUT", path, body);
