@@ -72,7 +72,7 @@ export class DashboardClient {
   }
 
   /** A request whose body is a file (a TMX memory, a CSV glossary, an image), sent as `type`. */
-  async upload<T = any>(method: string, path: string, body: string | Uint8Array, type: string): Promise<Reply<T>> {
+  async upload<T = any>(method: string, path: string, body: string | Uint8Array<ArrayBuffer>, type: string): Promise<Reply<T>> {
     const headers: Record<string, string> = { "content-type": type };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrf) headers["x-csrf-token"] = this.csrf;

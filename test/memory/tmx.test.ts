@@ -112,7 +112,7 @@ describe("translators §15: TMX", () => {
   });
 
   test("refused with the line: an entity declaration, broken XML, no TMX, another source language, bytes that are no UTF-8", async () => {
-    const cases: [string | Uint8Array, string][] = [
+    const cases: [string | Uint8Array<ArrayBuffer>, string][] = [
       ['<?xml version="1.0"?>\n<!DOCTYPE tmx [<!ENTITY lol "lol">]>\n<tmx version="1.4"><body/></tmx>', "invalid TMX file: line 2"],
       ['<tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>x</tuv></tu></body></tmx>', "invalid TMX file: line 1, column"],
       ["<xliff/>", "no <tmx> element"],
