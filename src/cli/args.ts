@@ -23,7 +23,7 @@ export interface ParsedArgs {
 type Kind = "value" | "switch";
 
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "screenshots"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
@@ -137,6 +137,7 @@ As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOK
                                           point a channel (staging, production) at a release
   phrasebook diff [--release T] [--against T]
                                           what a release (default: the newest draft) changes
+  phrasebook screenshots push DIR         upload the screenshots of DIR, with their keys from NAME.json
   phrasebook <command> --help             every option of a client command, with examples
 
 Settings (environment variable, or the flag that overrides it):

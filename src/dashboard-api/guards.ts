@@ -254,18 +254,19 @@ export function jsonBodyParser(options: BodyParserOptions) {
 }
 
 /**
- * A file route's body (FILE_BODIES): one of the content types the route takes (its parameters,
- * `; charset=utf-8`, aside), else 415; the caller admitted before a byte is read; at most the
- * route's limit (413). The bytes as sent; the route reads them.
+ * A file route's body (FILE_BODIES): the caller admitted first (who may not send it learns nothing
+ * of what the route takes); one of the content types the route takes (its parameters, `;
+ * charset=utf-8`, aside), else 415; at most the route's limit (413), judged before a byte is read.
+ * The bytes as sent; the route reads them.
  */
 async function readFile(request: Request, limit: Limit, type: string, options: BodyParserOptions): Promise<Uint8Array> {
+  options.admit(request, limit);
   const bare = type.split(";")[0]!.trim();
   if (!limit.types!.includes(bare)) {
     throw new HttpError(415, `request body must be ${limit.types!.join(", ")} (Content-Type), not ${bare.slice(0, 100) || "untyped"}`);
   }
   const declared = declaredLength(request);
   if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
-  options.admit(request, limit);
   return readAtMost(request, limit.max);
 }
 

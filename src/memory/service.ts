@@ -67,11 +67,11 @@ export class TranslatorHelp {
    * `false`); its failure is `machine_error`, one line.
    */
   async suggestions(project: ProjectRow, keyPublicId: string, query: SuggestionsQuery, scope: ReadScope): Promise<{ items: Suggestion[]; machine_error?: string }> {
+    const key = findKey(this.deps.db, project, keyPublicId);
     const language = this.language(project, query.language, "language");
     const askMachine = flag(query.machine, "machine", true);
     const memory = this.memory.suggest(project, keyPublicId, language, scope);
     if (!this.machine || !askMachine || language.code === project.baseLanguageCode) return { items: memory };
-    const key = findKey(this.deps.db, project, keyPublicId);
     const base = baseValueOf(this.deps.db, project, key.id);
     if (base === null || base.trim() === "") return { items: memory };
     const checks = new ProjectChecks(this.deps.db, project);

@@ -7,6 +7,8 @@
 export const SCREENSHOT_MAX_BYTES = 5 * 1024 * 1024;
 /** The longest side an image may have, in pixels, read from its header before anything decodes it. */
 export const SCREENSHOT_SIDE_MAX_PIXELS = 16_384;
+/** A box's coordinates and sizes are pixels of the image, counted from its top left corner. */
+export const SCREENSHOT_PIXEL_MIN = 0;
 /** A screenshot's name: the file name without its extension, for `screenshots push`. */
 export const SCREENSHOT_NAME_MAX_LENGTH = 200;
 /** Keys one screenshot shows. */

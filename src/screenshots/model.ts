@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { KEY_MAX_LENGTH } from "../authoring/limits.ts";
-import { SCREENSHOT_KEYS_MAX, SCREENSHOT_NAME_MAX_LENGTH, SCREENSHOT_SIDE_MAX_PIXELS } from "./limits.ts";
+import { SCREENSHOT_KEYS_MAX, SCREENSHOT_NAME_MAX_LENGTH, SCREENSHOT_PIXEL_MIN, SCREENSHOT_SIDE_MAX_PIXELS } from "./limits.ts";
 export * from "./limits.ts";
 
 /** What the screenshot routes take (docs/architecture.md "Input models"; docs/translators.md "Screenshots"). */
@@ -9,7 +9,7 @@ export * from "./limits.ts";
 export const ScreenshotUploadQuery = Type.Object({ name: Type.Optional(Type.String({ maxLength: SCREENSHOT_NAME_MAX_LENGTH })) });
 export type ScreenshotUploadQuery = Static<typeof ScreenshotUploadQuery>;
 
-const Pixel = Type.Integer({ minimum: 0, maximum: SCREENSHOT_SIDE_MAX_PIXELS });
+const Pixel = Type.Integer({ minimum: SCREENSHOT_PIXEL_MIN, maximum: SCREENSHOT_SIDE_MAX_PIXELS });
 
 /** Where a key is on the image, in its pixels. */
 export const Box = Type.Object({ x: Pixel, y: Pixel, width: Pixel, height: Pixel });

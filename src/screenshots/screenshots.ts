@@ -30,6 +30,8 @@ export interface ScreenshotView {
   content_type: string;
   /** Where the image is served, for readers of the project. */
   url: string;
+  /** SHA-256 of the image, hex: a client that has the same file need not send it again. */
+  sha256: string;
   keys: ScreenshotKeyView[];
   updated_at: string;
 }
@@ -79,6 +81,7 @@ function view(publicUrl: string, project: ProjectRow, row: Listed, keys: Screens
     height: row.height,
     content_type: row.contentType,
     url: imageUrl(publicUrl, project, row.publicId),
+    sha256: row.sha256,
     keys,
     updated_at: iso(row.updatedAt),
   };
@@ -156,6 +159,7 @@ export function setScreenshotKeys(db: Db, publicUrl: string, project: ProjectRow
   input.keys.forEach(({ key, box }, i) => {
     const row = db.select({ id: translationKeys.id }).from(translationKeys).where(and(eq(translationKeys.projectId, project.id), eq(translationKeys.key, key))).get();
     if (!row) throw invalidField(`keys.${i}.key`, `${JSON.stringify(key.slice(0, 80))} is not a key of this project`);
+    if (links.has(row.id)) throw invalidField(`keys.${i}.key`, `${JSON.stringify(key.slice(0, 80))} is listed twice`);
     if (box) {
       if (box.width === 0 || box.height === 0) throw invalidField(`keys.${i}.box`, "must have a width and a height");
       if (box.x + box.width > shot.width || box.y + box.height > shot.height) throw invalidField(`keys.${i}.box`, `reaches past the image (${shot.width} x ${shot.height} pixels)`);

@@ -1,5 +1,5 @@
 /**
- * Comments on keys (docs/translators.md "Comments", product §15): plain text up to 4,000
+ * Comments on keys (docs/translators.md "Comments"): plain text up to 4,000
  * characters, shown as text; translators and up may comment and resolve; the author or a project
  * admin may delete; `?comments=open` and `open_comments` on every key item.
  */
@@ -31,7 +31,7 @@ afterAll(() => t.close());
 
 const comments = (who: DashboardClient, k = key) => who.get(`/projects/${pid}/keys/${k}/comments`);
 
-describe("product §15: comments", () => {
+describe("translators.md: comments", () => {
   let first: any;
 
   test("a translator comments on a key, about their language; the text is kept as written", async () => {

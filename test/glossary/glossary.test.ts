@@ -1,5 +1,5 @@
 /**
- * The glossary (docs/translators.md "Glossary", product §15): terms with translations, a note and
+ * The glossary (docs/translators.md "Glossary"): terms with translations, a note and
  * two flags; CSV out and in with the exact header; and the `glossary` warning of the message
  * checks (docs/messages.md "Glossary"), kept current when terms or base strings change.
  */
@@ -44,7 +44,7 @@ describe("messages: the glossary check", () => {
   });
 });
 
-describe("product §15: the glossary", () => {
+describe("translators.md: the glossary", () => {
   test("terms: made, listed in order, changed (translations by language, merged), deleted", async () => {
     const made = await admin.post(`/projects/${pid}/glossary`, { term: " checkout ", translations: { DE: "Kasse" }, note: "the page, not the act" });
     expect(made.status).toBe(201);
@@ -86,7 +86,7 @@ describe("product §15: the glossary", () => {
   });
 });
 
-describe("product §15: the glossary as CSV", () => {
+describe("translators.md: the glossary as CSV", () => {
   test("export: the exact header, one row per term, quoted where needed", async () => {
     await admin.post(`/projects/${pid}/glossary`, { term: "cart", translations: { de: "Warenkorb", fr: "panier" }, note: 'as in "shopping, cart"' });
     await admin.post(`/projects/${pid}/glossary`, { term: "Phrasebook", do_not_translate: true, case_sensitive: true });

@@ -46,10 +46,11 @@ export class DashboardClient {
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrf && method !== "GET") headers["x-csrf-token"] = this.csrf;
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
-    let payload: string | undefined;
+    let payload: string | Uint8Array<ArrayBuffer> | undefined;
     if (body !== undefined) {
-      headers["content-type"] = "application/json";
-      payload = typeof body === "string" ? body : JSON.stringify(body);
+      // A file route's body (TMX, CSV, an image) goes as it is, with the type the caller gives.
+      headers["content-type"] ??= "application/json";
+      payload = typeof body === "string" || body instanceof Uint8Array ? (body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(body);
     }
     const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { method, headers, body: payload }));
     const text = await res.text();

@@ -18,7 +18,7 @@ afterAll(() => engine.stop());
 const ask = (timeoutMs: number) =>
   callEngine(fetch, libretranslate, { url: engine.url, key: undefined, model: undefined }, { texts: ["Save"], source: "en", target: "de", glossary: [] }, timeoutMs);
 
-describe("translators §15: a slow engine", () => {
+describe("translators.md: a slow engine", () => {
   test("the server's bounds are the contract's: 10 s and 1 MB", () => {
     expect(ENGINE_TIMEOUT_MS).toBe(10_000);
     expect(ANSWER_MAX_BYTES).toBe(1024 * 1024);

@@ -1,5 +1,5 @@
 /**
- * Machine translation (docs/translators.md "Machine translation", product §15) against stand-ins of
+ * Machine translation (docs/translators.md "Machine translation") against stand-ins of
  * LibreTranslate and an OpenAI-compatible server that follow each API and misbehave on purpose:
  * what is sent (placeholders, tags and ICU syntax as tokens; a plural's forms one by one; every
  * category of the target language), where (only the configured URL), and that every broken answer
@@ -56,7 +56,7 @@ afterAll(async () => {
   await engine.stop();
 });
 
-describe("product §15: machine translation", () => {
+describe("translators.md: machine translation", () => {
   test("LibreTranslate: POST /translate with q, source, target, format html and api_key; placeholders, tags and line breaks put back", async () => {
     engine.misbehave = "none";
     engine.requests.length = 0;

@@ -1,5 +1,5 @@
 /**
- * Pre-translation (docs/translators.md "Pre-translation", product §15): a developer fills a
+ * Pre-translation (docs/translators.md "Pre-translation"): a developer fills a
  * language's missing values from the memory (exact matches unless told a lower score), and from the
  * machine when asked; each value saved as translated, never approved, with history `via: "memory"`
  * or `"machine"`; a value with any problem is skipped; so a project that publishes approved strings
@@ -50,7 +50,7 @@ async function target(name: string, tail: string): Promise<{ pid: string; keys: 
 
 const valueOf = async (pid: string, key: string) => (await admin.get(`/projects/${pid}/keys/${key}`)).body.translations.de;
 
-describe("product §15: pre-translation", () => {
+describe("translators.md: pre-translation", () => {
   test("exact matches by default (placeholder names counted equal); a match with a problem is skipped; nothing approved", async () => {
     const { pid, keys } = await target("Exact", "s");
     const r = await admin.post(`/projects/${pid}/pretranslate`, { language_code: "de" });

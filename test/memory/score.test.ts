@@ -20,7 +20,7 @@ function reference(a: string, b: string): number {
   return m === 0 ? 100 : Math.floor((100 * (m - d[x.length]![y.length]!)) / m);
 }
 
-describe("translators §15: the memory's score", () => {
+describe("translators.md: the memory's score", () => {
   test("equal strings score 100; one edit in twelve code points scores 91", () => {
     expect(s("Save the file", "Save the file")).toBe(100);
     expect(s("Save the file", "Save the files")).toBe(92); // d 1, max 14: floor(92.86)
@@ -73,7 +73,7 @@ describe("translators §15: the memory's score", () => {
   });
 });
 
-describe("translators §15: a suggestion keeps this key's placeholders", () => {
+describe("translators.md: a suggestion keeps this key's placeholders", () => {
   test("names found by the parser in ICU, with quoting respected", () => {
     expect(nameSpans("Hi {name}, '{quoted}' {n, number}", "icu").map((x) => x.name)).toEqual(["name", "n"]);
     expect(withoutNames("Hi {name}", "icu")).toBe("Hi {\uE000}");

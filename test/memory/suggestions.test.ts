@@ -1,5 +1,5 @@
 /**
- * Suggestions from the translation memory (docs/translators.md "Translation memory", product §15):
+ * Suggestions from the translation memory (docs/translators.md "Translation memory"):
  * stored translations into the language whose base string equals or resembles the key's, from
  * every project the person may read and the memories imported into them, best first, at most 10,
  * each with `from` and its `problems` as this key's value; placeholders renamed to this key's.
@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(() => t.close());
 
-describe("product §15: suggestions", () => {
+describe("translators.md: suggestions", () => {
   test("equal and resembling base strings, best first, with where each comes from", async () => {
     const r = await suggest(admin, ids.shop, ids.saveFiles, "de");
     expect(r.status).toBe(200);

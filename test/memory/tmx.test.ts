@@ -1,5 +1,5 @@
 /**
- * TMX 1.4b in and out (docs/translators.md "TMX", product §15): the export of a project's base and
+ * TMX 1.4b in and out (docs/translators.md "TMX"): the export of a project's base and
  * target pairs, an import into a project's memory (a worker thread's job, off the server's
  * thread), what a foreign file may hold (its DTD named, CDATA, inline codes, UTF-16), what is
  * refused (entities, broken XML, a foreign source language), and a round trip that loses nothing.
@@ -48,7 +48,7 @@ afterAll(() => t.close());
 
 const exportOf = async (pid: string, language: string, imported = false) => admin.download(`/projects/${pid}/tm.tmx?language=${language}${imported ? "&imported=true" : ""}`);
 
-describe("translators §15: TMX", () => {
+describe("translators.md: TMX", () => {
   test("the export is TMX 1.4b: well-formed, one unit per key with both values, the key as tuid", async () => {
     const file = await exportOf(source, "de");
     expect(file.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Screenshots (docs/translators.md "Screenshots", product §15): PNG, JPEG or WebP up to 5 MB, the
+ * Screenshots (docs/translators.md "Screenshots"): PNG, JPEG or WebP up to 5 MB, the
  * type sniffed from the bytes and the size read from the header; anything else refused; served
  * only to readers with its sniffed type and `nosniff`; keys linked with their boxes; the same name
  * replaces, the same bytes change nothing.
@@ -27,7 +27,7 @@ afterAll(() => t.close());
 
 const upload = (name: string, bytes: Uint8Array<ArrayBuffer>, type: string, who = admin) => who.upload("POST", `/projects/${pid}/screenshots?name=${encodeURIComponent(name)}`, bytes, type);
 
-describe("product §15: screenshots", () => {
+describe("translators.md: screenshots", () => {
   test("PNG, JPEG and WebP: stored with the size their header gives", async () => {
     for (const [name, bytes, type] of [["cart", PNG, "image/png"], ["cart-jpeg", JPEG, "image/jpeg"], ["cart-webp", WEBP, "image/webp"]] as const) {
       const r = await upload(name, bytes, type);
@@ -85,7 +85,7 @@ describe("product §15: screenshots", () => {
   });
 });
 
-describe("product §15: what a screenshot may not be", () => {
+describe("translators.md: what a screenshot may not be", () => {
   test("an image bomb: a PNG of a few hundred bytes declaring 100,000 x 100,000 pixels, refused from its header", async () => {
     const bomb = pngOf(100_000, 100_000);
     expect(bomb.length).toBeLessThan(2000);
