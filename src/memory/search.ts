@@ -14,11 +14,15 @@ import type { MemoryQueries } from "./queries.ts";
  *    caller then scores exactly.
  *
  * How many strings hold a trigram is remembered (RARITY_MEMO_MAX of them), so each is counted
- * once; a count is corrected whenever its postings are read.
+ * once; a count is corrected whenever its postings are read. A long string's trigrams are taken
+ * evenly along it, TRIGRAMS_CONSIDERED_MAX of them (the caller looks up strings of at most 2,000
+ * code points).
  */
 export const POSTINGS_BUDGET = 40_000;
 export const COMMON_POSTINGS = 20_000;
 export const CANDIDATES_MAX = 400;
+/** Trigrams of one string looked at, at most: a long string's are taken evenly along it. */
+export const TRIGRAMS_CONSIDERED_MAX = 96;
 const RARITY_MEMO_MAX = 200_000;
 
 const START = "\u0002";
@@ -80,7 +84,12 @@ export class MemoryIndex {
   /** Index ids of the strings most like `text`, most shared trigrams first. `work` counts the postings read. */
   candidates(text: string, work?: { postings: number }): number[] {
     const grams: Gram[] = [];
-    for (const [gram, positions] of trigramsOf(text)) {
+    let all = [...trigramsOf(text)];
+    if (all.length > TRIGRAMS_CONSIDERED_MAX) {
+      const step = all.length / TRIGRAMS_CONSIDERED_MAX;
+      all = Array.from({ length: TRIGRAMS_CONSIDERED_MAX }, (_, i) => all[Math.floor(i * step)]!);
+    }
+    for (const [gram, positions] of all) {
       const rarity = this.rarityOf(gram);
       if (rarity > 0) grams.push({ gram, positions, rarity });
     }

@@ -37,6 +37,20 @@ export interface MemoryMatch {
   sameProject: boolean;
 }
 
+/**
+ * A base string longer than this is not looked up in the memory: a paragraph seldom recurs with a
+ * few edits, and its trigrams and its distances would cost what a hundred short strings do.
+ */
+export const MATCHED_MAX_CODE_POINTS = 2000;
+/** The cells of the distance's table one lookup computes at most (about 100 ms of work). */
+export const SCORE_CELLS_BUDGET = 20_000_000;
+
+/** What a lookup did: the index's postings read, the distance's cells computed. */
+export interface MatchWork {
+  postings: number;
+  cells: number;
+}
+
 /** The key's value in the project's base language, or null. */
 export function baseValueOf(db: Db, project: ProjectRow, keyRowId: number): string | null {
   const row = db
@@ -68,8 +82,11 @@ export class TranslationMemory {
    * alike, but `key` itself. Placeholder names are counted as equal, and a suggestion takes
    * this key's names where the matched string's differ only in them.
    */
-  matches(project: ProjectRow, key: KeyRow, base: string, language: LanguageRow, scope: ReadScope, minScore = SUGGESTION_MIN_SCORE, limit = SUGGESTIONS_MAX, work?: { postings: number }): MemoryMatch[] {
+  matches(project: ProjectRow, key: KeyRow, base: string, language: LanguageRow, scope: ReadScope, minScore = SUGGESTION_MIN_SCORE, limit = SUGGESTIONS_MAX, work: MatchWork = { postings: 0, cells: 0 }): MemoryMatch[] {
     const wanted = codePoints(comparable(base, project.messageSyntax));
+    if (wanted.length > MATCHED_MAX_CODE_POINTS) return [];
+    // A string this much longer or shorter cannot score `minScore`: it is not read or scored.
+    const longest = Math.floor((wanted.length * 100) / minScore);
     const mySpans = nameSpans(base, project.messageSyntax);
     const ids = this.index.candidates(base.trim(), work);
     if (ids.length === 0) return [];
@@ -82,8 +99,10 @@ export class TranslationMemory {
     const sourceLanguage = primaryLanguage(project.baseLanguageCode);
     const best = new Map<string, MemoryMatch>();
     for (const row of rows) {
-      if (!scopeHolds(scope, row.projectId) || primaryLanguage(row.baseCode) !== sourceLanguage) continue;
-      const s = score(wanted, codePoints(comparable(row.source, row.syntax)), minScore);
+      if (!scopeHolds(scope, row.projectId) || primaryLanguage(row.baseCode) !== sourceLanguage || row.source.length > 2 * longest + 64) continue;
+      // Candidates come best first: past the budget the rest are left unscored.
+      if (work.cells > SCORE_CELLS_BUDGET) break;
+      const s = score(wanted, codePoints(comparable(row.source, row.syntax)), minScore, work);
       if (s < 0) continue;
       const match: MemoryMatch = { value: adopted(row.target, row.source, row.syntax, mySpans), score: s, from: originOf(row), sameProject: row.projectId === project.id };
       const known = best.get(match.value);

@@ -73,6 +73,32 @@ describe("translators.md: the memory's score", () => {
   });
 });
 
+describe("translators.md: the distance's band", () => {
+  test("computing only the cells within `max` of the diagonal gives the full table's answer, or max + 1", () => {
+    const full = (x: string[], y: string[]) => {
+      const d = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= x.length; i++) for (let j = 1; j <= y.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+      return d[x.length]![y.length]!;
+    };
+    let seed = 3;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const word = () => Array.from({ length: Math.floor(rnd() * 15) }, () => "abcde"[Math.floor(rnd() * 5)]!);
+    for (let k = 0; k < 5000; k++) {
+      const [a, b, max] = [word(), word(), Math.floor(rnd() * 10)];
+      const f = full(a, b);
+      expect(distance(codePoints(a.join("")), codePoints(b.join("")), max)).toBe(f <= max ? f : max + 1);
+    }
+  });
+
+  test("the work is the band, not the table: two strings of 2,000 code points within 10 edits cost about 2,000 x 21 cells", () => {
+    const a = codePoints("x".repeat(2000));
+    const b = codePoints("x".repeat(1995) + "yyyyy");
+    const work = { cells: 0 };
+    expect(distance(a, b, 10, work)).toBe(5);
+    expect(work.cells).toBeLessThanOrEqual(2000 * 21);
+  });
+});
+
 describe("translators.md: a suggestion keeps this key's placeholders", () => {
   test("names found by the parser in ICU, with quoting respected", () => {
     expect(nameSpans("Hi {name}, '{quoted}' {n, number}", "icu").map((x) => x.name)).toEqual(["name", "n"]);
