@@ -83,23 +83,30 @@ export class GlossaryMatcher {
     return true;
   }
 
-  /** The terms found in `text`, each once, in the order first found. */
-  find(text: string): GlossaryTerm[] {
+  /**
+   * The terms found in `text`, each once, in the order first found. A `work` counter is charged a
+   * step per word looked up and per term compared (test/adversarial/translator-help.test.ts holds
+   * them to the text's words).
+   */
+  find(text: string, work?: { steps: number }): GlossaryTerm[] {
     const found: { at: number; term: GlossaryTerm }[] = [];
     const seen = new Set<GlossaryTerm>();
     const take = (at: number, e: Entry) => {
+      if (work) work.steps++;
       if (seen.has(e.term) || !this.at(text, at - e.offset, e)) return;
       seen.add(e.term);
       found.push({ at, term: e.term });
     };
     if (this.byWord.size > 0) {
       for (const m of text.matchAll(WORD)) {
+        if (work) work.steps++;
         const entries = this.byWord.get(m[0].toLowerCase());
         if (entries) for (const e of entries) take(m.index!, e);
       }
     }
     if (this.byChar.size > 0) {
       for (let i = 0; i < text.length; i++) {
+        if (work) work.steps++;
         const entries = this.byChar.get(text[i]!.toLowerCase());
         if (entries) for (const e of entries) take(i, e);
       }
