@@ -38,7 +38,7 @@ const dir = mkdtempSync(join(tmpdir(), "phrasebook-bench-memory-"));
 const settings = loadSettings({ PHRASEBOOK_DATA_DIR: dir, PHRASEBOOK_PUBLIC_URL: ORIGIN, PHRASEBOOK_LOG_REQUESTS: "false", PHRASEBOOK_ADMIN_EMAIL: "admin@example.test", PHRASEBOOK_ADMIN_PASSWORD: "bench-password" });
 const { deps, app } = await openApp(settings);
 const c = deps.db.$client;
-const handle = (request: Request) => app.handle(request, () => "127.0.0.1");
+const handle = async (request: Request): Promise<Response> => app.handle(request, () => "127.0.0.1");
 const admin = await DashboardClient.loggedIn(ORIGIN, "admin@example.test", "bench-password", handle);
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
