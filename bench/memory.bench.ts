@@ -138,21 +138,21 @@ t0 = performance.now();
 for (let q = 0; q < Math.min(RECALL, picks.length); q++) {
   const i = picks[q]!;
   const mine = codePoints(comparable(base[i]!, "icu"));
-  const best = new Map<string, number>();
-  for (const s of sources) {
-    if (s.key === i) continue;
+  const best = new Map<string, { score: number; source: number }>();
+  sources.forEach((s, at) => {
+    if (s.key === i) return;
     const sc = score(mine, s.text, 75);
-    if (sc >= 75 && sc > (best.get(s.value) ?? -1)) best.set(s.value, sc);
-  }
-  const top = [...best.values()].sort((a, b) => b - a).slice(0, 5);
+    if (sc >= 75 && sc > (best.get(s.value)?.score ?? -1)) best.set(s.value, { score: sc, source: at });
+  });
+  const top = [...best.values()].sort((a, b) => b.score - a.score).slice(0, 5);
   const theirs = answers[q].items.slice(0, 5).map((it: any) => it.score as number);
-  for (const sc of top) {
+  for (const { score: sc, source } of top) {
     want++;
     const at = theirs.indexOf(sc);
     if (at >= 0) {
       got++;
       theirs.splice(at, 1);
-    }
+    } else if (process.env.BENCH_SHOW_MISSES) console.log(`   missed: ${JSON.stringify(base[i])} ~ ${JSON.stringify([...base, ...units][source])} (${sc})`);
   }
 }
 console.log(`4. recall over ${Math.min(RECALL, picks.length)} keys: ${got} of the brute force's ${want} top-5 matches (${((100 * got) / Math.max(want, 1)).toFixed(1)}%); the scan took ${ms(t0)} ms`);

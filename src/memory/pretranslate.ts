@@ -46,6 +46,8 @@ export type PretranslateReply = { ok: PretranslateProgress } | { refused: { stat
 
 /** Values written per transaction. */
 export const VALUES_PER_CHUNK = 500;
+/** Candidates scored per key: the best one is wanted, not ten (bench/RESULTS.md "Translation memory"). */
+export const PRETRANSLATE_CANDIDATES_MAX = 200;
 
 export interface Fill {
   keyId: number;
@@ -121,7 +123,7 @@ export function pretranslateFromMemory(db: Db, changes: Changes, job: Omit<Pretr
     let value: string | null = hit ? adopted(hit.target, hit.source, hit.syntax, nameSpans(k.base, project.messageSyntax)) : null;
     if (value === null && memory) {
       const key = { id: k.id, key: k.key } as KeyRow;
-      value = memory.matches(project, key, k.base, language, scope, minScore, 1)[0]?.value ?? null;
+      value = memory.matches(project, key, k.base, language, scope, minScore, 1, undefined, PRETRANSLATE_CANDIDATES_MAX)[0]?.value ?? null;
     }
     if (value === null) {
       if (job.leftWanted) progress.left.push({ id: k.id, base: k.base });

@@ -47,6 +47,15 @@ export function prepareMemoryQueries(db: Db) {
     postings: c.query<{ rowid: number }, [string]>("SELECT rowid FROM memory_search WHERE memory_search MATCH ?"),
     /** How many rows hold a trigram, counted up to a cap (a common one is not read past it). */
     cappedCount: c.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM memory_search WHERE memory_search MATCH ? LIMIT ?)"),
+    /** The text and syntax of the base values among `?1` (a JSON list of rowids): what a candidate is scored by. */
+    keySources: c.query<{ id: number; source: string; syntax: MessageSyntax }, [string]>(
+      `SELECT t.rowid AS id, t.value AS source, p.message_syntax AS syntax FROM json_each(?1) j
+       CROSS JOIN translations t ON t.rowid = j.value JOIN translation_keys k ON k.id = t.key_id JOIN projects p ON p.id = k.project_id`,
+    ),
+    /** The same of imported units among `?1` (unit ids). */
+    unitSources: c.query<{ id: number; source: string; syntax: MessageSyntax }, [string]>(
+      `SELECT u.id AS id, u.source AS source, p.message_syntax AS syntax FROM json_each(?1) j CROSS JOIN memory_units u ON u.id = j.value JOIN projects p ON p.id = u.project_id`,
+    ),
     /** Base values among `?1` (a JSON list of rowids) with a translation into `?2` (any letter case), but key `?3`'s. */
     keyCandidates: c.query<KeyCandidate, [string, string, number]>(
       `SELECT t.rowid AS id, t.value AS source, k.id AS keyRowId, k.public_id AS keyId, k.key AS key, p.id AS projectId, p.public_id AS projectPublicId,

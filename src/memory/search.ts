@@ -1,3 +1,4 @@
+import { ANY_NAME } from "./placeholders.ts";
 import type { MemoryQueries } from "./queries.ts";
 
 /**
@@ -11,7 +12,11 @@ import type { MemoryQueries } from "./queries.ts";
  * 2. Their postings are read until POSTINGS_BUDGET is spent; a trigram held by more than
  *    COMMON_POSTINGS strings is never read (it tells too little for what it costs).
  * 3. The strings holding the most of them are the candidates, at most CANDIDATES_MAX, which the
- *    caller then scores exactly.
+ *    caller then scores exactly (reading only their text first, the rest for those that score).
+ *
+ * The trigrams are those of the string as it is compared (score.ts `comparable`): a placeholder's
+ * name is one private-use character there, so its trigrams are in no stored string and are never
+ * read (`Hello {name}` finds `Hello {user}` by the rest).
  *
  * How many strings hold a trigram is remembered (RARITY_MEMO_MAX of them), so each is counted
  * once; a count is corrected whenever its postings are read. A long string's trigrams are taken
@@ -20,7 +25,7 @@ import type { MemoryQueries } from "./queries.ts";
  */
 export const POSTINGS_BUDGET = 40_000;
 export const COMMON_POSTINGS = 20_000;
-export const CANDIDATES_MAX = 400;
+export const CANDIDATES_MAX = 1000;
 /** Trigrams of one string looked at, at most: a long string's are taken evenly along it. */
 export const TRIGRAMS_CONSIDERED_MAX = 96;
 const RARITY_MEMO_MAX = 200_000;
@@ -66,8 +71,59 @@ export function readingOrder(grams: Gram[]): Gram[] {
   return [...spread, ...rest];
 }
 
+/**
+ * How many of the read trigrams each string holds, for one lookup at a time: a byte per index id
+ * (at most TRIGRAMS_CONSIDERED_MAX trigrams are read), kept between lookups and cleared by the ids
+ * it touched. A Map cost about 100 ns a posting; this costs a few.
+ */
+class SharedCounts {
+  private positive = new Uint8Array(1 << 16);
+  private negative = new Uint8Array(1 << 10);
+  private readonly touched: number[] = [];
+
+  private static grown(array: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBuffer> {
+    let size = array.length;
+    while (size <= index) size *= 2;
+    const out = new Uint8Array(size);
+    out.set(array);
+    return out;
+  }
+
+  add(id: number): void {
+    if (id > 0) {
+      if (id >= this.positive.length) this.positive = SharedCounts.grown(this.positive, id);
+      if (this.positive[id]++ === 0) this.touched.push(id);
+    } else {
+      const i = -id;
+      if (i >= this.negative.length) this.negative = SharedCounts.grown(this.negative, i);
+      if (this.negative[i]++ === 0) this.touched.push(id);
+    }
+  }
+
+  /** The `limit` ids holding the most, most first (ties in the order first seen), and clears every count. */
+  top(limit: number): number[] {
+    const buckets: number[][] = [];
+    for (const id of this.touched) {
+      const n = id > 0 ? this.positive[id]! : this.negative[-id]!;
+      (buckets[n] ??= []).push(id);
+      if (id > 0) this.positive[id] = 0;
+      else this.negative[-id] = 0;
+    }
+    this.touched.length = 0;
+    const out: number[] = [];
+    for (let n = buckets.length - 1; n > 0 && out.length < limit; n--) {
+      for (const id of buckets[n] ?? []) {
+        out.push(id);
+        if (out.length === limit) break;
+      }
+    }
+    return out;
+  }
+}
+
 export class MemoryIndex {
   private readonly rarity = new Map<string, number>();
+  private readonly shared = new SharedCounts();
 
   constructor(private readonly q: MemoryQueries) {}
 
@@ -82,7 +138,7 @@ export class MemoryIndex {
   }
 
   /** Index ids of the strings most like `text`, most shared trigrams first. `work` counts the postings read. */
-  candidates(text: string, work?: { postings: number }): number[] {
+  candidates(text: string, work?: { postings: number }, max = CANDIDATES_MAX): number[] {
     const grams: Gram[] = [];
     let all = [...trigramsOf(text)];
     if (all.length > TRIGRAMS_CONSIDERED_MAX) {
@@ -90,10 +146,10 @@ export class MemoryIndex {
       all = Array.from({ length: TRIGRAMS_CONSIDERED_MAX }, (_, i) => all[Math.floor(i * step)]!);
     }
     for (const [gram, positions] of all) {
+      if (gram.includes(ANY_NAME)) continue; // a placeholder's name: in no stored string as such
       const rarity = this.rarityOf(gram);
       if (rarity > 0) grams.push({ gram, positions, rarity });
     }
-    const shared = new Map<number, number>();
     let spent = 0;
     let read = 0;
     for (const g of readingOrder(grams)) {
@@ -104,28 +160,9 @@ export class MemoryIndex {
       this.rarity.set(g.gram, rows.length);
       spent += rows.length;
       read++;
-      for (const row of rows) {
-        const id = row[0] as number;
-        shared.set(id, (shared.get(id) ?? 0) + 1);
-      }
+      for (const row of rows) this.shared.add(row[0] as number);
     }
     if (work) work.postings += spent;
-    return topByCount(shared, CANDIDATES_MAX);
+    return this.shared.top(max);
   }
-}
-
-/** The `limit` ids with the largest counts, largest first (ties in index order). */
-function topByCount(counts: Map<number, number>, limit: number): number[] {
-  if (counts.size <= limit) return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
-  // Counts are small whole numbers: bucket them instead of sorting every id.
-  const buckets: number[][] = [];
-  for (const [id, n] of counts) (buckets[n] ??= []).push(id);
-  const out: number[] = [];
-  for (let n = buckets.length - 1; n > 0 && out.length < limit; n--) {
-    for (const id of buckets[n] ?? []) {
-      out.push(id);
-      if (out.length === limit) break;
-    }
-  }
-  return out;
 }

@@ -42,6 +42,8 @@ export interface MemoryMatch {
  * few edits, and its trigrams and its distances would cost what a hundred short strings do.
  */
 export const MATCHED_MAX_CODE_POINTS = 2000;
+/** Stored strings kept as they are compared (a few megabytes). */
+const COMPARABLES_KEPT_MAX = 50_000;
 /** The cells of the distance's table one lookup computes at most (about 100 ms of work). */
 export const SCORE_CELLS_BUDGET = 20_000_000;
 
@@ -70,9 +72,23 @@ export class TranslationMemory {
   readonly q: MemoryQueries;
   private readonly index: MemoryIndex;
 
+  /** Stored strings as they are compared, by syntax and text: the same candidates come up again and again. */
+  private readonly comparables = new Map<string, Int32Array>();
+
   constructor(readonly db: Db) {
     this.q = prepareMemoryQueries(db);
     this.index = new MemoryIndex(this.q);
+  }
+
+  private comparableOf(text: string, syntax: MessageSyntax): Int32Array {
+    const key = `${syntax}\0${text}`;
+    let found = this.comparables.get(key);
+    if (!found) {
+      if (this.comparables.size >= COMPARABLES_KEPT_MAX) this.comparables.clear();
+      found = codePoints(comparable(text, syntax));
+      this.comparables.set(key, found);
+    }
+    return found;
   }
 
   /**
@@ -82,28 +98,52 @@ export class TranslationMemory {
    * alike, but `key` itself. Placeholder names are counted as equal, and a suggestion takes
    * this key's names where the matched string's differ only in them.
    */
-  matches(project: ProjectRow, key: KeyRow, base: string, language: LanguageRow, scope: ReadScope, minScore = SUGGESTION_MIN_SCORE, limit = SUGGESTIONS_MAX, work: MatchWork = { postings: 0, cells: 0 }): MemoryMatch[] {
+  matches(
+    project: ProjectRow,
+    key: KeyRow,
+    base: string,
+    language: LanguageRow,
+    scope: ReadScope,
+    minScore = SUGGESTION_MIN_SCORE,
+    limit = SUGGESTIONS_MAX,
+    work: MatchWork = { postings: 0, cells: 0 },
+    candidatesMax?: number,
+  ): MemoryMatch[] {
     const wanted = codePoints(comparable(base, project.messageSyntax));
     if (wanted.length > MATCHED_MAX_CODE_POINTS) return [];
     // A string this much longer or shorter cannot score `minScore`: it is not read or scored.
     const longest = Math.floor((wanted.length * 100) / minScore);
     const mySpans = nameSpans(base, project.messageSyntax);
-    const ids = this.index.candidates(base.trim(), work);
+    const ids = this.index.candidates(comparable(base, project.messageSyntax), work, candidatesMax);
     if (ids.length === 0) return [];
+    // First only each candidate's text, to score it; then the rest of those that score.
+    const scores = new Map<number, number>();
+    const scoreAll = (rows: { id: number; source: string; syntax: MessageSyntax }[], sign: 1 | -1) => {
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const id of ids) {
+        const row = sign * id > 0 ? byId.get(sign * id) : undefined;
+        // Candidates come best first: past the budget the rest are left unscored.
+        if (!row || row.source.length > 2 * longest + 64 || work.cells > SCORE_CELLS_BUDGET) continue;
+        const s = score(wanted, this.comparableOf(row.source, row.syntax), minScore, work);
+        if (s >= 0) scores.set(id, s);
+      }
+    };
     const keyIds = ids.filter((id) => id > 0);
     const unitIds = ids.filter((id) => id < 0).map((id) => -id);
+    if (keyIds.length > 0) scoreAll(this.q.keySources.all(JSON.stringify(keyIds)), 1);
+    if (unitIds.length > 0) scoreAll(this.q.unitSources.all(JSON.stringify(unitIds)), -1);
+    if (scores.size === 0) return [];
+    const scoredKeys = [...scores.keys()].filter((id) => id > 0);
+    const scoredUnits = [...scores.keys()].filter((id) => id < 0).map((id) => -id);
     const rows: (KeyCandidate | UnitCandidate)[] = [
-      ...(keyIds.length > 0 ? this.q.keyCandidates.all(JSON.stringify(keyIds), language.code, key.id) : []),
-      ...(unitIds.length > 0 ? this.q.unitCandidates.all(JSON.stringify(unitIds), language.code) : []),
+      ...(scoredKeys.length > 0 ? this.q.keyCandidates.all(JSON.stringify(scoredKeys), language.code, key.id) : []),
+      ...(scoredUnits.length > 0 ? this.q.unitCandidates.all(JSON.stringify(scoredUnits), language.code) : []),
     ];
     const sourceLanguage = primaryLanguage(project.baseLanguageCode);
     const best = new Map<string, MemoryMatch>();
     for (const row of rows) {
-      if (!scopeHolds(scope, row.projectId) || primaryLanguage(row.baseCode) !== sourceLanguage || row.source.length > 2 * longest + 64) continue;
-      // Candidates come best first: past the budget the rest are left unscored.
-      if (work.cells > SCORE_CELLS_BUDGET) break;
-      const s = score(wanted, codePoints(comparable(row.source, row.syntax)), minScore, work);
-      if (s < 0) continue;
+      if (!scopeHolds(scope, row.projectId) || primaryLanguage(row.baseCode) !== sourceLanguage) continue;
+      const s = scores.get("keyId" in row ? row.id : -row.id)!;
       const match: MemoryMatch = { value: adopted(row.target, row.source, row.syntax, mySpans), score: s, from: originOf(row), sameProject: row.projectId === project.id };
       const known = best.get(match.value);
       if (!known || better(match, known)) best.set(match.value, match);
