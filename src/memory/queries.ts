@@ -47,6 +47,8 @@ export function prepareMemoryQueries(db: Db) {
     postings: c.query<{ rowid: number }, [string]>("SELECT rowid FROM memory_search WHERE memory_search MATCH ?"),
     /** How many rows hold a trigram, counted up to a cap (a common one is not read past it). */
     cappedCount: c.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM memory_search WHERE memory_search MATCH ? LIMIT ?)"),
+    /** The short source strings of lengths `?1` to `?2` (src/storage/derived.ts `memory_short`), by their index ids. */
+    shortOfLengths: c.query<{ id: number; text: string }, [number, number]>("SELECT id, text FROM memory_short WHERE len BETWEEN ? AND ?"),
     /** The text and syntax of the base values among `?1` (a JSON list of rowids): what a candidate is scored by. */
     keySources: c.query<{ id: number; source: string; syntax: MessageSyntax }, [string]>(
       `SELECT t.rowid AS id, t.value AS source, p.message_syntax AS syntax FROM json_each(?1) j

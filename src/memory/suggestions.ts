@@ -42,6 +42,17 @@ export interface MemoryMatch {
  * few edits, and its trigrams and its distances would cost what a hundred short strings do.
  */
 export const MATCHED_MAX_CODE_POINTS = 2000;
+/**
+ * A base string of at most this many code points (as compared) is matched against the stored short
+ * strings of a length it could match (`shortCandidates`), not through the trigram index: two
+ * strings of a few characters one edit apart may share no trigram but their first. Stored are those
+ * of at most 20 code points (src/storage/derived.ts SHORT_STORED_MAX), which covers every match of
+ * these and SHORT_LENGTH_SLACK more for placeholder names.
+ */
+export const SHORT_QUERY_MAX_CODE_POINTS = 12;
+const SHORT_LENGTH_SLACK = 3;
+/** How much lower than asked a short candidate may score when read with this project's syntax. */
+const SHORT_PREFILTER_MARGIN = 10;
 /** Stored strings kept as they are compared (a few megabytes). */
 const COMPARABLES_KEPT_MAX = 50_000;
 /** The cells of the distance's table one lookup computes at most (about 100 ms of work). */
@@ -80,6 +91,24 @@ export class TranslationMemory {
     this.index = new MemoryIndex(this.q);
   }
 
+  /**
+   * A short string's candidates: every stored string of a length it could match (src/storage/derived.ts
+   * `memory_short`), those within reach when read as this project's syntax; each is then scored
+   * exactly with its own. A string within d edits is between n - d and n + d code points as
+   * compared, and no shorter as stored; SHORT_LENGTH_SLACK more allows for longer placeholder names.
+   */
+  private shortCandidates(wanted: Int32Array, minScore: number, syntax: MessageSyntax, work: MatchWork): number[] {
+    const n = wanted.length;
+    const reach = Math.floor((n * (100 - minScore)) / minScore) + 1;
+    const out: number[] = [];
+    for (const row of this.q.shortOfLengths.all(Math.max(0, n - reach), n + reach + SHORT_LENGTH_SLACK)) {
+      work.postings++;
+      // Read with this project's syntax: a looser bound than the score, which each candidate's own syntax then decides.
+      if (score(wanted, this.comparableOf(row.text, syntax), Math.max(0, minScore - SHORT_PREFILTER_MARGIN), work) >= 0) out.push(row.id);
+    }
+    return out;
+  }
+
   private comparableOf(text: string, syntax: MessageSyntax): Int32Array {
     const key = `${syntax}\0${text}`;
     let found = this.comparables.get(key);
@@ -114,7 +143,8 @@ export class TranslationMemory {
     // A string this much longer or shorter cannot score `minScore`: it is not read or scored.
     const longest = Math.floor((wanted.length * 100) / minScore);
     const mySpans = nameSpans(base, project.messageSyntax);
-    const ids = this.index.candidates(comparable(base, project.messageSyntax), work, candidatesMax);
+    const short = wanted.length <= SHORT_QUERY_MAX_CODE_POINTS;
+    const ids = short ? this.shortCandidates(wanted, minScore, project.messageSyntax, work) : this.index.candidates(comparable(base, project.messageSyntax), work, candidatesMax);
     if (ids.length === 0) return [];
     // First only each candidate's text, to score it; then the rest of those that score.
     const scores = new Map<number, number>();

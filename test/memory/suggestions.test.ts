@@ -139,6 +139,34 @@ describe("translators.md: suggestions", () => {
     expect(t.query<{ n: number }>("SELECT count(*) AS n FROM memory_units")[0]!.n).toBe(0);
   });
 
+  test("short strings one edit apart are found, though they share no trigram but their first", async () => {
+    const pid = await admin.project("Short", "en", ["de"]);
+    // Distractors: 21,000 strings make " th" and "the" too common to read, 3,000 more begin as
+    // "A t": all "A the." shares with "A the" that is read is then held by 3,000 others, stored
+    // before it (so first among equals).
+    const c = t.deps.db.$client;
+    const projectId = c.query<{ id: number }, [string]>("SELECT id FROM projects WHERE public_id = ?").get(pid)!.id;
+    const en = c.query<{ id: number }, [number]>("SELECT id FROM languages WHERE project_id = ? AND code = 'en'").get(projectId)!.id;
+    c.transaction(() => {
+      for (let i = 0; i < 24_000; i++) {
+        const id = c.query<{ id: number }, [string, number, string]>("INSERT INTO translation_keys (public_id, project_id, key, created_at, updated_at) VALUES (?, ?, ?, 0, 0) RETURNING id").get(`key_d${String(i).padStart(19, "0")}`, projectId, `d.${i}`)!.id;
+        c.query("INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', 0)").run(id, en, i < 21_000 ? `Open the item ${i}` : `A t${i} thing`);
+      }
+    })();
+    await admin.key(pid, "a", { en: "A the.", de: "Ein das." });
+    await admin.key(pid, "b", { en: "Delete and.", de: "Löschen und." });
+    await admin.key(pid, "c", { en: "Cancel", de: "Abbrechen" });
+    const tmx = `<tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>Delete of.</seg></tuv><tuv xml:lang="de"><seg>Löschen von.</seg></tuv></tu></body></tmx>`;
+    await admin.upload("POST", `/projects/${pid}/tm/import`, tmx, "application/xml");
+    const probe = async (en: string) => {
+      const k = await admin.key(pid, `probe.${en}`, { en });
+      return (await suggest(admin, pid, k, "de")).body.items.map((i: any) => [i.value, i.score]);
+    };
+    expect(await probe("A the")).toEqual([["Ein das.", 83]]);
+    expect(await probe("Delete in.")).toEqual([["Löschen und.", 81], ["Löschen von.", 80]]);
+    expect(await probe("Cancle")).toEqual([]); // two edits in six: 66
+  });
+
   test("at most 10, one per value", async () => {
     const pid = await admin.project("Many", "en", ["de"]);
     for (let i = 0; i < 14; i++) await admin.key(pid, `k${i}`, { en: `Upload photo number ${i}`, de: i < 3 ? "Gleich" : `Foto ${i} hochladen` });
