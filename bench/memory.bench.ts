@@ -35,7 +35,7 @@ const LANGUAGES = ["de", "fr", "es", "it", "pt-BR", "nl", "pl", "ja", "ru"];
 const ORIGIN = "http://localhost:8080";
 
 const dir = mkdtempSync(join(tmpdir(), "phrasebook-bench-memory-"));
-const settings = loadSettings({ PHRASEBOOK_DATA_DIR: dir, PHRASEBOOK_PUBLIC_URL: ORIGIN, PHRASEBOOK_LOG_REQUESTS: "false", PHRASEBOOK_ADMIN_EMAIL: "admin@example.test", PHRASEBOOK_ADMIN_PASSWORD: "bench-password" });
+const settings = loadSettings({ PHRASEBOOK_DATA_DIR: dir, PHRASEBOOK_PUBLIC_URL: ORIGIN, PHRASEBOOK_LOG_REQUESTS: "false", PHRASEBOOK_WRITE_RATE_LIMIT: "1000000", PHRASEBOOK_ADMIN_EMAIL: "admin@example.test", PHRASEBOOK_ADMIN_PASSWORD: "bench-password" });
 const { deps, app } = await openApp(settings);
 const c = deps.db.$client;
 const handle = async (request: Request): Promise<Response> => app.handle(request, () => "127.0.0.1");

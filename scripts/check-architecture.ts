@@ -8,51 +8,16 @@
  *   bun scripts/check-architecture.ts --graph   also print each folder's direct dependencies
  *   bun scripts/check-architecture.ts --src DIR check another tree (the check's own test)
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { importGraph } from "./architecture-graph.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const srcFlag = process.argv.indexOf("--src");
 const SRC = srcFlag > 0 ? resolve(process.argv[srcFlag + 1]!) : join(ROOT, "src");
-/** Only these may import the composition root. */
-const APP_IMPORTERS = new Set(["server.ts", "main.ts"]);
 
-function* sourceFiles(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.tsx?$/.test(name) && !name.endsWith(".d.ts")) yield path;
-  }
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^"';]*?\sfrom\s)?\s*["']([^"']+)["']/g;
-
-/** The node a file belongs to: its top-level folder under src/, or the root file itself. */
-function nodeOf(file: string): string {
-  const rel = relative(SRC, file);
-  const slash = rel.indexOf("/");
-  return slash < 0 ? rel : rel.slice(0, slash);
-}
-
-const edges = new Map<string, Map<string, string>>(); // from -> to -> an example "a.ts -> b.ts"
-const problems: string[] = [];
-
-for (const file of sourceFiles(SRC)) {
-  const text = readFileSync(file, "utf8");
-  for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1]!;
-    if (!spec.startsWith(".")) continue;
-    const target = resolve(dirname(file), spec);
-    if (!target.startsWith(SRC + "/")) continue; // package.json and the like
-    const from = nodeOf(file);
-    const to = nodeOf(target);
-    if (to === "app.ts" && !APP_IMPORTERS.has(relative(SRC, file))) problems.push(`${relative(SRC, file)} imports app.ts; only ${[...APP_IMPORTERS].join(" and ")} may`);
-    if (from === to) continue;
-    let out = edges.get(from);
-    if (!out) edges.set(from, (out = new Map()));
-    if (!out.has(to)) out.set(to, `${relative(SRC, file)} -> ${relative(SRC, target)}`);
-  }
-}
+const graph = importGraph(SRC);
+const edges = graph.edges;
+const problems: string[] = [...graph.appImports];
 
 // Tarjan's strongly connected components: any component of more than one node is a cycle.
 const nodes = [...new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])])].sort();

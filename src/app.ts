@@ -70,6 +70,8 @@ export function createApp(deps: AppDeps): App {
     .get("/", ({ redirect }) => redirect("/dashboard", 302))
     // The Node client, no token (docs/automation.md "The Node client"); built in, loaded on first request.
     .get("/client/phrasebook.mjs", async () => (await import("./cli/client/script.ts")).nodeClientResponse())
+    // The web loader for apps, no token (docs/delivery.md "The loader"); built in, loaded on first request.
+    .get("/client/ota.mjs", async ({ request }) => (await import("./delivery/loader/script.ts")).loaderResponse(request))
     .use(publicApiRoutes(settings, publicApi, clientOf))
     .use(dashboardPages(settings))
     .use(metricsRoutes(settings.metrics, observability));

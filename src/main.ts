@@ -5,7 +5,8 @@
  * server, and the server loads no command (docs/architecture.md "Start-up").
  */
 import pkg from "../package.json" with { type: "json" };
-import { checkFlags, CLIENT_COMMANDS, parseArgs, usage, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { checkFlags, CLIENT_COMMANDS, parseArgs, type ClientCommand, type ParsedArgs } from "./cli/args.ts";
+import { FLAGS, usage } from "./cli/usage.ts";
 import { print, printError } from "./cli/output.ts";
 import { CliError } from "./common/errors.ts";
 
@@ -42,13 +43,13 @@ const isClientCommand = (command: string): command is ClientCommand => (CLIENT_C
 
 /** The exit code of a command, or -1 for one that keeps running (serve, demo). */
 async function main(argv: string[]): Promise<number> {
-  const args: ParsedArgs = parseArgs(argv);
+  const args: ParsedArgs = parseArgs(argv, FLAGS);
   const [command = "serve", sub] = args.words;
   if (args.help || command === "help") {
     await print(isClientCommand(command) ? (await import("./cli/help.ts")).COMMAND_HELP[command] : usage(VERSION));
     return 0;
   }
-  checkFlags(command, args);
+  checkFlags(command, args, FLAGS);
   switch (command) {
     case "version":
       await print(`phrasebook ${VERSION}\n`);
@@ -60,13 +61,16 @@ async function main(argv: string[]): Promise<number> {
       await demo(args.flags);
       return -1;
     case "backup":
-      if (args.words.length > 2) throw new CliError("backup takes one FILE");
+      if (args.words.length > 2) throw new CliError("backup takes one FILE", 1);
       return (await import("./cli/backup.ts")).runBackup(sub, args.flags);
     case "restore":
-      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR");
+      if (args.words.length > 1) throw new CliError("restore takes no argument: the replica is PHRASEBOOK_REPLICA_URL (or --replica-url), the target PHRASEBOOK_DATA_DIR", 1);
       return (await import("./cli/restore.ts")).runRestore(args.flags);
+    case "mirror":
+      if (sub !== "sync" || args.words.length > 2) throw new CliError(`unknown command "mirror ${args.words.slice(1).join(" ")}"; did you mean "mirror sync"?`);
+      return (await import("./cli/mirror-sync.ts")).runMirrorSync(args.flags, args.switches.has("--no-delete"));
     case "user":
-      if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`);
+      if (sub !== "create") throw new CliError(`unknown command "user ${sub ?? ""}"; did you mean "user create"?`, 1);
       return (await import("./cli/user-create.ts")).runUserCreate(args.flags);
     // The same executable is the client of a server (docs/product.md §6).
     // Each command's own import() is its own chunk, loaded when it runs (docs/architecture.md
@@ -87,8 +91,17 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/diff.ts")).runDiff(args);
     case "screenshots":
       return (await import("./cli/client/screenshots.ts")).runScreenshots(args);
+    case "languages":
+      return (await import("./cli/client/languages.ts")).runLanguages(args);
+    case "builds":
+      return (await import("./cli/client/builds.ts")).runBuilds(args);
+    case "verify":
+      return (await import("./cli/client/verify.ts")).runVerify(args);
+    case "signing-key":
+      return (await import("./cli/client/signing-key.ts")).runSigningKey(args);
     default:
-      throw new CliError(`unknown command "${command}" (see phrasebook --help)`);
+      // Bad usage, like every other (docs/product.md §6).
+      throw new CliError(`unknown command "${command}" (see phrasebook --help)`, 1);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { clearUnfinishedPublishes, publishedReleaseIds } from "./releases/publish.ts";
 import { startScheduledPublishing } from "./releases/schedule.ts";
 import { bootstrapAdmin } from "./accounts/users.ts";
+import { checkProviderAtStart } from "./accounts/sign-in/oidc-discovery.ts";
 import { createApp, type App } from "./app.ts";
 import { cleanStrayReleaseFiles } from "./bundles/files.ts";
 import { Changes } from "./changes/changes.ts";
@@ -14,7 +15,9 @@ import { DATABASE_FILE, openDatabase, warnIfDataDirIsOpen, type Db } from "./sto
 import { findLitestream, startReplicator } from "./replication/litestream.ts";
 import { replicaLocation } from "./targets/replica.ts";
 import { PublishTargets } from "./targets/registry.ts";
-import { FileRenderer } from "./targets/render.ts";
+import { cdnRenderer } from "./delivery/cdn-renderer.ts";
+import { MIRROR, type MirrorTarget } from "./targets/mirror.ts";
+import { projectsWithoutSigningKey } from "./delivery/queries.ts";
 import { join } from "node:path";
 import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
@@ -30,8 +33,17 @@ export interface RunningServer {
 /** The network as it is: Bun's fetch. */
 export const systemFetch: HttpFetch = (input, init) => fetch(input, init);
 
-/** Request bodies above this are refused by Bun before any handler runs. */
-export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Request bodies above this are refused by Bun itself, before any handler runs: a bare 413
+ * (no `{"error"}`), `Connection: close`, and the connection closed while the client is still
+ * sending, after Bun's own `100 Continue` when the client asked for one, so a client may see EPIPE
+ * and no answer at all (docs/deploy.md "Uploads refused from their headers"). Every route's own
+ * limit is far below it (the import's 16 MB, dashboard-api/guards.ts): below this the app refuses
+ * from the headers, with its answer, and Bun reads and throws away the rest of the body without
+ * holding it (24 refused 60 MB uploads at once: 35 MB of memory), keeping the connection, so the
+ * client finishes sending and reads the answer.
+ */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Everything start-up does before listening (docs/architecture.md "Start-up"): open storage, apply
@@ -49,6 +61,12 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
   clearUnfinishedPublishes(db);
   cleanStrayReleaseFiles(settings.dataDir, publishedReleaseIds(db));
 
+  // Projects made before signing keys get their first (docs/delivery.md "Signatures"), before the
+  // path record names keys.
+  if (projectsWithoutSigningKey(db) > 0) {
+    const made = (await import("./delivery/keys.ts")).ensureSigningKeys(db, clock);
+    log.info("made signing keys for projects that had none", { projects: made });
+  }
   const changes = new Changes(db, clock);
   // A database made before the path record gets one saying what it serves now (docs/architecture.md
   // "Publish targets"), before any target reads it.
@@ -60,8 +78,11 @@ export async function openApp(settings: Settings, clock: Clock = systemClock, ht
     changes,
     observability: new Observability({ logRequests: settings.logRequests }),
     fetch: httpFetch,
-    targets: PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock),
+    targets: PublishTargets.fromSettings({ settings, db, clock, fetch: httpFetch, renderer: cdnRenderer({ settings, db, paths: changes.paths }) }, changes, clock),
   };
+  // What the mirror has still to copy (docs/deploy.md "Monitoring"); only with a mirror.
+  const mirror = deps.targets.target<MirrorTarget>(MIRROR);
+  if (mirror) deps.observability.gauge("phrasebook_mirror_pending", "Objects waiting to be copied to or removed from the mirror's bucket", () => mirror.pending());
   return { deps, app: createApp(deps) };
 }
 
@@ -92,7 +113,13 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
-  log.info("listening", { url, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
+  // The address bound, as bound: 0.0.0.0 takes every interface, not only loopback (docs/deploy.md).
+  const address = `${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  log.info("listening", { address, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
+  // Single sign-on's settings against the provider, once, in the background: a mistake is a
+  // warning in the log now, not at the first person's sign-in; it never stops the start
+  // (docs/deploy.md "Single sign-on").
+  void checkProviderAtStart(settings, deps.fetch);
 
   return {
     url,

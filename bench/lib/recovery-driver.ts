@@ -1,6 +1,6 @@
 /**
  * Driver of bench/recovery.bench.sh (docs/deploy.md "Continuous replication", "Restore drill"):
- * the restore drill of test/ops/recovery.test.ts at a size, with its figures. One JSON line per
+ * the restore drill of test/replication/recovery.test.ts at a size, with its figures. One JSON line per
  * figure on stdout.
  *
  * 1. A project of BENCH_KEYS keys x BENCH_LANGS languages through the import API (bench/lib/editor-seed.ts).

@@ -13,6 +13,8 @@ export { PASSWORD_MIN_LENGTH } from "../common/limits.ts";
 export const PASSWORD_MAX_LENGTH = 1024;
 /** Where a single sign-on returns to: a dashboard path with its query. */
 export const OIDC_NEXT_MAX_LENGTH = 2048;
+/** A provider's `sub`: "at most 255 ASCII characters" (OpenID Connect Core §2). */
+export const OIDC_SUBJECT_MAX_LENGTH = 255;
 /** A parameter of the provider's callback (code, state, error): providers' codes are far shorter. */
 export const OIDC_PARAM_MAX_LENGTH = 4096;
 

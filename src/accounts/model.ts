@@ -31,9 +31,12 @@ export type FirstAdmin = Static<typeof FirstAdmin>;
 export const Credentials = Type.Object({ email: Email, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }) });
 export type Credentials = Static<typeof Credentials>;
 
-/** `GET /oidc/start?next=`: where to return after signing in (same origin only, checked by the service). */
-export const OidcStartQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: OIDC_NEXT_MAX_LENGTH })) });
-export type OidcStartQuery = Static<typeof OidcStartQuery>;
+/**
+ * `GET /<method>/start?next=` of a sign-in through a provider (`/oidc/start`): where to return after
+ * signing in (same origin only, checked by the service).
+ */
+export const SignInStartQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: OIDC_NEXT_MAX_LENGTH })) });
+export type SignInStartQuery = Static<typeof SignInStartQuery>;
 
 /**
  * The provider's callback: the parameters of the authorization response (RFC 6749 §4.1.2, and the

@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, lt, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, notInArray } from "drizzle-orm";
 import type { Clock } from "../common/clock.ts";
 import { sha256Hex, timingSafeEqualStrings } from "../common/hash.ts";
 import { randomString } from "../common/ids.ts";
 import type { Db } from "../storage/db.ts";
+import { rowid } from "../storage/functions.ts";
 import { sessions, users } from "../storage/schema.ts";
 import { recordAudit } from "../audit/record.ts";
 import { SESSIONS_PER_USER_MAX } from "./limits.ts";
@@ -70,7 +71,7 @@ export function createSession(db: Db, clock: Clock, verified: VerifiedSignIn, ho
         .select({ tokenHash: sessions.tokenHash })
         .from(sessions)
         .where(eq(sessions.userId, row.id))
-        .orderBy(desc(sessions.createdAt), desc(sql`rowid`))
+        .orderBy(desc(sessions.createdAt), desc(rowid(sessions)))
         .limit(SESSIONS_PER_USER_MAX);
       tx.delete(sessions).where(and(eq(sessions.userId, row.id), notInArray(sessions.tokenHash, newest))).run();
       return row;

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, ne } from "drizzle-orm";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import type { Clock } from "../common/clock.ts";
 import { iso, systemClock } from "../common/clock.ts";
@@ -27,9 +27,15 @@ export function userView(u: UserRow): UserView {
 /** A user as the audit log names a target. */
 export const auditUser = (u: UserRow) => ({ kind: "user" as const, id: u.publicId, name: u.email });
 
-/** An address as stored: trimmed, lower case, and of the form of one. Its length is the models' to bound (model.ts). */
+/**
+ * An address as stored and compared: trimmed, its ASCII letters lower-cased, and of the form of one.
+ * Nothing else is folded or normalised (docs/deploy.md "Single sign-on", "Emails"): Unicode case
+ * mapping and normalisation meet distinct addresses (the Kelvin sign U+212A lower-cases, and
+ * NFC-normalises, to an ASCII `k`), so `\u212Aadmin@x.test` must stay another address than
+ * `kadmin@x.test`, never reach its account. Its length is the models' to bound (model.ts).
+ */
 export function normaliseEmail(email: string): string {
-  const e = email.trim().toLowerCase();
+  const e = email.trim().replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
   // Deliberately loose: one @ with something on both sides; delivery is not our concern.
   if (!/^[^\s@]+@[^\s@]+$/.test(e)) throw invalidField("email", "not an email address");
   return e;
@@ -107,7 +113,7 @@ export function listUsers(db: Db): UserView[] {
 }
 
 export function countUsers(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+  return db.select({ n: count() }).from(users).get()!.n;
 }
 
 /** The user of an address (as stored: normalised), if any. */
@@ -122,7 +128,7 @@ export function findUser(db: Db, publicId: string): UserRow {
 }
 
 export function adminCount(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(users).where(eq(users.role, "admin")).get()!.n;
+  return db.select({ n: count() }).from(users).where(eq(users.role, "admin")).get()!.n;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import { iso } from "../common/clock.ts";
 import { badRequest } from "../common/errors.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
@@ -44,7 +44,7 @@ export function listAudit(db: Db, query: AuditQuery, projectId?: number): { item
     filters.push(eq(auditLog.action, query.action));
   }
   const where = filters.length ? and(...filters) : undefined;
-  const total = db.select({ n: sql<number>`count(*)` }).from(auditLog).where(where).get()!.n;
+  const total = db.select({ n: count() }).from(auditLog).where(where).get()!.n;
   const rows = db
     .select()
     .from(auditLog)

@@ -30,10 +30,10 @@ interface LanguageInfo {
 /**
  * What the checks of a translation take from its key's base value (messages/check.ts): nothing
  * when there is none or it does not parse, else its placeholder names in order of first use (the
- * order the suggestions of placeholder_unknown list them in).
+ * order the suggestions of placeholder_unknown list them in), its native placeholders and its tags.
  */
 function baseShape(base: ReadMessage | null): string {
-  return base === null || base.fault ? "" : JSON.stringify(base.arguments.map((a) => a.name));
+  return base === null || base.fault ? "" : JSON.stringify([base.arguments.map((a) => a.name), base.native ?? [], base.tags?.tags ?? []]);
 }
 
 /**
@@ -161,7 +161,9 @@ export class ProjectChecks {
       return [{ code: "plural_category", severity: "warning", message: `${languageName} has no \`${form.category}\` ${form.ordinal ? "ordinal" : "plural"} form (it uses ${rules.categories.join(", ")}); this value is never shown` }];
     }
     if (form.category !== "other") return [];
+    // A form no number below a million reaches (French `many`) is not needed (docs/messages.md "Plural categories").
     const missing = formsNeeded(form, plurals).filter((name) => {
+      if (rules.rarelyReached(name.slice(name.lastIndexOf("_") + 1))) return false;
       const id = name === form.other ? keyId : this.q.keyNamed.get(projectId, name)?.id;
       return id === undefined || !this.q.value.get(id, languageId);
     });

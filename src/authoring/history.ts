@@ -1,11 +1,13 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "../changes/actor.ts";
 import { iso } from "../common/clock.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
 import type { Db } from "../storage/db.ts";
+import { lower } from "../storage/functions.ts";
 import { languages, translationHistory, type HistoryRow, type ProjectRow } from "../storage/schema.ts";
 import { findKey } from "./keys.ts";
-import { HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "./limits.ts";
+import { HISTORY_KEPT_PER_CELL, HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "./limits.ts";
+import { pruneHistory } from "./queries.ts";
 import type { HistoryListQuery } from "./model.ts";
 
 /** A change of a translation, as `GET /projects/:pid/keys/:keyId/history` lists it (docs/product.md §8). */
@@ -21,11 +23,17 @@ export interface HistoryView {
 
 export type HistoryEntry = Pick<HistoryRow, "keyId" | "languageId" | "value" | "previousValue" | "status" | "via" | "at">;
 
-/** Writes one entry; call it inside the transaction of the change it records. */
+/**
+ * Writes one entry, and drops the cell's entries past its newest HISTORY_KEPT_PER_CELL but for its
+ * newest approval; call it inside the transaction of the change it records. Every save of a value
+ * of up to 100,000 characters added an entry holding it twice (the value and the one before): 907
+ * saves in 10 s grew the database by 180 MB, and one cell's history without bound.
+ */
 export function recordHistory(db: Db, entry: HistoryEntry, actor: Actor): void {
   db.insert(translationHistory)
     .values({ ...entry, byKind: actor.kind, byPublicId: actor.publicId, byName: actor.name })
     .run();
+  pruneHistory(db, entry.keyId, entry.languageId, HISTORY_KEPT_PER_CELL);
 }
 
 /**
@@ -47,10 +55,10 @@ export function keyHistory(
   const where = and(
     eq(translationHistory.keyId, key.id),
     eq(languages.projectId, project.id),
-    visible === null ? undefined : inArray(sql`lower(${languages.code})`, [...visible]),
+    visible === null ? undefined : inArray(lower(languages.code), [...visible]),
   );
   const total = db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: count() })
     .from(translationHistory)
     .innerJoin(languages, eq(languages.id, translationHistory.languageId))
     .where(where)

@@ -1,7 +1,7 @@
 import type { Actor } from "../changes/actor.ts";
 import { Changes } from "../changes/changes.ts";
 import { HttpError } from "../common/errors.ts";
-import { openDatabase } from "../storage/db.ts";
+import { openDatabase, waitForLocks } from "../storage/db.ts";
 import type { ProjectRow } from "../storage/schema.ts";
 import { importTranslations, type ImportInput, type ImportResult } from "./import.ts";
 
@@ -17,6 +17,8 @@ export interface ImportJob {
   actor: Actor;
   /** The time every row and event of the import carries (the server's clock, so tests can set it). */
   now: number;
+  /** How long it may wait for SQLite's write lock: imports of other projects commit beside it. */
+  lockWaitMs?: number;
 }
 
 export type ImportReply = { ok: ImportResult } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
@@ -24,6 +26,7 @@ export type ImportReply = { ok: ImportResult } | { refused: { status: number; me
 /** Runs one job on a connection of its own, then closes it. Never throws: the reply says what happened. */
 export async function runImportJob(job: ImportJob): Promise<ImportReply> {
   const db = openDatabase(job.dataDir);
+  if (job.lockWaitMs !== undefined) waitForLocks(db, job.lockWaitMs);
   try {
     const clock = { now: () => job.now };
     // Events go to the outbox on this connection, in the import's transaction; the server wakes

@@ -19,6 +19,7 @@ export type { ImportInput };
 import { ProjectChecks, type Findings } from "./checks.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
 import { prepareImportQueries } from "./queries.ts";
+import { HISTORY_KEPT_PER_CELL } from "./limits.ts";
 
 
 export type ChangeKind = "created" | "updated" | "deleted";
@@ -303,7 +304,7 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
   /** What happened to each key of the file, over all its languages (a key is counted once). */
   const keyChange = new Map<string, ChangeKind | null>();
   const baseLanguage = findLanguage(db, project, project.baseLanguageCode);
-  const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.key_id, t.value]));
+  const baseValues = new Map(q.languageValues.all(baseLanguage.id).map((t) => [t.keyId, t.value]));
   const withProblems = new Set<string>();
   const baseKeys = new Set<string>();
   const errored: ErroredValue[] = [];
@@ -316,7 +317,7 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
 
   for (const { language, entries: fileEntries } of fileSets) {
     const isBase = language.id === baseLanguage.id;
-    const current = isBase ? baseValues : new Map(q.languageValues.all(language.id).map((t) => [t.key_id, t.value]));
+    const current = isBase ? baseValues : new Map(q.languageValues.all(language.id).map((t) => [t.keyId, t.value]));
     const entries = new Map<string, ImportEntry>();
     for (const entry of fileEntries) {
       const key = nameToKey?.get(entry.key) ?? entry.key;
@@ -340,7 +341,7 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
       const translatable = isBase && marksTranslatable ? Number(mark !== false) : undefined;
       if (!row) {
         const flag = translatable ?? 1;
-        row = { id: q.insertKey.get(newId("key"), project.id, key, context, flag, now, now)!.id, key, context, arb_metadata: null, translatable: flag };
+        row = { id: q.insertKey.get(newId("key"), project.id, key, context, flag, now, now)!.id, key, context, arbMetadata: null, translatable: flag };
         existing.set(key, row);
         changes.event(project, "key_created", { key, context });
         result.created_keys++;
@@ -355,10 +356,10 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
       if (keepsArbMetadata && isBase && attributes) {
         // Replaced as a whole: an attribute the template no longer has is gone (docs/formats.md "ARB metadata").
         const metadata = JSON.stringify(attributes);
-        if (metadata !== row.arb_metadata) {
+        if (metadata !== row.arbMetadata) {
           q.updateArbMetadata.run(metadata, now, row.id);
           change ??= "updated";
-          row.arb_metadata = metadata;
+          row.arbMetadata = metadata;
         }
       }
       if (translatable !== undefined && translatable !== row.translatable) {
@@ -385,6 +386,8 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
         current.set(row.id, value);
         if (findings.errors > 0 && errored.length < HINT_SAMPLE) errored.push({ value, base: checks.baseValue(row.id, language.id) });
         q.insertHistory.run(row.id, language.id, value, before ?? null, actor.kind, actor.publicId, actor.name, now);
+        // A new value's cell had no history; a changed one's keeps its newest (authoring/history.ts).
+        if (before !== undefined) q.pruneHistory.run(row.id, language.id, HISTORY_KEPT_PER_CELL);
         changes.event(project, before === undefined ? "translation_created" : "translation_updated", {
           key,
           language_code: language.code,
@@ -400,7 +403,7 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
 
     // What the message checks stored for the file's values (written with them, above or by the
     // checks themselves), counted after every write of this language.
-    const problemKeys = new Set(q.keysWithProblems.all(language.id).map((r) => r.key_id));
+    const problemKeys = new Set(q.keysWithProblems.all(language.id).map((r) => r.keyId));
     let found = 0;
     for (const id of importedKeyIds) {
       if (!problemKeys.has(id)) continue;
@@ -410,7 +413,7 @@ function applyImport({ db, clock, changes }: ServiceDeps, project: ProjectRow, i
     if (found > 0) {
       const imported = new Set(importedKeyIds);
       for (const p of q.languageProblems.all(language.id)) {
-        if (!imported.has(p.key_id)) continue;
+        if (!imported.has(p.keyId)) continue;
         if (p.severity === "error") result.errors++;
         if (result.problem_items.length < IMPORT_PROBLEMS_LISTED) {
           result.problem_items.push({ key: p.key, language_code: language.code, code: p.code, severity: p.severity, message: p.message });

@@ -1,9 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { invalidQueryParameter } from "../common/errors.ts";
 import type { Db } from "../storage/db.ts";
 import { languageCounts, languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
-import { queryLanguage, searchCondition } from "./keys.ts";
+import { queryLanguage, searchedLanguages } from "./keys.ts";
 import type { KeyCountsQuery } from "./model.ts";
+import { keyTotals, notTranslatableValues, searchCondition, statusCounts } from "./queries.ts";
 
 /**
  * How many keys each filter of the key list would show for one language (docs/product.md §8): the
@@ -22,13 +23,16 @@ export interface KeyCountsView {
 }
 
 /**
+ * A search matches the key, its context or a value in a language the caller may read (`visible`,
+ * lower-case codes; null: every language), as the key list's does.
+ *
  * Without a search, from the language's kept counts (`language_counts`, docs/architecture.md
  * "Counts kept"): every value of a language belongs to a key of its project, so the keys without
  * one are the keys less the values. With a search, one pass over the matching keys, each joined to
  * its one value in the language by the translations' primary key: a count costs what the filter's
  * own `count(*)` does, however many languages the project has.
  */
-export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): KeyCountsView {
+export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery, visible: ReadonlySet<string> | null = null): KeyCountsView {
   if (query.language === undefined) throw invalidQueryParameter("language", "required (the language the counts are about)");
   const all = db.select().from(languages).where(eq(languages.projectId, project.id)).all();
   const language = queryLanguage(all, query.language, "language");
@@ -36,7 +40,7 @@ export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): K
   const isBase = language.code === project.baseLanguageCode;
   if (!search) {
     const keys = db
-      .select({ n: sql<number>`count(*)`, notTranslatable: sql<number>`coalesce(sum(${translationKeys.translatable} = 0), 0)` })
+      .select(keyTotals)
       .from(translationKeys)
       .where(eq(translationKeys.projectId, project.id))
       .get()!;
@@ -47,25 +51,11 @@ export function keyCounts(db: Db, project: ProjectRow, query: KeyCountsQuery): K
     const notNeeded = isBase || keys.notTranslatable === 0 ? 0 : keys.notTranslatable - notTranslatableValues(db, project.id, language.id);
     return { language_code: language.code, total: keys.n, missing: keys.n - values - notNeeded, translated: values - approved, approved, problems: kept?.problemValueCount ?? 0 };
   }
-  const needsValue = isBase ? sql`1` : sql`${translationKeys.translatable} = 1`;
   const row = db
-    .select({
-      total: sql<number>`count(*)`,
-      missing: sql<number>`coalesce(sum(${translations.keyId} IS NULL AND ${needsValue}), 0)`,
-      translated: sql<number>`coalesce(sum(${translations.status} = 'translated'), 0)`,
-      approved: sql<number>`coalesce(sum(${translations.status} = 'approved'), 0)`,
-      problems: sql<number>`coalesce(sum(${translations.errorCount} > 0 OR ${translations.warningCount} > 0), 0)`,
-    })
+    .select(statusCounts(isBase))
     .from(translationKeys)
     .leftJoin(translations, and(eq(translations.keyId, translationKeys.id), eq(translations.languageId, language.id)))
-    .where(and(eq(translationKeys.projectId, project.id), searchCondition(project.id, search)))
+    .where(and(eq(translationKeys.projectId, project.id), searchCondition(db, project.id, search, searchedLanguages(db, project, visible))))
     .get()!;
   return { language_code: language.code, ...row };
-}
-
-/** How many keys marked not to be translated have a value in the language anyway (found by the translations' primary key). */
-export function notTranslatableValues(db: Db, projectId: number, languageId: number): number {
-  return db.$client
-    .query<{ n: number }, [number, number]>("SELECT count(*) AS n FROM translation_keys k JOIN translations t ON t.key_id = k.id AND t.language_id = ? WHERE k.project_id = ? AND k.translatable = 0")
-    .get(languageId, projectId)!.n;
 }

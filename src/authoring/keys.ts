@@ -1,16 +1,17 @@
-import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
 import { atLeastCharacters, atMostCharacters } from "../common/model.ts";
 import { pageInfo, parsePositiveInt, type PageInfo } from "../common/paging.ts";
-import { hasControlCharacters, hasLoneSurrogate } from "../common/text.ts";
+import { clipped, hasControlCharacters, hasLoneSurrogate, xmlForbiddenReason } from "../common/text.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
+import { countOver, octetLength, sumOrZero } from "../storage/functions.ts";
 import { comments, languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
-import { TRIGRAM_LENGTH, valuesMatching } from "./queries.ts";
+import { keyHit, openCommentsCondition, searchCondition, statusCondition, TRIGRAM_LENGTH, type SearchedLanguages } from "./queries.ts";
 import {
   CONTEXT_MAX_LENGTH,
   KEY_MAX_LENGTH,
@@ -60,22 +61,38 @@ export function cleanKey(raw: string): string {
   if (raw.length > KEY_MAX_LENGTH) throw invalidField("key", atMostCharacters(KEY_MAX_LENGTH));
   if (hasControlCharacters(raw)) throw invalidField("key", "must not contain control characters");
   if (hasLoneSurrogate(raw)) throw invalidField("key", "must be valid Unicode (it holds a lone UTF-16 surrogate)");
+  const forbidden = xmlForbiddenReason(raw); // U+FFFE, U+FFFF: a key is written into XML files too
+  if (forbidden) throw invalidField("key", forbidden);
   if (raw.trim() !== raw) throw invalidField("key", "must not start or end with white space");
   return raw;
 }
 
-/** A context as stored: blank is none. Its length, like the key's, is checked for an import's entries too. */
-export function cleanContext(raw: string | null | undefined): string | null {
+/**
+ * A context as stored: blank is none. Its length, like the key's, is checked for an import's entries
+ * too, and so are the characters XML 1.0 forbids (a context is written as a comment or note into
+ * Android and XLIFF files; docs/formats.md "XML and bad files"); `key` names the key in the 400.
+ */
+export function cleanContext(raw: string | null | undefined, key?: string): string | null {
   if (raw === undefined || raw === null) return null;
   if (raw.length > CONTEXT_MAX_LENGTH) throw invalidField("context", atMostCharacters(CONTEXT_MAX_LENGTH));
+  const forbidden = xmlForbiddenReason(raw);
+  if (forbidden) throw invalidField("context", `${key === undefined ? "" : `key "${clipped(key)}": `}${forbidden}`);
   return raw.trim() === "" ? null : raw;
 }
 
-/** A value of an import's file: the route's schema bounds a value sent alone (model.ts TranslationValue). */
-export function checkValue(value: string): string {
-  if (value.length > VALUE_MAX_LENGTH) throw invalidField("value", atMostCharacters(VALUE_MAX_LENGTH));
-  // A JSON escape (`"\ud800"`) in a JSON, ARB or .xcstrings file gets past the check of the raw text.
-  if (hasLoneSurrogate(value)) throw invalidField("value", "must be valid Unicode (it holds a lone UTF-16 surrogate)");
+/**
+ * A value as stored, from an import's file or a save (`key` names the key in the 400): the route's
+ * schema bounds a value sent alone (model.ts TranslationValue); text that is not Unicode and the
+ * characters XML 1.0 forbids are refused, as no Android or XLIFF file could carry them
+ * (docs/formats.md "XML and bad files").
+ */
+export function checkValue(value: string, key?: string): string {
+  const named = key === undefined ? "" : `key "${clipped(key)}": `;
+  if (value.length > VALUE_MAX_LENGTH) throw invalidField("value", `${named}${atMostCharacters(VALUE_MAX_LENGTH)}`);
+  // A JSON escape (`"\ud800"`, `"\u0001"`) in a JSON, ARB or .xcstrings file gets past the check of the raw text.
+  if (hasLoneSurrogate(value)) throw invalidField("value", `${named}must be valid Unicode (it holds a lone UTF-16 surrogate)`);
+  const forbidden = xmlForbiddenReason(value);
+  if (forbidden) throw invalidField("value", `${named}${forbidden}`);
   return value;
 }
 
@@ -117,7 +134,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function checkPageValues(db: Db, keyIds: number[], languageIds: number[] | undefined, keyCount: number): void {
   if (keyIds.length === 0 || languageIds?.length === 0) return;
   const where = languageIds ? and(inArray(translations.keyId, keyIds), inArray(translations.languageId, languageIds)) : inArray(translations.keyId, keyIds);
-  const bytes = db.select({ n: sql<number>`coalesce(sum(octet_length(${translations.value})), 0)` }).from(translations).where(where).get()!.n;
+  const bytes = db.select({ n: sumOrZero(octetLength(translations.value)) }).from(translations).where(where).get()!.n;
   if (bytes <= KEYS_PAGE_VALUES_MAX_BYTES) return;
   throw badRequest(
     `this page of ${keyCount} keys holds ${megabytes(bytes)} of values, more than the ${megabytes(KEYS_PAGE_VALUES_MAX_BYTES)} one page may: ask for fewer languages (languages=en,de) or fewer keys (page_size)`,
@@ -140,7 +157,7 @@ function keyView(k: KeyRow, t: KeyView["translations"] = {}, openComments = 0): 
 function openCommentsOf(db: Db, keyIds: number[]): Map<number, number> {
   if (keyIds.length === 0) return new Map();
   const rows = db
-    .select({ keyId: comments.keyId, n: sql<number>`count(*)` })
+    .select({ keyId: comments.keyId, n: count() })
     .from(comments)
     .where(and(inArray(comments.keyId, keyIds), isNull(comments.resolvedAt)))
     .groupBy(comments.keyId)
@@ -156,11 +173,6 @@ function keyViews(db: Db, rows: KeyRow[], shown: number[] | undefined): KeyView[
   return rows.map((r) => keyView(r, t.get(r.id), open.get(r.id) ?? 0));
 }
 
-/** Escapes LIKE wildcards so a search for `100%` or `a_b` means those characters. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** A query parameter's language code, matched in any letter case among the project's (400 naming it). */
 export function queryLanguage(all: LanguageRow[], code: string, name: string): LanguageRow {
   const found = all.find((l) => l.code.toLowerCase() === code.trim().toLowerCase());
@@ -168,55 +180,38 @@ export function queryLanguage(all: LanguageRow[], code: string, name: string): L
   return found;
 }
 
-/**
- * `search` as a condition on a key row of the project: in the key, its context or any of its
- * values (docs/decisions.md). The values are found through their trigram index when the term has
- * three characters or more, and else in one pass over the project's languages
- * (`valuesMatching`, docs/dashboard.md "Speed").
- */
-export function searchCondition(projectId: number, search: string): SQL {
-  const pattern = likePattern(search);
-  return sql`(${translationKeys.key} LIKE ${pattern} ESCAPE '\\'
-          OR ${translationKeys.context} LIKE ${pattern} ESCAPE '\\'
-          OR ${translationKeys.id} IN ${valuesMatching(projectId, search, pattern)})`;
+/** The `status` filter as a condition on a key row (docs/product.md §8; the SQL: `statusCondition`). */
+function statusFilter(db: Db, project: ProjectRow, status: KeyStatus, language: LanguageRow | undefined) {
+  const missing = status === "missing" && language !== undefined;
+  return statusCondition({
+    status,
+    projectId: project.id,
+    languageId: language?.id,
+    // An i18next plural form the language does not use is not missing in it (docs/messages.md "i18next plural forms").
+    notNeeded: missing && project.messageSyntax === "i18next" ? new ProjectPluralForms(db, project).unusedIn(language.code) : [],
+    // Nor is a key marked not to be translated, but in the base language (docs/formats.md "Not translatable").
+    translatableOnly: missing && language.code !== project.baseLanguageCode,
+  });
 }
 
 /**
- * The `status` filter as a condition on a key row (docs/product.md §8). The language's values are
- * read in one pass (by the translations' language index) rather than looked up key by key: 3 to 10
- * times less work at 10,000 keys (docs/dashboard.md "Speed").
+ * The languages whose values a search reads for a caller who may read `visible` (lower-case codes,
+ * docs/dashboard-api.md "Project roles"): those of the project among them, or all (null).
  */
-function statusCondition(db: Db, project: ProjectRow, status: KeyStatus, language: LanguageRow | undefined) {
-  const projectId = project.id;
-  const inLanguage = language
-    ? sql`${translations.languageId} = ${language.id}`
-    : sql`${translations.languageId} IN (SELECT ${languages.id} FROM ${languages} WHERE ${languages.projectId} = ${projectId})`;
-  const keysWith = (extra: SQL) => sql`(SELECT ${translations.keyId} FROM ${translations} WHERE ${inLanguage}${extra})`;
-  switch (status) {
-    case "missing": {
-      // An i18next plural form the language does not use is not missing in it (docs/messages.md "i18next plural forms").
-      const unused = language && project.messageSyntax === "i18next" ? new ProjectPluralForms(db, project).unusedIn(language.code) : [];
-      const notMissing = unused.length > 0 ? sql` AND ${translationKeys.id} NOT IN (SELECT value FROM json_each(${JSON.stringify(unused)}))` : sql``;
-      // Nor is a key marked not to be translated, but in the base language (docs/formats.md "Not translatable").
-      const needed = language && language.code !== project.baseLanguageCode ? sql` AND ${translationKeys.translatable} = 1` : sql``;
-      return sql`${translationKeys.id} NOT IN ${keysWith(sql``)}${notMissing}${needed}`;
-    }
-    case "translated":
-      return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'translated'`)}`;
-    case "approved":
-      return sql`${translationKeys.id} IN ${keysWith(sql` AND ${translations.status} = 'approved'`)}`;
-    case "problems":
-      return sql`${translationKeys.id} IN ${keysWith(sql` AND (${translations.errorCount} > 0 OR ${translations.warningCount} > 0)`)}`;
-  }
+export function searchedLanguages(db: Db, project: ProjectRow, visible: ReadonlySet<string> | null): SearchedLanguages {
+  if (visible === null) return null;
+  const all = db.select({ id: languages.id, code: languages.code }).from(languages).where(eq(languages.projectId, project.id)).all();
+  return all.filter((l) => visible.has(l.code.toLowerCase())).map((l) => l.id);
 }
 
 /**
- * A page of keys (docs/product.md §4, §8): matching `search` in the key, its context or any value;
- * with `status` only keys whose `language` cell is missing, translated (not yet approved),
- * approved, or has problems (in `language`, or in any language when none is given); `languages`
- * narrows the translations in the answer.
+ * A page of keys (docs/product.md §4, §8): matching `search` in the key, its context or a value in
+ * a language the caller may read (`visible`, lower-case codes; null: every language); with
+ * `status` only keys whose `language` cell is missing, translated (not yet approved), approved, or
+ * has problems (in `language`, or in any language when none is given); `languages` narrows the
+ * translations in the answer.
  */
-export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { items: KeyView[]; page_info: PageInfo } {
+export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery, visible: ReadonlySet<string> | null = null): { items: KeyView[]; page_info: PageInfo } {
   const page = parsePositiveInt(query.page, "page", 1);
   const pageSize = Math.min(parsePositiveInt(query.page_size, "page_size", KEYS_PAGE_SIZE_DEFAULT), KEYS_PAGE_SIZE_MAX);
   const search = query.search?.trim();
@@ -229,16 +224,17 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
     throw invalidQueryParameter("language", `required with status=${query.status}`);
   }
   const shown = query.languages === undefined ? undefined : [...new Set(query.languages.split(",").map((code) => queryLanguage(all, code, "languages").id))];
+  const searched = search ? searchedLanguages(db, project, visible) : null;
   const conditions = [eq(translationKeys.projectId, project.id)];
-  if (search) conditions.push(searchCondition(project.id, search));
-  if (query.status !== undefined) conditions.push(statusCondition(db, project, query.status, language));
-  if (query.comments === "open") conditions.push(sql`${translationKeys.id} IN (SELECT ${comments.keyId} FROM ${comments} WHERE ${comments.resolvedAt} IS NULL)`);
+  if (search) conditions.push(searchCondition(db, project.id, search, searched));
+  if (query.status !== undefined) conditions.push(statusFilter(db, project, query.status, language));
+  if (query.comments === "open") conditions.push(openCommentsCondition());
   const where = and(...conditions);
-  const count = () => db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(where).get()!.n;
+  const countAll = () => db.select({ n: count() }).from(translationKeys).where(where).get()!.n;
   let total: number;
   let rows: KeyRow[];
   if (search && query.status === undefined && query.comments === undefined && [...search].length < TRIGRAM_LENGTH) {
-    const walked = shortSearchPage(db, project, search, (page - 1) * pageSize, pageSize);
+    const walked = shortSearchPage(db, project, search, (page - 1) * pageSize, pageSize, undefined, searched);
     if (walked) {
       checkPageValues(db, walked.rows.map((r) => r.id), shown, walked.rows.length);
       const info: PageInfo = pageInfo(walked.total, page, pageSize);
@@ -251,12 +247,12 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery): { it
     query.where(where).orderBy(asc(translationKeys.key)).limit(pageSize).offset((page - 1) * pageSize);
   if (search) {
     // A search reads every value once; the page and its total come from that one pass.
-    const withTotal = db.select({ key: translationKeys, total: sql<number>`count(*) OVER ()` }).from(translationKeys);
+    const withTotal = db.select({ key: translationKeys, total: countOver() }).from(translationKeys);
     const found = onPage(withTotal.$dynamic()).all();
     rows = found.map((r) => r.key);
-    total = found[0]?.total ?? (page > 1 ? count() : 0);
+    total = found[0]?.total ?? (page > 1 ? countAll() : 0);
   } else {
-    total = count();
+    total = countAll();
     rows = onPage(db.select().from(translationKeys).$dynamic()).all();
   }
   checkPageValues(db, rows.map((r) => r.id), shown, rows.length);
@@ -279,12 +275,10 @@ export function shortSearchPage(
   offset: number,
   pageSize: number,
   seen?: { keys: number },
+  searched: SearchedLanguages = null,
 ): { rows: KeyRow[]; total: number; atLeast: boolean } | null {
-  const pattern = likePattern(search);
-  const languageCount = db.select({ n: sql<number>`count(*)` }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
-  const hit = sql<number>`(${translationKeys.key} LIKE ${pattern} ESCAPE '\\'
-    OR ${translationKeys.context} LIKE ${pattern} ESCAPE '\\'
-    OR EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.keyId} = ${translationKeys.id} AND ${translations.value} LIKE ${pattern} ESCAPE '\\'))`;
+  const languageCount = searched?.length ?? db.select({ n: count() }).from(languages).where(eq(languages.projectId, project.id)).get()!.n;
+  const hit = keyHit(search, searched);
   const pageIds: number[] = [];
   let matches = 0;
   let walked = 0;
@@ -334,7 +328,7 @@ function assertKeyFree(db: Db, project: ProjectRow, key: string, exceptId?: numb
 
 export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, input: NewKey): KeyView {
   const key = cleanKey(input.key);
-  const context = cleanContext(input.context);
+  const context = cleanContext(input.context, key);
   assertKeyFree(db, project, key);
   const now = clock.now();
   return db.transaction((tx) => {
@@ -351,7 +345,7 @@ export function createKey({ db, clock, changes }: ServiceDeps, project: ProjectR
 export function updateKey({ db, clock, changes }: ServiceDeps, project: ProjectRow, publicId: string, patch: KeyPatch): KeyView {
   const k = findKey(db, project, publicId);
   const key = patch.key === undefined ? k.key : cleanKey(patch.key);
-  const context = patch.context === undefined ? k.context : cleanContext(patch.context);
+  const context = patch.context === undefined ? k.context : cleanContext(patch.context, key);
   if (key !== k.key) assertKeyFree(db, project, key, k.id);
   if (key === k.key && context === k.context) return getKey(db, project, publicId);
   db.transaction((tx) => {

@@ -5,6 +5,8 @@ import { badRequest } from "../common/errors.ts";
  * names and URLs, so besides being valid tags they may hold only ASCII letters, digits and '-'.
  */
 const SAFE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+/** The one well-formed tag no language may have. */
+const RESERVED_CODE = "manifest";
 
 /** A code as stored, canonically cased. Its length is the route schema's to bound (model.ts LANGUAGE_CODE_MAX_LENGTH). */
 export function normaliseLanguageCode(raw: string, field = "code"): string {
@@ -12,6 +14,8 @@ export function normaliseLanguageCode(raw: string, field = "code"): string {
   if (!code || !SAFE_TAG.test(code)) {
     throw badRequest(`invalid field "${field}": "${raw}" is not a language code like en or pt-BR`);
   }
+  // A release's `manifest.json` sits beside its language files (docs/delivery.md "Manifests").
+  if (code.toLowerCase() === RESERVED_CODE) throw badRequest(`invalid field "${field}": "${raw}" is reserved: manifest.json is a release's manifest`);
   let canonical: string;
   try {
     canonical = Intl.getCanonicalLocales(code)[0]!;

@@ -37,6 +37,13 @@ export const PROBLEMS_PAGE_SIZE_MAX = 1000;
  * one answer holds at most this many entries (about 20 MB), however often the key was saved.
  */
 export const HISTORY_PAGE_SIZE_DEFAULT = 50;
+/**
+ * A translation's history keeps its newest this many entries, and its newest approval however old
+ * (what a release of reviewed strings only ships, docs/releases.md "Reviewed strings only"): a
+ * page's worth. Each entry may hold two values of VALUE_MAX_LENGTH, so one cell holds at most
+ * about 20 MB of history, however often it is saved.
+ */
+export const HISTORY_KEPT_PER_CELL = 50;
 export const HISTORY_PAGE_SIZE_MAX = 100;
 /**
  * The import's file travels as a JSON string inside a request body of at most 16 MB; the file
@@ -56,6 +63,14 @@ export const IMPORTS_BUSY_MESSAGE = `${IMPORT_QUEUE_MAX} imports are already run
 export const IMPORTS_PER_CALLER_MAX = 2;
 /** The refusal of a caller's import past IMPORTS_PER_CALLER_MAX, a 429 with Retry-After: 5. */
 export const IMPORTS_PER_CALLER_BUSY_MESSAGE = `you already have ${IMPORTS_PER_CALLER_MAX} imports running or waiting; wait for one to finish`;
+/**
+ * Of those places, one project's imports hold at most this many. A project's imports run one at a
+ * time, so they wait behind each other; the places left stay open to other projects, whose imports
+ * run beside them (docs/publishing.md §6 "All or nothing, one at a time").
+ */
+export const IMPORTS_PER_PROJECT_MAX = 4;
+/** The refusal of an import past IMPORTS_PER_PROJECT_MAX, a 429 with Retry-After: 5. */
+export const IMPORTS_PER_PROJECT_BUSY_MESSAGE = `${IMPORTS_PER_PROJECT_MAX} imports of this project are already running or waiting; try again shortly`;
 
 /**
  * A search shorter than the trigram index can find (one or two characters) walks the keys in key
@@ -68,3 +83,22 @@ export const IMPORTS_PER_CALLER_BUSY_MESSAGE = `you already have ${IMPORTS_PER_C
 export const SHORT_SEARCH_LOOKAHEAD = 200;
 export const SHORT_SEARCH_VALUE_BUDGET = 25_000;
 export const SHORT_SEARCH_CHUNK_KEYS = 200;
+
+/**
+ * The key grid's searches, filters and counts, and the problem list, run on a pool of this many
+ * worker threads (authoring/key-reads.ts): as many as the 2-core machine of the size goal has
+ * cores, so the server's own thread, at a higher priority, always finds one free.
+ */
+export const KEY_READS_AT_ONCE = 2;
+/** Reads running or waiting at once, per server; more are a 429. */
+export const KEY_READS_MAX = 32;
+/**
+ * Of those places, one caller (a user, or a token) holds at most this many: one running (a caller
+ * runs one at a time) and the rest waiting. The grid asks for a page and its counts at once, and a
+ * second search before the first is answered asks for two more.
+ */
+export const KEY_READS_PER_CALLER_MAX = 4;
+/** The Retry-After of their 429s: a read takes at most about a second at 100,000 x 50. */
+export const KEY_READS_RETRY_AFTER_SECONDS = 1;
+export const KEY_READS_BUSY_MESSAGE = `${KEY_READS_MAX} searches are already running or waiting; try again shortly`;
+export const KEY_READS_PER_CALLER_BUSY_MESSAGE = `you already have ${KEY_READS_PER_CALLER_MAX} searches running or waiting; wait for one to finish`;

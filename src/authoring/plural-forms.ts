@@ -2,6 +2,7 @@ import { languageHasForm, pluralFormIn, type PluralForm } from "../messages/plur
 import { PluralCatalog } from "../messages/plurals.ts";
 import type { Db } from "../storage/db.ts";
 import type { ProjectRow } from "../storage/schema.ts";
+import { pluralSuffixKeys } from "./queries.ts";
 
 /**
  * The i18next plural forms of one project (docs/messages.md "i18next plural forms"): which keys are
@@ -9,8 +10,6 @@ import type { ProjectRow } from "../storage/schema.ts";
  * `delete_missing` leave them out for it. Read from the key names in one pass over the keys that
  * end in a plural suffix; empty for a project in any other syntax.
  */
-const SUFFIX_LIKE = ["zero", "one", "two", "few", "many", "other"].map((c) => `key LIKE '%\\_${c}' ESCAPE '\\'`).join(" OR ");
-
 export class ProjectPluralForms {
   /** Each form's key id, with its form. */
   readonly forms = new Map<number, { key: string; form: PluralForm }>();
@@ -19,7 +18,7 @@ export class ProjectPluralForms {
 
   constructor(db: Db, project: Pick<ProjectRow, "id" | "messageSyntax">) {
     if (project.messageSyntax !== "i18next") return;
-    const rows = db.$client.query<{ id: number; key: string }, [number]>(`SELECT id, key FROM translation_keys WHERE project_id = ? AND (${SUFFIX_LIKE})`).all(project.id);
+    const rows = pluralSuffixKeys(db, project.id);
     const names = new Set(rows.map((r) => r.key));
     for (const r of rows) {
       const form = pluralFormIn(r.key, names);

@@ -1,7 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
-import { languageCounts, languages, translationKeys, translations, type ProjectRow } from "../storage/schema.ts";
+import { orZero } from "../storage/functions.ts";
+import { languageCounts, languages, translationKeys, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
+import { notTranslatableKeyIds, valuesAmong } from "./queries.ts";
 
 /**
  * Per-language progress for the key grid and the publish confirmation (docs/dashboard.md
@@ -34,15 +36,15 @@ export interface ProjectProgress {
 }
 
 export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
-  const total = db.select({ n: sql<number>`count(*)` }).from(translationKeys).where(eq(translationKeys.projectId, project.id)).get()!.n;
+  const total = db.select({ n: count() }).from(translationKeys).where(eq(translationKeys.projectId, project.id)).get()!.n;
   const rows = db
     .select({
       code: languages.code,
       name: languages.name,
-      translated: sql<number>`coalesce(${languageCounts.valueCount}, 0)`,
-      approved: sql<number>`coalesce(${languageCounts.approvedCount}, 0)`,
-      errors: sql<number>`coalesce(${languageCounts.errorCount}, 0)`,
-      warnings: sql<number>`coalesce(${languageCounts.warningCount}, 0)`,
+      translated: orZero(languageCounts.valueCount),
+      approved: orZero(languageCounts.approvedCount),
+      errors: orZero(languageCounts.errorCount),
+      warnings: orZero(languageCounts.warningCount),
     })
     .from(languages)
     .leftJoin(languageCounts, eq(languageCounts.languageId, languages.id))
@@ -50,7 +52,7 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
     .orderBy(languages.code)
     .all();
   const forms = new ProjectPluralForms(db, project);
-  const notTranslatable = db.$client.query<{ id: number }, [number]>("SELECT id FROM translation_keys WHERE project_id = ? AND translatable = 0").all(project.id).map((r) => r.id);
+  const notTranslatable = notTranslatableKeyIds(db, project.id);
   return {
     total_keys: total,
     languages: rows.map((r) => {
@@ -59,12 +61,7 @@ export function projectProgress(db: Db, project: ProjectRow): ProjectProgress {
       const out: LanguageProgress = { ...r, is_base_language: isBase, total_keys: total - unused.length };
       if (unused.length > 0) {
         // A value for a form the language does not use (English `items_many`), or of a key not to be translated, is not progress.
-        const extra = db.$client
-          .query<{ n: number; approved: number }, [number, string, string]>(
-            `SELECT count(*) AS n, coalesce(sum(t.status = 'approved'), 0) AS approved FROM translations t JOIN languages l ON l.id = t.language_id
-             WHERE l.project_id = ? AND l.code = ? AND t.key_id IN (SELECT value FROM json_each(?))`,
-          )
-          .get(project.id, r.code, JSON.stringify(unused))!;
+        const extra = valuesAmong(db, project.id, r.code, unused);
         out.translated -= extra.n;
         out.approved -= extra.approved;
       }

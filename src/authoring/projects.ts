@@ -7,6 +7,7 @@ import { atLeastCharacters } from "../common/model.ts";
 import type { ServiceDeps } from "../deps.ts";
 import type { Db } from "../storage/db.ts";
 import { languages, projectMembers, projects, type ProjectRow } from "../storage/schema.ts";
+import { createFirstKey } from "../delivery/keys.ts";
 import { markProjectUnchecked, recheckProject } from "./checks.ts";
 import { defaultLanguageName, normaliseLanguageCode } from "./language-codes.ts";
 import type { NewProject, ProjectPatch } from "./model.ts";
@@ -84,6 +85,8 @@ export function createProject({ db, clock }: ServiceDeps, input: NewProject, cre
       .returning()
       .get();
     tx.insert(languages).values({ projectId: row.id, code, name: defaultLanguageName(code), createdAt: now }).run();
+    // Its manifests are signed from the first publish on (docs/delivery.md "Signatures").
+    createFirstKey(tx as unknown as Db, row.id, now);
     if (creatorId !== null) tx.insert(projectMembers).values({ projectId: row.id, userId: creatorId, role: "admin", languages: null, updatedAt: now }).run();
     return projectView(row);
   });

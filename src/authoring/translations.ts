@@ -6,7 +6,7 @@ import type { MessageProblem } from "../messages/check.ts";
 import { translations, type ProjectRow } from "../storage/schema.ts";
 import { ProjectChecks } from "./checks.ts";
 import { recordHistory } from "./history.ts";
-import { findKey, type TranslationStatus } from "./keys.ts";
+import { checkValue, findKey, type TranslationStatus } from "./keys.ts";
 import { findLanguage } from "./languages.ts";
 import type { TranslationValue } from "./model.ts";
 
@@ -40,6 +40,7 @@ export function setTranslation(
   actor: Actor,
 ): TranslationView {
   const k = findKey(db, project, keyPublicId);
+  checkValue(value, k.key);
   const lang = findLanguage(db, project, code);
   const existing = db
     .select()

@@ -36,3 +36,17 @@ export const CHANNEL_SEGMENT = "c";
 export function channelFileUrl(cdnUrl: string, projectSlug: string, channelSlug: string, code: string, format: BundleFormat): string {
   return `${cdnUrl}/p/${projectSlug}/${CHANNEL_SEGMENT}/${channelSlug}/${code}.${format}`;
 }
+
+/**
+ * The Fastly surrogate key of a CDN path (docs/deploy.md "Object storage and CDN purge"), relative
+ * to the CDN's address: `{projectSlug}/latest` for what `latest` serves (and `key.pub`),
+ * `{projectSlug}/c/{channelSlug}` for a channel's, and null for everything else, pinned files
+ * included: they never change, so nothing purges them. A path with a key is one whose content
+ * moves.
+ */
+export function surrogateKey(path: string): string | null {
+  // `key.pub` moves with a key rotation, which re-signs `latest`'s manifest: purged with it.
+  const m = /^p\/([^/]+)\/(?:r\/(latest)\/|(c)\/([^/]+)\/|(key\.pub)$)/.exec(path);
+  if (!m) return null;
+  return m[2] || m[5] ? `${m[1]}/${LATEST}` : `${m[1]}/${CHANNEL_SEGMENT}/${m[4]}`;
+}

@@ -1,5 +1,3 @@
-import type { BundleFormat } from "../formats/registry.ts";
-
 /**
  * The in-process cache in front of the data dir (docs/cdn.md "Speed"), bounded by
  * PHRASEBOOK_CDN_CACHE_MB. Two levels: a file is its bytes in every encoding (shared by its pinned
@@ -11,8 +9,11 @@ import type { BundleFormat } from "../formats/registry.ts";
 export interface CachedFile {
   key: string;
   projectId: number;
-  /** Where the file is on disk, for the encodings made later. */
-  diskPath: string;
+  /**
+   * Where the file is on disk, for the encodings made later and stored beside it; null for an
+   * object made in memory (a manifest, a key file), compressed in memory when asked.
+   */
+  diskPath: string | null;
   /** Bun Blobs: a Response built from one shares its bytes instead of copying them. */
   identity: Blob;
   /**
@@ -41,9 +42,11 @@ export interface Variant {
 
 export interface Route {
   file: CachedFile;
-  /** What the route's variants are made with: the file's format and the path's cache header. */
-  ext: BundleFormat;
+  /** What the route's variants are made with: the file's content type and the path's cache header. */
+  contentType: string;
   cacheControl: string;
+  /** `Surrogate-Key`, with Fastly purging (docs/deploy.md "Object storage and CDN purge"); null without. */
+  surrogateKey?: string | null;
   identity: Variant;
   /** As the file's: null when not smaller, undefined until made. */
   gzip: Variant | null | undefined;

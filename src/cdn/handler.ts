@@ -1,14 +1,16 @@
 import { HttpError } from "../common/errors.ts";
-import { CHANNEL_SEGMENT, LATEST } from "../bundles/urls.ts";
+import { CHANNEL_SEGMENT, LATEST, surrogateKey } from "../bundles/urls.ts";
 import { EncodingChooser, etagMatches, type Encoding } from "../common/http.ts";
 import { pathPrefix } from "../config/settings.ts";
 import type { AppDeps } from "../deps.ts";
 import { CdnCache, type CachedFile, type Route, type Variant } from "./cache.ts";
 import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED, fileHeaders, NOT_FOUND_HEADERS, PREFLIGHT_HEADERS } from "./headers.ts";
-import { parseCdnPath, type CdnPath } from "./paths.ts";
+import type { Delivery } from "../delivery/objects.ts";
+import { CONTENT_TYPES } from "../formats/registry.ts";
+import { parseCdnPath, parseDeliveryPath } from "./paths.ts";
 import { prepareCdnQueries } from "./queries.ts";
 import { resolveFile } from "./resolve.ts";
-import { loadEncoding, loadFile } from "./store.ts";
+import { loadEncoding, loadFile, loadFileAt, memoryFile } from "./store.ts";
 
 const BYTES_PER_MB = 1024 * 1024;
 const HIT = { result: "hit" };
@@ -29,11 +31,11 @@ export interface Cdn {
 
 const NOT_FOUND = new HttpError(404, "not found", NOT_FOUND_HEADERS);
 
-function makeVariant(ext: CdnPath["ext"], cacheControl: string, file: CachedFile, encoding: Encoding): Variant | null | undefined {
+function makeVariant(contentType: string, cacheControl: string, file: CachedFile, encoding: Encoding, surrogate: string | null): Variant | null | undefined {
   const body = encoding === "identity" ? file.identity : encoding === "gzip" ? file.gzip : file.br;
   if (body === null || body === undefined) return body;
   const etag = encoding === "identity" ? file.etag : `${file.etag.slice(0, -1)}-${encoding === "gzip" ? "gz" : "br"}"`;
-  const headers = fileHeaders(ext, cacheControl, etag, encoding);
+  const headers = fileHeaders(contentType, cacheControl, etag, encoding, surrogate);
   return {
     etag,
     bytes: body.size,
@@ -42,17 +44,18 @@ function makeVariant(ext: CdnPath["ext"], cacheControl: string, file: CachedFile
   };
 }
 
-function makeRoute(path: CdnPath, file: CachedFile, moving: boolean): Route {
+function makeRoute(contentType: string, file: CachedFile, moving: boolean, surrogate: string | null): Route {
   // Pinned files never change; `latest` must be revalidated after 60 s (docs/interface.md §4.5 rule 3),
   // and so must a channel's, which moves like it (docs/releases.md "Channels").
   const cacheControl = moving ? CACHE_CONTROL_LATEST : CACHE_CONTROL_PINNED;
   return {
     file,
-    ext: path.ext,
+    contentType,
     cacheControl,
-    identity: makeVariant(path.ext, cacheControl, file, "identity")!,
-    gzip: makeVariant(path.ext, cacheControl, file, "gzip"),
-    br: makeVariant(path.ext, cacheControl, file, "br"),
+    surrogateKey: surrogate,
+    identity: makeVariant(contentType, cacheControl, file, "identity", surrogate)!,
+    gzip: makeVariant(contentType, cacheControl, file, "gzip", surrogate),
+    br: makeVariant(contentType, cacheControl, file, "br", surrogate),
   };
 }
 
@@ -76,6 +79,8 @@ export function createCdn(deps: CdnDeps): Cdn {
   const prefix = pathPrefix(deps.settings.cdnUrl);
   // With a root prefix (a separate CDN host) only /p/... is ours; other paths stay the app's.
   const claim = prefix === "" ? "/p/" : prefix;
+  // With Fastly purging, answers carry the key it purges by (docs/deploy.md "Object storage and CDN purge").
+  const surrogateKeys = deps.settings.purge === "fastly";
   const cache = new CdnCache(deps.settings.cdnCacheMb * BYTES_PER_MB);
   deps.changes.subscribe((projectId) => cache.purgeProject(projectId));
   const queries = prepareCdnQueries(deps.db);
@@ -109,7 +114,7 @@ export function createCdn(deps: CdnDeps): Cdn {
             cache.grew(file, blob?.size ?? 0);
             for (const path of file.routes) {
               const r = cache.routes.get(path);
-              if (r?.file === file) r[encoding] = makeVariant(r.ext, r.cacheControl, file, encoding);
+              if (r?.file === file) r[encoding] = makeVariant(r.contentType, r.cacheControl, file, encoding, r.surrogateKey ?? null);
             }
           })
           .finally(() => making.delete(key));
@@ -117,12 +122,12 @@ export function createCdn(deps: CdnDeps): Cdn {
       }
       await pending;
     }
-    if (route && route[encoding] === undefined) route[encoding] = makeVariant(route.ext, route.cacheControl, file, encoding);
+    if (route && route[encoding] === undefined) route[encoding] = makeVariant(route.contentType, route.cacheControl, file, encoding, route.surrogateKey ?? null);
   }
 
   async function fill(request: Request, method: string, path: string): Promise<Response> {
     const parsed = parseCdnPath(path.slice(prefix.length));
-    if (!parsed) return NOT_FOUND.toResponse();
+    if (!parsed) return fillDelivery(request, method, path);
     const file = resolveFile(queries, parsed);
     if (!file) return NOT_FOUND.toResponse();
     const generation = cache.generation(file.projectId);
@@ -139,7 +144,38 @@ export function createCdn(deps: CdnDeps): Cdn {
       if (!cached) return NOT_FOUND.toResponse();
     }
     if (encoding !== "identity") await withEncoding(cached, encoding);
-    const route = makeRoute(parsed, cached, file.moving);
+    const route = makeRoute(CONTENT_TYPES[parsed.ext], cached, file.moving, surrogateKeys ? surrogateKey(path.slice(prefix.length + 1)) : null);
+    cache.add(path, route, generation);
+    return respond(request, method, route, encoding, sent);
+  }
+
+  let delivery: Promise<Delivery> | undefined;
+  /**
+   * Manifests, their signatures, key files and app builds' files (docs/delivery.md), made on a
+   * miss by delivery/ (loaded on the first such path) and then cached and answered exactly as
+   * files are: the same hot path, ETag and 304, compression and headers.
+   */
+  async function fillDelivery(request: Request, method: string, path: string): Promise<Response> {
+    const parsed = parseDeliveryPath(path.slice(prefix.length));
+    if (!parsed) return NOT_FOUND.toResponse();
+    delivery ??= import("../delivery/objects.ts").then(({ deliveryOf }) => deliveryOf(deps));
+    const project = queries.projectBySlug.get(parsed.projectSlug);
+    if (!project) return NOT_FOUND.toResponse();
+    const generation = cache.generation(project.id);
+    const object = await (await delivery).resolve(parsed);
+    if (!object) return NOT_FOUND.toResponse();
+    const encoding = encodings.choose(request.headers.get("accept-encoding"));
+    let cached = cache.file(object.key);
+    if (!cached) {
+      if ("bytes" in object) cached = await memoryFile(object.key, object.projectId, object.bytes, encoding);
+      else {
+        const made = await loadFileAt(object.diskPath, object.key, object.projectId, encoding);
+        if (!made) return NOT_FOUND.toResponse();
+        cached = made;
+      }
+    }
+    if (encoding !== "identity") await withEncoding(cached, encoding);
+    const route = makeRoute(object.contentType, cached, object.moving, surrogateKeys ? surrogateKey(path.slice(prefix.length + 1)) : null);
     cache.add(path, route, generation);
     return respond(request, method, route, encoding, sent);
   }
@@ -172,7 +208,17 @@ export function createCdn(deps: CdnDeps): Cdn {
   }
 
   // Every method: the CDN answers them all under its prefix (405s included).
-  const routes = [`${prefix}/p/:projectSlug/r/${LATEST}/:file`, `${prefix}/p/:projectSlug/r/:releaseSlug/:file`, `${prefix}/p/:projectSlug/${CHANNEL_SEGMENT}/:channelSlug/:file`].map((path) => ({
+  const routes = [
+    `${prefix}/p/:projectSlug/r/${LATEST}/:file`,
+    `${prefix}/p/:projectSlug/r/:releaseSlug/:file`,
+    `${prefix}/p/:projectSlug/${CHANNEL_SEGMENT}/:channelSlug/:file`,
+    // docs/delivery.md: app builds' views, and the project's key files.
+    `${prefix}/p/:projectSlug/r/${LATEST}/b/:buildId/:file`,
+    `${prefix}/p/:projectSlug/r/:releaseSlug/b/:buildId/:file`,
+    `${prefix}/p/:projectSlug/${CHANNEL_SEGMENT}/:channelSlug/b/:buildId/:file`,
+    `${prefix}/p/:projectSlug/key.pub`,
+    `${prefix}/p/:projectSlug/keys/:file`,
+  ].map((path) => ({
     method: "ALL",
     path,
   }));

@@ -1,5 +1,4 @@
 import type { Encoding } from "../common/http.ts";
-import { CONTENT_TYPES, type BundleFormat } from "../formats/registry.ts";
 
 import { CACHE_CONTROL_LATEST, CACHE_CONTROL_PINNED } from "../bundles/urls.ts";
 
@@ -30,9 +29,11 @@ export interface FileHeaders {
  * Built once per cached file and encoding, so a hit copies a ready object (the hot path). The
  * content type is the format's own (docs/product.md §3, src/formats/registry.ts).
  */
-export function fileHeaders(ext: BundleFormat, cacheControl: string, etag: string, encoding: Encoding): FileHeaders {
+export function fileHeaders(contentType: string, cacheControl: string, etag: string, encoding: Encoding, surrogateKey: string | null = null): FileHeaders {
   const common: Record<string, string> = { ...CORS, "cache-control": cacheControl, etag, vary: "Accept-Encoding" };
-  const ok: Record<string, string> = { ...common, "content-type": CONTENT_TYPES[ext], "x-content-type-options": "nosniff" };
+  // Fastly purges by this key and strips it before the answer leaves its edge.
+  if (surrogateKey) common["surrogate-key"] = surrogateKey;
+  const ok: Record<string, string> = { ...common, "content-type": contentType, "x-content-type-options": "nosniff" };
   if (encoding !== "identity") ok["content-encoding"] = encoding;
   return { ok, notModified: common };
 }

@@ -1,28 +1,35 @@
 import type { Db } from "../storage/db.ts";
+import { named, selected, type RowOf } from "../storage/names.ts";
+import { channels, projects, releaseLanguages, releases } from "../storage/schema.ts";
 
-export interface CdnRelease {
-  id: number;
-  publicId: string;
-  formats: string;
-}
+const p = named(projects);
+const r = named(releases);
+const rl = named(releaseLanguages);
+const release = selected(r, "id", "publicId", "formats");
+// In the channel's statement, where the release is `r` beside the channel `c`.
+const cr = named(releases, "r");
+const c = named(channels, "c");
+const channelRelease = selected(cr, "id", "publicId", "formats");
+
+/** A release the CDN serves; `formats`: the JSON list of the formats it shipped (docs/formats.md). */
+export type CdnRelease = RowOf<typeof release>;
 
 /** A CDN cache miss resolves its path with these, prepared once (docs/architecture.md "Reaching SQLite"). */
 export function prepareCdnQueries(db: Db) {
-  const c = db.$client;
+  const sqlite = db.$client;
   return {
-    projectBySlug: c.prepare<{ id: number }, [string]>("SELECT id FROM projects WHERE cdn_slug = ?"),
-    // `formats`: the JSON list of the formats the release shipped (docs/formats.md).
-    pinnedRelease: c.prepare<CdnRelease, [number, string]>(
-      "SELECT id, public_id AS publicId, formats FROM releases WHERE project_id = ? AND slug = ? AND status = 'published'",
+    projectBySlug: sqlite.prepare<{ id: number }, [string]>(`SELECT ${p.id} FROM ${p} WHERE ${p.cdnSlug} = ?`),
+    pinnedRelease: sqlite.prepare<CdnRelease, [number, string]>(
+      `SELECT ${release} FROM ${r} WHERE ${r.projectId} = ? AND ${r.slug} = ? AND ${r.status} = 'published'`,
     ),
-    latestRelease: c.prepare<CdnRelease, [number]>(
-      "SELECT id, public_id AS publicId, formats FROM releases WHERE project_id = ? AND status = 'published' ORDER BY published_at DESC, id DESC LIMIT 1",
+    latestRelease: sqlite.prepare<CdnRelease, [number]>(
+      `SELECT ${release} FROM ${r} WHERE ${r.projectId} = ? AND ${r.status} = 'published' ORDER BY ${r.publishedAt} DESC, ${r.id} DESC LIMIT 1`,
     ),
     // docs/releases.md "Channels": the release a channel of the project points at.
-    channelRelease: c.prepare<CdnRelease, [number, string]>(
-      "SELECT r.id, r.public_id AS publicId, r.formats FROM channels c JOIN releases r ON r.id = c.release_id WHERE c.project_id = ? AND c.slug = ? AND r.status = 'published'",
+    channelRelease: sqlite.prepare<RowOf<typeof channelRelease>, [number, string]>(
+      `SELECT ${channelRelease} FROM ${c} JOIN ${cr} ON ${cr.id} = ${c.releaseId} WHERE ${c.projectId} = ? AND ${c.slug} = ? AND ${cr.status} = 'published'`,
     ),
-    shippedLanguage: c.prepare<{ code: string }, [number, string]>("SELECT code FROM release_languages WHERE release_id = ? AND code = ?"),
+    shippedLanguage: sqlite.prepare<{ code: string }, [number, string]>(`SELECT ${rl.code} FROM ${rl} WHERE ${rl.releaseId} = ? AND ${rl.code} = ?`),
   };
 }
 

@@ -52,16 +52,20 @@ async function variant(path: string, name: string, identity: Uint8Array, encodin
  */
 export async function loadFile(dataDir: string, projectId: number, releasePublicId: string, code: string, ext: BundleFormat, wanted: Encoding): Promise<CachedFile | null> {
   const path = bundlePath(dataDir, releasePublicId, code, ext);
+  const loaded = await loadFileAt(path, `${releasePublicId}/${bundleFileName(code, ext)}`, projectId, wanted);
+  if (loaded === null) log.error("published bundle missing from the data dir", { release_id: releasePublicId, file: bundleFileName(code, ext) });
+  return loaded;
+}
+
+/** Loads a file of the data dir (a release's, or an app build's made from it) under the cache key `key`. */
+export async function loadFileAt(path: string, key: string, projectId: number, wanted: Encoding): Promise<CachedFile | null> {
   const identity = readIfPresent(path);
-  if (identity === null) {
-    log.error("published bundle missing from the data dir", { release_id: releasePublicId, file: bundleFileName(code, ext) });
-    return null;
-  }
-  const name = bundleFileName(code, ext);
+  if (identity === null) return null;
+  const name = basename(path);
   const encoded = async (encoding: "gzip" | "br") => (encoding === wanted ? variant(path, name, identity, encoding) : stored(path, encoding));
   const [gz, br] = await Promise.all([encoded("gzip"), encoded("br")]);
   return {
-    key: `${releasePublicId}/${name}`,
+    key,
     projectId,
     diskPath: path,
     identity: new Blob([identity as Uint8Array<ArrayBuffer>]),
@@ -74,9 +78,36 @@ export async function loadFile(dataDir: string, projectId: number, releasePublic
   };
 }
 
+/**
+ * An object made in memory (a manifest, a key file: docs/delivery.md): its bytes, and the encoding
+ * `wanted` made now; nothing is stored on the disk.
+ */
+export async function memoryFile(key: string, projectId: number, identity: Uint8Array, wanted: Encoding): Promise<CachedFile> {
+  const made = wanted === "identity" ? undefined : await compressed(identity, wanted);
+  return {
+    key,
+    projectId,
+    diskPath: null,
+    identity: new Blob([identity as Uint8Array<ArrayBuffer>]),
+    gzip: wanted === "gzip" ? blobOf(made) : undefined,
+    br: wanted === "br" ? blobOf(made) : undefined,
+    etag: contentTag(identity),
+    size: cachedSize(identity.length, wanted === "gzip" ? (made?.length ?? 0) : 0, wanted === "br" ? (made?.length ?? 0) : 0),
+    hot: false,
+    routes: new Set(),
+  };
+}
+
+/** The compressed bytes, or null when compressing does not make them smaller. */
+async function compressed(identity: Uint8Array, encoding: "gzip" | "br"): Promise<Uint8Array | null> {
+  const made = encoding === "gzip" ? await gzip(identity) : await brotli(identity);
+  return made.length < identity.length ? made : null;
+}
+
 /** An encoding of a cached file that was not made when it was loaded: made now (or read, if stored since). */
 export async function loadEncoding(file: CachedFile, encoding: "gzip" | "br"): Promise<Blob | null> {
   const identity = await file.identity.bytes();
+  if (file.diskPath === null) return blobOf(await compressed(identity, encoding)) ?? null;
   return blobOf(await variant(file.diskPath, basename(file.diskPath), identity, encoding)) ?? null;
 }
 

@@ -1,12 +1,17 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
-import { channels, pathChanges, projects, releaseLanguages, releases, type PathChangeRow } from "../storage/schema.ts";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { channels, pathChanges, projects, releaseLanguages, releases, signingKeys, type PathChangeRow } from "../storage/schema.ts";
 import type { Db } from "../storage/db.ts";
+import { named } from "../storage/names.ts";
+import { outboxEvents, webhookEndpoints } from "../storage/schema.ts";
+
+const o = named(outboxEvents);
+const e = named(webhookEndpoints);
 
 /** The outbox's statements, prepared once per connection (docs/architecture.md "Reaching SQLite"). */
 export function prepareChangeQueries(db: Db) {
   return {
     insertEvent: db.$client.prepare<unknown, [number, string, string, number]>(
-      "INSERT INTO outbox_events (project_id, event, payload, created_at) VALUES (?, ?, ?, ?)",
+      `INSERT INTO ${o} (${o.projectId}, ${o.event}, ${o.payload}, ${o.createdAt}) VALUES (?, ?, ?, ?)`,
     ),
     /**
      * Whether an enabled endpoint of the project subscribes to the event (its JSON string, quotes
@@ -16,7 +21,7 @@ export function prepareChangeQueries(db: Db) {
      * even with no endpoint, and an import asks once per value.
      */
     subscribed: db.$client.prepare<{ yes: number }, [number, string]>(
-      "SELECT 1 AS yes FROM webhook_endpoints WHERE project_id = ? AND enabled = 1 AND instr(events, ?) > 0 LIMIT 1",
+      `SELECT 1 AS yes FROM ${e} WHERE ${e.projectId} = ? AND ${e.enabled} = 1 AND instr(${e.events}, ?) > 0 LIMIT 1`,
     ),
   };
 }
@@ -49,6 +54,40 @@ export function preparePathQueries(db: Db) {
     channels: db.select({ name: channels.name, slug: channels.slug, releaseId: channels.releaseId }).from(channels).where(eq(channels.projectId, sql.placeholder("projectId"))).orderBy(asc(channels.name)).prepare(),
     projectSlug: db.select({ cdnSlug: projects.cdnSlug }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
     projectsWithReleases: db.selectDistinct({ id: releases.projectId }).from(releases).where(eq(releases.status, "published")).orderBy(asc(releases.projectId)).prepare(),
+    // A release's own manifest: the sequence of its publish and the key that signs it (docs/delivery.md).
+    setReleaseManifest: db
+      .update(releases)
+      .set({ manifestSequence: sql.placeholder("sequence") as unknown as number, signingKey: sql.placeholder("key") as unknown as number })
+      .where(eq(releases.id, sql.placeholder("releaseId")))
+      .prepare(),
+    releaseManifest: db.select({ sequence: releases.manifestSequence, key: releases.signingKey }).from(releases).where(eq(releases.id, sql.placeholder("releaseId"))).prepare(),
+    releaseManifestByPublicId: db.select({ sequence: releases.manifestSequence, key: releases.signingKey }).from(releases).where(eq(releases.publicId, sql.placeholder("publicId"))).prepare(),
+    lastSequenceOfKind: db
+      .select({ sequence: pathChanges.sequence })
+      .from(pathChanges)
+      .where(and(eq(pathChanges.projectId, sql.placeholder("projectId")), eq(pathChanges.kind, sql.placeholder("kind"))))
+      .orderBy(desc(pathChanges.id))
+      .limit(1)
+      .prepare(),
+    // The last move of a channel by its name (a deleted and remade channel: its remaking).
+    channelSequence: db
+      .select({ sequence: pathChanges.sequence })
+      .from(pathChanges)
+      .where(and(eq(pathChanges.projectId, sql.placeholder("projectId")), eq(pathChanges.kind, "channel_moved"), sql`json_extract(${pathChanges.change}, '$.channel.name') = ${sql.placeholder("name")}`))
+      .orderBy(desc(pathChanges.id))
+      .limit(1)
+      .prepare(),
+    currentKey: db.select({ n: signingKeys.n }).from(signingKeys).where(eq(signingKeys.projectId, sql.placeholder("projectId"))).orderBy(desc(signingKeys.n)).limit(1).prepare(),
+    projectPublicId: db.select({ publicId: projects.publicId }).from(projects).where(eq(projects.id, sql.placeholder("projectId"))).prepare(),
+    // Releases published before manifests: the sequence of their publish in the record, the first key.
+    backfillReleaseManifests: db
+      .update(releases)
+      .set({
+        signingKey: 1,
+        manifestSequence: sql<number>`(SELECT min(${pathChanges.sequence}) FROM ${pathChanges} WHERE ${pathChanges.projectId} = ${releases.projectId} AND ${pathChanges.kind} = 'release_published' AND json_extract(${pathChanges.change}, '$.release.id') = ${releases.publicId})`,
+      })
+      .where(and(eq(releases.status, "published"), isNull(releases.manifestSequence)))
+      .prepare(),
     anyChange: db.select({ id: pathChanges.id }).from(pathChanges).limit(1).prepare(),
     after: db.select().from(pathChanges).where(gt(pathChanges.id, sql.placeholder("afterId"))).orderBy(asc(pathChanges.id)).limit(sql.placeholder("limit")).prepare(),
     lastId: db.select({ id: pathChanges.id }).from(pathChanges).orderBy(desc(pathChanges.id)).limit(1).prepare(),

@@ -1,5 +1,4 @@
 import { CliError } from "../common/errors.ts";
-import { SETTINGS } from "../config/settings.ts";
 
 /**
  * Splits argv into the command words and `--flag value` / `--flag=value` pairs. Which flags exist,
@@ -22,34 +21,38 @@ export interface ParsedArgs {
 
 type Kind = "value" | "switch";
 
+/** Flags: what each takes and which commands take it. */
+export type FlagTable = Readonly<Record<string, { kind: Kind; commands: readonly string[] }>>;
+
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "screenshots"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "languages", "builds", "verify", "signing-key", "screenshots"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
-const SERVER_COMMANDS = ["serve", "demo", "backup", "restore", "user"];
-
-const CONNECTION = ["--server", "--token"];
-
-/** Every flag: what it takes and which commands take it. */
-const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
-  ...Object.fromEntries(SETTINGS.map((s) => [s.flag, { kind: "value" as Kind, commands: SERVER_COMMANDS }])),
-  "--email": { kind: "value", commands: ["user"] },
-  "--role": { kind: "value", commands: ["user"] },
-  "--name": { kind: "value", commands: ["user", "publish", "rollback"] },
+/**
+ * The client commands' flags: all the Node client knows (./client/node.ts). The executable adds
+ * the server's (./usage.ts), so the Node client carries no settings table.
+ */
+export const CLIENT_FLAGS: FlagTable = {
+  "--name": { kind: "value", commands: ["publish", "rollback", "builds"] },
   "--server": { kind: "value", commands: CLIENT_COMMANDS },
   "--token": { kind: "value", commands: CLIENT_COMMANDS },
-  "--config": { kind: "value", commands: ["push", "pull", "publish", "status"] },
-  "--cdn-url": { kind: "value", commands: ["pull"] },
+  "--config": { kind: "value", commands: CLIENT_COMMANDS },
+  "--cdn-url": { kind: "value", commands: ["pull", "verify", "signing-key"] },
   "--no-fallback-files": { kind: "switch", commands: ["pull"] },
+  "--force": { kind: "switch", commands: ["pull"] },
   "--add-languages": { kind: "switch", commands: ["push"] },
   "--language": { kind: "value", commands: ["push", "pull"] },
   "--format": { kind: "value", commands: ["push", "pull"] },
   "--dry-run": { kind: "switch", commands: ["push"] },
   "--delete-missing": { kind: "switch", commands: ["push"] },
   "--translations": { kind: "switch", commands: ["push"] },
-  "--release": { kind: "value", commands: ["pull", "promote", "diff"] },
+  "--release": { kind: "value", commands: ["pull", "promote", "diff", "verify"] },
   "--to": { kind: "value", commands: ["rollback"] },
-  "--channel": { kind: "value", commands: ["promote"] },
+  "--channel": { kind: "value", commands: ["promote", "verify"] },
+  // docs/delivery.md "Verification".
+  "--manifest": { kind: "value", commands: ["verify"] },
+  "--build": { kind: "value", commands: ["verify"] },
+  "--public-key": { kind: "value", commands: ["verify"] },
   "--against": { kind: "value", commands: ["diff"] },
   "--out": { kind: "value", commands: ["pull"] },
   "--xliff-version": { kind: "value", commands: ["pull"] },
@@ -58,7 +61,7 @@ const FLAGS: Record<string, { kind: Kind; commands: readonly string[] }> = {
   "--fail-on-errors": { kind: "switch", commands: ["push", "status"] },
 };
 
-export function parseArgs(argv: string[]): ParsedArgs {
+export function parseArgs(argv: string[], flags: FlagTable = CLIENT_FLAGS): ParsedArgs {
   const parsed: ParsedArgs = { words: [], flags: {}, lists: {}, switches: new Set(), help: false, unknown: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -70,13 +73,22 @@ export function parseArgs(argv: string[]): ParsedArgs {
       parsed.words.push("version");
       continue;
     }
-    if (!arg.startsWith("--") || arg === "--") {
+    if (arg === "--") {
+      // Everything after `--` is a word, as POSIX utilities and node:util's parseArgs read it.
+      parsed.words.push(...argv.slice(i + 1));
+      break;
+    }
+    if (/^-[^-]/.test(arg)) {
+      parsed.unknown.push(arg); // no command takes a short option but -h
+      continue;
+    }
+    if (!arg.startsWith("--")) {
       parsed.words.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
     const name = eq === -1 ? arg : arg.slice(0, eq);
-    const flag = FLAGS[name];
+    const flag = flags[name];
     if (!flag) {
       parsed.unknown.push(name);
       continue;
@@ -89,7 +101,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
     if (value === undefined) {
       value = argv[++i];
-      if (value === undefined) throw new CliError(`option ${name} needs a value`, exitCodeFor(parsed.words[0]));
+      if (value === undefined) throw new CliError(`option ${name} needs a value`, 1);
     }
     parsed.flags[name] = value;
     (parsed.lists[name] ??= []).push(value);
@@ -97,50 +109,15 @@ export function parseArgs(argv: string[]): ParsedArgs {
   return parsed;
 }
 
-/** Usage errors of the client exit 1 (docs/product.md §6); the server's commands keep their 2. */
-export function exitCodeFor(command: string | undefined): 1 | 2 {
-  return (CLIENT_COMMANDS as readonly string[]).includes(command ?? "") ? 1 : 2;
-}
-
-/** Refuses options that `command` does not take. */
-export function checkFlags(command: string, args: ParsedArgs): void {
-  const code = exitCodeFor(command);
-  const see = code === 1 ? `phrasebook ${command} --help` : "phrasebook --help";
+/**
+ * Refuses options that `command` does not take. Bad usage exits 1 for every command
+ * (docs/product.md §6); a setting with a bad value stops the server's start with 2 (§1).
+ */
+export function checkFlags(command: string, args: ParsedArgs, flags: FlagTable = CLIENT_FLAGS): void {
+  const see = (CLIENT_COMMANDS as readonly string[]).includes(command) ? `phrasebook ${command} --help` : "phrasebook --help";
   const unknown = args.unknown[0];
-  if (unknown !== undefined) throw new CliError(`unknown option ${unknown} (see ${see})`, code);
+  if (unknown !== undefined) throw new CliError(`unknown option ${unknown} (see ${see})`, 1);
   for (const name of [...Object.keys(args.flags), ...args.switches]) {
-    if (!FLAGS[name]!.commands.includes(command)) throw new CliError(`${command} does not take ${name} (see ${see})`, code);
+    if (!flags[name]!.commands.includes(command)) throw new CliError(`${command} does not take ${name} (see ${see})`, 1);
   }
-}
-
-export function usage(version: string): string {
-  const settings = SETTINGS.map((s) => `  ${s.env.padEnd(32)} ${s.flag.padEnd(24)} ${s.help}`).join("\n");
-  return `phrasebook ${version}: translations for apps, self-hosted
-
-Usage:
-  phrasebook [serve]                      run the dashboard, API, CDN and webhook sender on one port
-  phrasebook demo                         like serve, but first fill an empty data dir with a demo project
-  phrasebook user create --email E --name N [--role admin|member]
-                                          add a dashboard user (password from PHRASEBOOK_PASSWORD or a prompt)
-  phrasebook backup FILE                  consistent online copy of the database and release files
-  phrasebook restore                      bring back a data dir from the replica (PHRASEBOOK_REPLICA_URL)
-  phrasebook version                      print the version
-  phrasebook --help                       this text
-
-As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOKEN, or --server and --token):
-  phrasebook push [FILE...]               import translation files (default: those of phrasebook.yaml)
-  phrasebook pull                         write the files of the latest release (or --release TAG)
-  phrasebook publish --name N --tag T     create a release and publish it
-  phrasebook status                       progress and message problems per language; a CI gate
-  phrasebook rollback --to T --tag NEW    republish an earlier release as a new one: latest serves it
-  phrasebook promote --channel C --release T
-                                          point a channel (staging, production) at a release
-  phrasebook diff [--release T] [--against T]
-                                          what a release (default: the newest draft) changes
-  phrasebook screenshots push DIR         upload the screenshots of DIR, with their keys from NAME.json
-  phrasebook <command> --help             every option of a client command, with examples
-
-Settings (environment variable, or the flag that overrides it):
-${settings}
-`;
 }

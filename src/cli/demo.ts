@@ -1,4 +1,6 @@
 import { eq } from "drizzle-orm";
+import { realpathSync } from "node:fs";
+import { basename, delimiter, isAbsolute, join, relative } from "node:path";
 import { countUsers, createUser } from "../accounts/users.ts";
 import { createKey } from "../authoring/keys.ts";
 import { approveTranslation, setTranslation } from "../authoring/translations.ts";
@@ -96,7 +98,7 @@ export async function prepareDemo(settings: Settings, clock: Clock = systemClock
     migrate(db.$client);
     if (!isEmpty(db)) return { seeded: false };
     const changes = new Changes(db, clock);
-    const targets = PublishTargets.fromSettings({ settings, db, renderer: new FileRenderer(settings.dataDir) }, changes, clock);
+    const targets = PublishTargets.fromSettings({ settings, db, clock, fetch: (input, init) => fetch(input, init), renderer: new FileRenderer(settings.dataDir) }, changes, clock);
     try {
       return await seed({ db, clock, changes, targets }, settings);
     } finally {
@@ -107,8 +109,38 @@ export async function prepareDemo(settings: Settings, clock: Clock = systemClock
   }
 }
 
+/** A word as a POSIX shell reads it back. */
+const shellWord = (word: string) => (/^[\w./:@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * How to run this executable again from the current directory, for the lines the banner prints
+ * (docs/product.md §1: a demo prints commands that run as printed): `phrasebook` when that name on the PATH is this very
+ * file, else its path (`./dist/phrasebook` below the current directory, absolute elsewhere); run
+ * from source, `bun` and the entry file.
+ */
+export function commandName(cwd: string = process.cwd(), path: string = process.env.PATH ?? ""): string {
+  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(Bun.main);
+  const exec = realpathOr(process.execPath) ?? process.execPath;
+  const shown = (file: string) => {
+    const rel = relative(cwd, file);
+    return shellWord(rel.startsWith("..") || isAbsolute(rel) ? file : `./${rel}`);
+  };
+  if (!compiled) return `${shown(exec)} ${shown(Bun.main)}`;
+  const name = basename(exec);
+  const onPath = path.split(delimiter).some((dir) => dir && realpathOr(join(dir, name)) === exec);
+  return onPath ? shellWord(name) : shown(exec);
+}
+
+function realpathOr(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What `phrasebook demo` prints once the server listens. Secrets go to the terminal, not the log. */
-export function demoBanner(outcome: DemoOutcome, settings: Settings): string {
+export function demoBanner(outcome: DemoOutcome, settings: Settings, command: string = commandName()): string {
   const dashboard = `${settings.publicUrl}/dashboard`;
   if (!outcome.seeded) {
     return [
@@ -117,7 +149,7 @@ export function demoBanner(outcome: DemoOutcome, settings: Settings): string {
       `  Dashboard: ${dashboard}`,
       "  (For a fresh demo, stop the server and point PHRASEBOOK_DATA_DIR at an empty directory.)",
       "  Lost the demo password? Add another admin, then log in with it:",
-      `    PHRASEBOOK_DATA_DIR=${settings.dataDir} phrasebook user create --email you@example.com --name You --role admin`,
+      `    PHRASEBOOK_DATA_DIR=${shellWord(settings.dataDir)} ${command} user create --email you@example.com --name You --role admin`,
       "",
       "",
     ].join("\n");
@@ -135,7 +167,7 @@ export function demoBanner(outcome: DemoOutcome, settings: Settings): string {
     "  Try the public API:",
     `    curl -H "Authorization: Bearer ${outcome.token}" ${settings.publicUrl}/v1/releases`,
     "  Or the client, from a folder of translation files:",
-    `    PHRASEBOOK_SERVER=${settings.publicUrl} PHRASEBOOK_TOKEN=${outcome.token} phrasebook status`,
+    `    PHRASEBOOK_SERVER=${settings.publicUrl} PHRASEBOOK_TOKEN=${outcome.token} ${command} status`,
     "",
     "",
   ].join("\n");

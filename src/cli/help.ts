@@ -40,7 +40,8 @@ sets one language: new keys are created, changed values updated, equal ones left
   --translations        with phrasebook.yaml: push the translation files too, not only the source
   --fail-on-errors      exit 3 when a pushed message has an error (also with --dry-run: a gate for
                         pull requests)
-  --add-languages       add the languages of the files that the project lacks (else that is an error)
+  --add-languages       add the languages of the files that the project lacks (else that is an error),
+                        also those an XLIFF file or a String Catalog holds
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
 Only regular files inside the working tree (the git repository around the current directory) are
@@ -76,14 +77,20 @@ and writes each language to PATTERN, atomically: a file is whole or untouched.
   --cdn-url URL         the CDN's origin when it has a host of its own (default: PHRASEBOOK_CDN_URL,
                         else "cdn_url" in phrasebook.yaml); nothing is downloaded from other hosts
   --xliff-version V     1.2 (default) or 2.0, for --format xliff
+  --force               replace local files even where that drops translations they hold for keys
+                        the release has without them (else pull stops and writes nothing)
   --config FILE         the configuration file (default: ./phrasebook.yaml)
 
-Files come back in the team's shape: ARB messages named as the template named them, with their
-descriptions and placeholders; JSON nested when the source file is (or "structure: nested|flat"
-in phrasebook.yaml).
+Where a file is there already, it keeps its shape: its key order (a new key goes where the source
+file has it), indentation, final newline, comments and metadata; only the strings that differ
+change. New files come in the team's shape: ARB messages named as the template named them, with
+their descriptions and placeholders; JSON nested when the source file is (or "structure:
+nested|flat" in phrasebook.yaml). A String Catalog (catalog: in phrasebook.yaml) gets the
+release's translations written into it. A --format must be the format of the path's extension.
 
 ${CONNECTION_HELP}
-Prints one line per file written.
+Prints one line per file: wrote, unchanged, kept (a source file) or skipped (a language the
+release lacks); a pull that wrote nothing says why.
 
 Examples:
   phrasebook pull
@@ -151,6 +158,22 @@ Example:
   phrasebook promote --channel production --release v1.4.0
 
 ${EXIT_CODES}`,
+  languages: `Usage: phrasebook languages [list]
+       phrasebook languages add CODE...
+
+Lists the project's languages (the token needs the write or publish scope), or adds languages to
+it (write scope). A language the project has already is said and passed over, so a re-run in CI
+exits 0.
+
+  CODE                  a language code: de, pt-BR, sr-Latn
+  --config FILE         the configuration file, for its "server" (default: ./phrasebook.yaml)
+
+${CONNECTION_HELP}
+Examples:
+  phrasebook languages
+  phrasebook languages add fr pt-BR
+
+${EXIT_CODES}`,
   diff: `Usage: phrasebook diff [--release TAG|ID] [--against TAG|ID]
 
 Prints what a release changes against another (the token needs the write or publish scope): one
@@ -163,6 +186,53 @@ Prints what a release changes against another (the token needs the write or publ
 ${CONNECTION_HELP}
 Example:
   phrasebook diff --release v1.4.0 --against v1.3.0
+
+${EXIT_CODES}`,
+  builds: `Usage: phrasebook builds register [--name NAME]
+
+Registers the app build being made: sends the source: files of phrasebook.yaml as the build knows
+them (the token needs the write scope) and prints the build's id alone on the last line. The CDN
+then serves each release filtered for that build under .../b/<build id>/: every message the build
+lacks, or whose placeholders differ from the build's, is left out, so the app keeps its bundled
+string for it. The same messages give the same id; a project keeps its 50 most recent builds.
+
+  --name NAME           a name to know the build by in the dashboard (e.g. "1.4.0 (412)")
+  --config FILE         phrasebook.yaml elsewhere than the current directory
+
+${CONNECTION_HELP}
+Example:
+  BUILD_ID=$(phrasebook builds register --name "$CI_COMMIT_TAG" | tail -1)
+
+${EXIT_CODES}`,
+  verify: `Usage: phrasebook verify --public-key KEY [--release TAG|latest | --channel NAME | --manifest URL] [--build ID]
+
+Fetches a manifest and its signature, checks the signature with KEY (following the project's key
+chain from KEY when a later key signed it), the path it was signed for, and every file it names,
+its size and SHA-256: one line per file. Exit 3 when any check fails.
+
+  --public-key KEY      the key line of the project's key.pub, or a path to that file (phrasebook
+                        signing-key prints it)
+  --release WHICH       a release's tag or id, or latest (the default; a read token finds it)
+  --channel NAME        a channel's manifest (a write or publish token may list channels)
+  --manifest URL        any manifest's URL (no token needed)
+  --build ID            the manifest of that app build's view (phrasebook builds register)
+  --cdn-url URL         the CDN's origin, when it has a host of its own
+
+${CONNECTION_HELP}
+Example:
+  phrasebook verify --public-key key.pub --release v1.4.0
+
+${EXIT_CODES}`,
+  "signing-key": `Usage: phrasebook signing-key
+
+Prints the project's current public key, the key.pub file its CDN serves, for apps, minisign -V and
+phrasebook verify. A read token is enough; before the first publish, read the key in the dashboard.
+
+  --cdn-url URL         the CDN's origin, when it has a host of its own
+
+${CONNECTION_HELP}
+Example:
+  phrasebook signing-key > key.pub
 
 ${EXIT_CODES}`,
   screenshots: `Usage: phrasebook screenshots push DIR

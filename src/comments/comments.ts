@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { findKey } from "../authoring/keys.ts";
 import type { Actor } from "../changes/actor.ts";
 import { iso } from "../common/clock.ts";
@@ -63,7 +63,7 @@ export function addComment({ db, clock }: ServiceDeps, project: ProjectRow, keyP
     languageCode = lang.code;
   }
   return db.transaction(() => {
-    const n = db.select({ n: sql<number>`count(*)` }).from(comments).where(eq(comments.keyId, key.id)).get()!.n;
+    const n = db.select({ n: count() }).from(comments).where(eq(comments.keyId, key.id)).get()!.n;
     if (n >= COMMENTS_PER_KEY_MAX) throw conflict(`key "${key.key}" has ${COMMENTS_PER_KEY_MAX} comments, its most; delete resolved ones first`);
     const row = db
       .insert(comments)

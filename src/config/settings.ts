@@ -65,6 +65,30 @@ export interface Settings {
   /** Sent to the engine only, never logged. */
   mtKey: string | undefined;
   mtModel: string | undefined;
+  /**
+   * Object storage behind another CDN (docs/deploy.md "Object storage and CDN purge"): every CDN
+   * path mirrored to `{s3Prefix}/{path}` in the bucket; off while the bucket is unset. The keys
+   * fall back to AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (targets/mirror/location.ts).
+   */
+  s3Endpoint: string | undefined;
+  s3Bucket: string | undefined;
+  s3Region: string;
+  s3Prefix: string;
+  s3AccessKeyId: string | undefined;
+  s3SecretAccessKey: string | undefined;
+  s3VirtualHosted: boolean;
+  /** The cache purged when `latest`, a channel or a manifest changes; unset: none. */
+  purge: "cloudflare" | "fastly" | "http" | undefined;
+  purgeApi: string | undefined;
+  purgeZone: string | undefined;
+  purgeService: string | undefined;
+  purgeToken: string | undefined;
+  purgeUrl: string | undefined;
+  purgeSecret: string | undefined;
+  /** How long one import may run before it is stopped (docs/publishing.md §6 "Time limit and cancelling"). */
+  importTimeoutSeconds: number;
+  /** Changes one person or token may make per minute through the dashboard API (docs/deploy.md "Security notes"). */
+  writeRateLimit: number;
 }
 
 /** The machine translation engines the server can call (machine-translation/registry.ts has one file per kind). */
@@ -101,7 +125,18 @@ function positiveSeconds(env: string, raw: string, original: string | undefined)
   return n;
 }
 
+/**
+ * A URL setting is taken as written: spaces around it (a copied line, a quoted value in a unit
+ * file) stop the start instead of being trimmed, since `new URL` would drop them silently here
+ * while the same value compared elsewhere (an issuer, character for character) would not match
+ * (docs/deploy.md "Single sign-on").
+ */
+function noSurroundingSpace(env: string, raw: string | undefined): void {
+  if (raw !== undefined && raw !== raw.trim()) fail(env, "has spaces before or after the URL; remove them", raw);
+}
+
 function origin(env: string, raw: string | undefined): string {
+  noSurroundingSpace(env, raw);
   let url: URL;
   try {
     url = new URL(raw!);
@@ -159,9 +194,10 @@ function isLoopbackHost(hostname: string): boolean {
  */
 function issuer(env: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
+  noSurroundingSpace(env, raw);
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL(raw);
   } catch {
     fail(env, "must be an absolute https URL", raw);
   }
@@ -169,7 +205,19 @@ function issuer(env: string, raw: string | undefined): string | undefined {
   if (url.protocol !== "https:" && url.protocol !== "http:") fail(env, "must be an absolute https URL", raw);
   if (url.search || url.hash || url.username || url.password) fail(env, "must not carry a query, fragment or credentials", raw);
   // Kept as written: an issuer is compared exactly, and some end in a slash (Authentik).
-  return raw.trim();
+  return raw;
+}
+
+/**
+ * A single sign-on setting other than the issuer, set without PHRASEBOOK_OIDC_ISSUER, would do
+ * nothing, silently (a client id pasted, the issuer forgotten): it stops the start naming itself
+ * (docs/deploy.md "Single sign-on"). Every `PHRASEBOOK_OIDC_*` row of the table is held to it,
+ * those added later too. The secret's value is never echoed.
+ */
+function refuseWithoutIssuer(spec: Spec<keyof Settings>, raw: string | undefined, so: Partial<Settings>): void {
+  if (!spec.env.startsWith("PHRASEBOOK_OIDC_") || spec.key === "oidcIssuer") return;
+  if (raw === undefined || raw.trim() === "" || so.oidcIssuer !== undefined) return;
+  fail(spec.env, "is set, but PHRASEBOOK_OIDC_ISSUER is not: set the issuer to offer single sign-on, or remove this setting", spec.key === "oidcClientSecret" ? "[hidden]" : raw);
 }
 
 export const SETTINGS: Spec<keyof Settings>[] = [
@@ -255,7 +303,7 @@ export const SETTINGS: Spec<keyof Settings>[] = [
   {
     key: "replicaS3Endpoint", env: "PHRASEBOOK_REPLICA_S3_ENDPOINT", flag: "--replica-s3-endpoint",
     help: "endpoint of S3-compatible storage (unset: AWS S3)",
-    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_REPLICA_S3_ENDPOINT", r.trim()) : undefined),
+    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_REPLICA_S3_ENDPOINT", r) : undefined),
   },
   {
     key: "replicaS3Region", env: "PHRASEBOOK_REPLICA_S3_REGION", flag: "--replica-s3-region", help: "region of the S3 bucket",
@@ -358,6 +406,14 @@ export const SETTINGS: Spec<keyof Settings>[] = [
     },
   },
   {
+    key: "importTimeoutSeconds", env: "PHRASEBOOK_IMPORT_TIMEOUT", flag: "--import-timeout", help: "seconds one import may run before it is stopped",
+    parse: (r) => (r === undefined || r === "" ? 300 : positiveSeconds("PHRASEBOOK_IMPORT_TIMEOUT", r, r)),
+  },
+  {
+    key: "writeRateLimit", env: "PHRASEBOOK_WRITE_RATE_LIMIT", flag: "--write-rate-limit", help: "dashboard API changes per person or token per minute",
+    parse: (r) => integer("PHRASEBOOK_WRITE_RATE_LIMIT", r, 300, 1, 1_000_000),
+  },
+  {
     key: "defaultProjectRole", env: "PHRASEBOOK_DEFAULT_PROJECT_ROLE", flag: "--default-project-role",
     help: "project role of users without one of their own (none, viewer, ..., admin)",
     parse: (r) => {
@@ -367,7 +423,108 @@ export const SETTINGS: Spec<keyof Settings>[] = [
       return v as Settings["defaultProjectRole"];
     },
   },
+  {
+    key: "s3Endpoint", env: "PHRASEBOOK_S3_ENDPOINT", flag: "--s3-endpoint", help: "mirror: endpoint of S3-compatible storage (unset: AWS S3)",
+    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_S3_ENDPOINT", r.trim()) : undefined),
+  },
+  {
+    key: "s3Bucket", env: "PHRASEBOOK_S3_BUCKET", flag: "--s3-bucket", help: "mirror every CDN path to this bucket (unset: no mirror)",
+    parse: (r, so) => {
+      const bucket = r?.trim() || undefined;
+      // S3's bucket naming rules (R2, MinIO and Garage keep them).
+      if (bucket !== undefined && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) fail("PHRASEBOOK_S3_BUCKET", "must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens", r);
+      if (bucket === undefined && so.s3Endpoint) fail("PHRASEBOOK_S3_BUCKET", "is required when PHRASEBOOK_S3_ENDPOINT is set", r);
+      return bucket;
+    },
+  },
+  { key: "s3Region", env: "PHRASEBOOK_S3_REGION", flag: "--s3-region", help: "mirror: the bucket's region (R2: auto)", parse: (r) => r?.trim() || "us-east-1" },
+  {
+    key: "s3Prefix", env: "PHRASEBOOK_S3_PREFIX", flag: "--s3-prefix", help: "mirror: objects are {prefix}/{CDN path}",
+    parse: (r, so) => {
+      const prefix = (r ?? "").trim().replace(/^\/+|\/+$/g, "");
+      const badFolder = prefix !== "" && prefix.split("/").some((part) => part === "" || part === "." || part === "..");
+      if (prefix.length > S3_PREFIX_MAX_LENGTH || !/^[A-Za-z0-9._\-/]*$/.test(prefix) || badFolder) {
+        fail("PHRASEBOOK_S3_PREFIX", `must be folder names of letters, digits, '.', '_' or '-' separated by '/', at most ${S3_PREFIX_MAX_LENGTH} characters`, r);
+      }
+      if (so.s3Bucket && overlapsReplica(so, so.s3Bucket, prefix)) {
+        fail("PHRASEBOOK_S3_PREFIX", "the mirror would share its prefix with the replica (PHRASEBOOK_REPLICA_URL) in the same bucket; give each a folder of its own", r);
+      }
+      return prefix;
+    },
+  },
+  { key: "s3AccessKeyId", env: "PHRASEBOOK_S3_ACCESS_KEY_ID", flag: "--s3-access-key-id", help: "mirror: access key id (default AWS_ACCESS_KEY_ID)", parse: (r) => r?.trim() || undefined },
+  { key: "s3SecretAccessKey", env: "PHRASEBOOK_S3_SECRET_ACCESS_KEY", flag: "--s3-secret-access-key", help: "mirror: secret access key (default AWS_SECRET_ACCESS_KEY)", parse: (r) => r?.trim() || undefined },
+  {
+    key: "s3VirtualHosted", env: "PHRASEBOOK_S3_VIRTUAL_HOSTED", flag: "--s3-virtual-hosted", help: "mirror: bucket.host/key requests instead of host/bucket/key",
+    parse: (r) => bool("PHRASEBOOK_S3_VIRTUAL_HOSTED", r, false),
+  },
+  {
+    key: "purge", env: "PHRASEBOOK_PURGE", flag: "--purge", help: "purge the CDN in front when latest or a channel changes: cloudflare, fastly or http",
+    parse: (r) => {
+      const v = r?.trim().toLowerCase() || undefined;
+      if (v !== undefined && !PURGE_KINDS.includes(v as never)) fail("PHRASEBOOK_PURGE", `must be one of ${PURGE_KINDS.join(", ")}`, r);
+      return v as Settings["purge"];
+    },
+  },
+  {
+    key: "purgeApi", env: "PHRASEBOOK_PURGE_API", flag: "--purge-api", help: "purge: the vendor's API (default its public one)",
+    parse: (r) => (r?.trim() ? origin("PHRASEBOOK_PURGE_API", r.trim()) : undefined),
+  },
+  { key: "purgeZone", env: "PHRASEBOOK_PURGE_ZONE", flag: "--purge-zone", help: "purge: the Cloudflare zone id", parse: (r, so) => required(so, "cloudflare", "PHRASEBOOK_PURGE_ZONE", r) },
+  { key: "purgeService", env: "PHRASEBOOK_PURGE_SERVICE", flag: "--purge-service", help: "purge: the Fastly service id", parse: (r, so) => required(so, "fastly", "PHRASEBOOK_PURGE_SERVICE", r) },
+  {
+    key: "purgeToken", env: "PHRASEBOOK_PURGE_TOKEN", flag: "--purge-token", help: "purge: the Cloudflare API token or Fastly API key",
+    parse: (r, so) => {
+      const token = r?.trim() || undefined;
+      if (!token && (so.purge === "cloudflare" || so.purge === "fastly")) fail("PHRASEBOOK_PURGE_TOKEN", `is required when PHRASEBOOK_PURGE is ${so.purge}`, "[hidden]");
+      return token;
+    },
+  },
+  {
+    key: "purgeUrl", env: "PHRASEBOOK_PURGE_URL", flag: "--purge-url", help: "purge: the operator's endpoint that purges (PHRASEBOOK_PURGE=http)",
+    parse: (r, so) => {
+      const value = required(so, "http", "PHRASEBOOK_PURGE_URL", r);
+      if (value === undefined) return undefined;
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        fail("PHRASEBOOK_PURGE_URL", "must be an absolute http(s) URL", "[hidden]");
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") fail("PHRASEBOOK_PURGE_URL", "must be an absolute http(s) URL", "[hidden]");
+      return value;
+    },
+  },
+  { key: "purgeSecret", env: "PHRASEBOOK_PURGE_SECRET", flag: "--purge-secret", help: "purge: the secret that signs the http purge's requests", parse: (r) => r || undefined },
 ];
+
+export const PURGE_KINDS = ["cloudflare", "fastly", "http"] as const;
+/** Room for the CDN path under the prefix within S3's 1,024 bytes of a key. */
+export const S3_PREFIX_MAX_LENGTH = 512;
+
+/** A purge kind's setting: required with that kind, else whatever was given (it is not used). */
+function required(so: Partial<Settings>, kind: NonNullable<Settings["purge"]>, env: string, raw: string | undefined): string | undefined {
+  const value = raw?.trim() || undefined;
+  if (!value && so.purge === kind) fail(env, `is required when PHRASEBOOK_PURGE is ${kind}`, raw);
+  return value;
+}
+
+/**
+ * Whether the mirror's objects would lie among the replica's in one bucket (docs/deploy.md
+ * "Object storage and CDN purge"): `mirror sync` deletes what the CDN would not serve under its
+ * prefix, so a replica inside it, or around it, would be deleted.
+ */
+function overlapsReplica(so: Partial<Settings>, bucket: string, prefix: string): boolean {
+  const replica = so.replicaUrl;
+  if (!replica?.startsWith("s3://")) return false;
+  const rest = replica.slice("s3://".length);
+  const slash = rest.indexOf("/");
+  if ((slash === -1 ? rest : rest.slice(0, slash)) !== bucket) return false;
+  if ((so.replicaS3Endpoint ?? "") !== (so.s3Endpoint ?? "")) return false;
+  const path = slash === -1 ? "" : rest.slice(slash + 1).replace(/^\/+|\/+$/g, "");
+  const within = (a: string, b: string) => a === "" || b === a || b.startsWith(`${a}/`);
+  return within(prefix, path) || within(path, prefix);
+}
 
 /**
  * A replica is an absolute folder path or `s3://bucket[/path]` (docs/deploy.md "Continuous
@@ -390,6 +547,7 @@ export function loadSettings(env: Source, flags: Source = {}): Settings {
   const out: Partial<Settings> = {};
   for (const spec of SETTINGS) {
     const raw = flags[spec.flag] ?? env[spec.env];
+    refuseWithoutIssuer(spec, raw, out);
     (out as Record<string, unknown>)[spec.key] = spec.parse(raw, out);
   }
   out.publicUrlSet = Boolean(flags["--public-url"] ?? env.PHRASEBOOK_PUBLIC_URL);

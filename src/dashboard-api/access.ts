@@ -3,14 +3,15 @@ import { checkCsrf, readCookie, SESSION_COOKIE, sessionFromCookie, type SessionI
 import type { AuditBy } from "../audit/record.ts";
 import { findProject } from "../authoring/projects.ts";
 import { actorKey, type Actor } from "../changes/actor.ts";
-import { badRequest, forbidden, notFound, unauthorized } from "../common/errors.ts";
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
 import { grantCoversLanguage, grantOf, grantsOf, roleCovers, type Grant } from "../members/members.ts";
 import { EVERY_PROJECT, type ReadScope } from "../memory/scope.ts";
 import type { ProjectRole, ProjectRow, TokenScope } from "../storage/schema.ts";
 import { isBearer, TokenAuth, type Caller as TokenInfo } from "../tokens/token-auth.ts";
 import { pathOf } from "../common/http.ts";
-import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite, type Limit } from "./guards.ts";
+import { DASHBOARD_API_PREFIX, jsonBodyParser, refuseCrossSite, WRITE_WINDOW_SECONDS, writeBytesBudget, type Limit, type RawBodyRoute } from "./guards.ts";
+import { WriteBudget, type WriteRefusal } from "../common/write-budget.ts";
 import { parseBodyOffThread } from "./worker.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -258,8 +259,23 @@ export function authenticate(deps: Pick<AppDeps, "db" | "clock" | "settings">, t
   return authenticateSession(deps, request, cookieValue);
 }
 
-/** `/projects/<id>/...` under the dashboard API: the project id, from the path alone. */
-const PROJECT_PATH = /\/projects\/([^/]+)\//;
+/**
+ * The 429 of a caller past their write budget (docs/deploy.md "Security notes"), naming the limit
+ * and when the window ends.
+ */
+function writesRefused(refusal: WriteRefusal, limit: number): HttpError {
+  const why =
+    refusal.why === "writes"
+      ? `you made ${limit} changes in this minute, the limit for one person or token (PHRASEBOOK_WRITE_RATE_LIMIT)`
+      : `your changes in this minute hold ${(writeBytesBudget(limit) / (1024 * 1024)).toFixed(1)} MB, the limit for one person or token`;
+  return new HttpError(429, `${why}; try again in ${refusal.retryAfterSeconds} s`, { "retry-after": String(refusal.retryAfterSeconds) });
+}
+
+/** The rights whose requests change nothing lasting, so they spend no write: reading, and signing out. */
+const SPENDS_NO_WRITE = new Set<Access>(["read", "read-private"]);
+
+/** `/projects/<id>/import` (and `/builds`, whose body is base files) under the dashboard API: the project id, from the path alone. */
+const IMPORT_PATH = /\/projects\/([^/]+)\/(?:import|builds)$/;
 
 /** Where a project route runs: the project, and the caller's grant there (null for a token). */
 export interface Place {
@@ -292,7 +308,7 @@ function placeFor(deps: Pick<AppDeps, "db" | "settings">, caller: Caller | undef
  * (`inProject: true`), 404 when there is none or when a token of another project asks for it.
  * Every resource's routes `.use()` this same instance.
  */
-export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null) {
+export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" | "settings">, clientOf: (request: Request) => string | null = () => null, rawBodies: readonly RawBodyRoute<Access>[] = []) {
   // Verified tokens are remembered like the public API's, and forgotten when their project changes
   // (deleting a token is such a change), so a deleted token is refused on its next request.
   const tokens = new TokenAuth(deps.db);
@@ -316,22 +332,35 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
     if (!place) places.set(request, (place = placeFor(deps, caller, pid)));
     return place;
   };
+  // Writes per person and token, and the bytes of their bodies (guards.ts WRITE_BYTES_PER_WRITE).
+  const writes = new WriteBudget(deps.settings.writeRateLimit, writeBytesBudget(deps.settings.writeRateLimit), WRITE_WINDOW_SECONDS * 1000);
+  const bodyBytes = new WeakMap<Request, number>();
+  const spend = (request: Request, caller: Caller, access: Access) => {
+    if (SAFE_METHODS.has(request.method) || SPENDS_NO_WRITE.has(access)) return;
+    const refusal = writes.take(actorKey(caller.actor), bodyBytes.get(request) ?? 0, deps.clock.now());
+    if (refusal) throw writesRefused(refusal, writes.writes);
+  };
   const admit = (request: Request, limit: Limit): string | undefined => {
     const caller = callerOf(request);
-    if (limit.access === null) return undefined;
-    const pid = PROJECT_PATH.exec(pathOf(request.url))?.[1] ?? null;
-    let id: string | null = null;
-    try {
-      id = pid === null ? null : decodeURIComponent(pid);
-    } catch {
-      // an undecodable id names no project: 404 below
+    if (limit.raw) {
+      // A declared body (guards.ts rule 2): the route's access, in the project its path names.
+      const { route, params } = limit.raw;
+      const access = route.access as Access;
+      if (params.pid === undefined) authorize(caller, access);
+      else authorizeIn(caller, placeOf(request, caller, params.pid).grant, access, params.code ?? null);
+      return actorKey(caller.actor);
     }
-    const place = placeOf(request, caller, id);
-    authorizeIn(caller, place.grant, limit.access, null);
+    if (!limit.import) return undefined;
+    const pid = IMPORT_PATH.exec(pathOf(request.url))?.[1] ?? null;
+    const place = placeOf(request, caller, pid === null ? null : decodeURIComponent(pid));
+    authorizeIn(caller, place.grant, "import", null);
     return actorKey(caller.actor);
   };
   return new Elysia({ name: "dashboard-context" })
-    .onParse({ as: "scoped" }, jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, parseLarge: parseBodyOffThread }))
+    .onParse(
+      { as: "scoped" },
+      jsonBodyParser({ prefix: DASHBOARD_API_PREFIX, admit, rawBodies, parseLarge: parseBodyOffThread, measured: (request, bytes) => bodyBytes.set(request, bytes) }),
+    )
     .derive({ as: "scoped" }, ({ request }) => {
       const caller = callerOf(request);
       // Who the audit log names for what this request changes (docs/dashboard-api.md "Audit log").
@@ -343,10 +372,14 @@ export function dashboardContext(deps: Pick<AppDeps, "db" | "clock" | "changes" 
       access: (access: Access) => ({
         beforeHandle({ caller, params, request }) {
           const { pid, code } = (params ?? {}) as Record<string, string | undefined>;
-          if (pid === undefined) return authorize(caller, access);
-          if (!caller) throw unauthorized("not logged in");
-          const place = placeOf(request, caller, pid);
-          authorizeIn(caller, place.grant, access, code ?? null);
+          if (pid === undefined) authorize(caller, access);
+          else {
+            if (!caller) throw unauthorized("not logged in");
+            const place = placeOf(request, caller, pid);
+            authorizeIn(caller, place.grant, access, code ?? null);
+          }
+          // A change, allowed: one write of the caller's budget (an import is one, whatever its size).
+          spend(request, caller!, access);
         },
       }),
       inProject: {

@@ -2,8 +2,12 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { glossaryCsv, importGlossaryCsv } from "../glossary/csv.ts";
 import { createTerm, deleteTerm, listTerms, updateTerm } from "../glossary/glossary.ts";
-import { NewTerm, TermPatch } from "../glossary/model.ts";
-import type { DashboardContext } from "./access.ts";
+import { GLOSSARY_CSV_MAX_BYTES, NewTerm, TermPatch } from "../glossary/model.ts";
+import type { Access, DashboardContext } from "./access.ts";
+import type { RawBody, RawBodyRoute } from "./guards.ts";
+
+/** A CSV file is the body of a glossary import (docs/architecture.md "Adding a binary upload"). */
+export const GLOSSARY_CSV_BODY: RawBodyRoute<Access> = { method: "POST", path: "/projects/:pid/glossary.csv", types: ["text/csv"], maxBytes: GLOSSARY_CSV_MAX_BYTES, access: "keys" };
 
 /** A project's glossary (docs/translators.md "Glossary"): read by viewers, kept by developers and write tokens. */
 export function glossaryRoutes(deps: AppDeps, context: DashboardContext) {
@@ -31,5 +35,5 @@ export function glossaryRoutes(deps: AppDeps, context: DashboardContext) {
       },
       { access: "read", inProject: true },
     )
-    .post("/projects/:pid/glossary.csv", ({ project, body }) => importGlossaryCsv(deps, project, body as Uint8Array), { access: "keys", inProject: true });
+    .post("/projects/:pid/glossary.csv", ({ project, body }) => importGlossaryCsv(deps, project, (body as RawBody).bytes), { access: GLOSSARY_CSV_BODY.access, inProject: true });
 }

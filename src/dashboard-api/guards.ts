@@ -2,36 +2,36 @@ import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
 import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE, IMPORTS_PER_CALLER_BUSY_MESSAGE, IMPORTS_PER_CALLER_MAX } from "../authoring/limits.ts";
 import { FairPlaces } from "../common/fair-places.ts";
 import { pathOf } from "../common/http.ts";
-import { GLOSSARY_CSV_MAX_BYTES } from "../glossary/limits.ts";
-import { MEMORY_IMPORT_MAX_BYTES } from "../memory/limits.ts";
-import { SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES } from "../screenshots/limits.ts";
 
 /**
  * What every request to the dashboard API passes before a route sees it (docs/dashboard-api.md
- * "Conventions", docs/deploy.md "Security notes"):
+ * "Conventions", docs/deploy.md "Security notes", docs/architecture.md "Bodies"). One rule for every
+ * kind of body, here and in access.ts, for every POST, PUT, PATCH and DELETE:
  *
- * - Bodies are JSON only, but for the few routes that take a file (FILE_BODIES: a TMX memory, a
- *   glossary's CSV, a screenshot), which take exactly the content types they declare: anything
- *   else is a 415. A cross-site page can send a form, multipart or text body without asking (an
- *   HTML form, a no-cors fetch), but never `application/json` nor any type a file route takes
- *   (none of them is one a browser sends across sites without a preflight); so a drive-by form
- *   cannot sign anyone in, run the first-run setup or change anything. A file route's body is
- *   judged like an import's: who may send it is settled from the headers and the path before a
- *   byte is read, and it is read only up to its route's limit.
- * - Bodies are read here, by this parser instead of Elysia's, and never past a limit: sign-in
- *   bodies are tiny, every other body is small, and only the import route takes a large one. The
- *   limit is checked against Content-Length before anything is read, and against the bytes as they
- *   arrive when there is none (a chunked body is cut at the limit).
- * - Who may send it is settled before a byte of it is read, from the headers and the path alone
- *   (`admit`): an import body only from a caller that may import into that very project (scope
- *   `write`, the token's own project), any other body past the sign-in size only from an
- *   authenticated caller. A `read` token or another project's token makes the server read nothing.
- * - Large import bodies are read and parsed at most IMPORT_BODIES_AT_ONCE at a time; more are a
- *   429 before they are read, so parallel uploads cannot grow the server's memory without bound.
- * - JSON that nests deeper than BODY_MAX_DEPTH is a 400 before it is parsed: no route takes more
- *   than a few levels, and deep values are what overflowed the stack in validation.
- * - A cookie-authenticated change (and signing in, and the setup) from another site is a 403: its
- *   `Origin`, when there is one, must be this server's (refuseCrossSite).
+ * 1. **Its content type is one its route takes**, else 415 before a byte is read. Every route takes
+ *    JSON (`application/json`); a route that takes another kind of body (an image, an XML file)
+ *    declares its content types (`RawBodyRoute`) and takes only those. No route may declare a type
+ *    an HTML form or a no-cors fetch can send from another site without asking (`text/plain`, a
+ *    form, multipart): those stay 415 everywhere. So a drive-by form cannot sign anyone in, run the
+ *    first-run setup or change anything, whatever else holds.
+ * 2. **Who sends it is settled from the headers and the path alone** (`admit`, access.ts) before the
+ *    body is read, for every body but a small JSON one: with a session cookie, an `Origin` of this
+ *    server (or none) and the session's `X-CSRF-Token` (else 403), whatever the content type; with
+ *    `Authorization: Bearer`, a valid token and no CSRF header (no browser adds a token by itself);
+ *    and for an import or a declared body, the right to send that route a body in that project. A
+ *    body other than JSON is always read after this; a small JSON body may be read first (it is
+ *    cheap) and the same checks refuse the request before any route runs.
+ * 3. **It is read here, never past its limit**: sign-in bodies are tiny, every other JSON body is
+ *    small, only the import takes a large one, a declared body its own `maxBytes`. The limit is
+ *    checked against Content-Length before anything is read, and against the bytes as they arrive
+ *    when there is none (a chunked body is cut at the limit).
+ * 4. Large import bodies are read and parsed at most IMPORT_BODIES_AT_ONCE at a time; more are a 429
+ *    before they are read, so parallel uploads cannot grow the server's memory without bound.
+ * 5. JSON that nests deeper than BODY_MAX_DEPTH is a 400 before it is parsed: no route takes more
+ *    than a few levels, and deep values are what overflowed the stack in validation.
+ *
+ * Signing in and the setup have no session, so no CSRF token: what keeps another site's page from
+ * using them is rule 1 (JSON only) and their `Origin` (refuseCrossSite).
  */
 
 /** Where the dashboard API is served (docs/product.md §2). */
@@ -49,28 +49,97 @@ export const IMPORT_BODY_MAX_BYTES = 16 * 1024 * 1024;
 /** No route's body nests deeper than 3 levels; this leaves room and stops stack-deep input. */
 export const BODY_MAX_DEPTH = 32;
 
+/**
+ * The window of the write budget (access.ts): PHRASEBOOK_WRITE_RATE_LIMIT changes per person or
+ * token in it, whose bodies (an import's aside) may hold WRITE_BYTES_PER_WRITE a change on average,
+ * and at least one largest body (docs/deploy.md "Security notes"). A translator's 907 saves of
+ * 100,000-character values in 10 s grew the database by 180 MB; at the default of 300 a minute,
+ * saves may bring at most 9.4 MB a minute.
+ */
+export const WRITE_WINDOW_SECONDS = 60;
+export const WRITE_BYTES_PER_WRITE = 32 * 1024;
+
+/** The bytes of bodies one caller's writes may hold in a window, for `writes` writes. */
+export function writeBytesBudget(writes: number): number {
+  return Math.max(writes * WRITE_BYTES_PER_WRITE, BODY_MAX_BYTES);
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function megabytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }
 
-/**
- * What a route's body may be: its size limit; whether it is a sign-in's (read from anyone); the
- * right the caller must hold in the path's project before a byte is read (an import's, a file
- * route's), or null; and for a file route the content types it takes (null: JSON).
- */
-export type Limit = { max: number; signIn: boolean; import: boolean; access: "import" | "keys" | null; types: readonly string[] | null };
+/** What the parser found for a request: its body limit, and whether it is a sign-in's, an import's or a declared kind's. */
+export type Limit = { max: number; signIn: boolean; import: boolean; raw?: RawBodyMatch };
 
 /**
- * The routes whose body is a file, not JSON (docs/dashboard-api.md "Conventions"): the content
- * types each takes, its size limit, and the right checked before its body is read.
+ * A route that takes a body other than JSON (docs/architecture.md "Adding a binary upload"): the
+ * method and path as the route declares them (`/projects/:pid/screenshots`), the content types it
+ * takes (media types without parameters), its size limit, and the access a caller needs to send it
+ * (checked before the body is read: `A` is access.ts's `Access`).
  */
-export const FILE_BODIES: { path: RegExp; types: readonly string[]; max: number; access: "import" | "keys" }[] = [
-  { path: /^\/projects\/[^/]+\/tm\/import$/, types: ["application/xml", "text/xml", "application/x-tmx+xml"], max: MEMORY_IMPORT_MAX_BYTES, access: "import" },
-  { path: /^\/projects\/[^/]+\/glossary\.csv$/, types: ["text/csv"], max: GLOSSARY_CSV_MAX_BYTES, access: "keys" },
-  { path: /^\/projects\/[^/]+\/screenshots$/, types: SCREENSHOT_TYPES, max: SCREENSHOT_MAX_BYTES, access: "keys" },
-];
+export interface RawBodyRoute<A extends string = string> {
+  method: "POST" | "PUT" | "PATCH";
+  path: string;
+  types: readonly string[];
+  maxBytes: number;
+  access: A;
+}
+
+/** A declared route matched by a request, with the path's parameters (`pid`). */
+export interface RawBodyMatch<A extends string = string> {
+  route: RawBodyRoute<A>;
+  params: Record<string, string>;
+}
+
+/** A body other than JSON, as its route receives it. */
+export interface RawBody {
+  type: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Content types a page on another site can send without a CORS preflight (the Fetch standard's
+ * "CORS-safelisted request-header" `Content-Type` values): no route may take them (rule 1).
+ */
+export const CROSS_SITE_SENDABLE_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"] as const;
+
+/** The media type of a Content-Type value: lower case, without its parameters. */
+export function mediaType(contentType: string): string {
+  return contentType.split(";")[0]!.trim().toLowerCase();
+}
+
+/** Matches requests against the declared routes; refuses, when built, a declaration that breaks rule 1. */
+export function rawBodyMatcher<A extends string>(routes: readonly RawBodyRoute<A>[]): (method: string, path: string) => RawBodyMatch<A> | null {
+  const compiled = routes.map((route) => {
+    for (const type of route.types) {
+      if (type !== mediaType(type) || type === "application/json" || (CROSS_SITE_SENDABLE_TYPES as readonly string[]).includes(type)) {
+        throw new Error(`${route.method} ${route.path} cannot declare the body type ${JSON.stringify(type)}: JSON is every route's, and a form's types are never taken (dashboard-api/guards.ts rule 1)`);
+      }
+    }
+    const names: string[] = [];
+    const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/:([A-Za-z]\w*)/g, (_, name: string) => (names.push(name), "/([^/]+)"));
+    return { route, names, pattern: new RegExp(`^${source}$`) };
+  });
+  return (method, path) => {
+    for (const c of compiled) {
+      if (c.route.method !== method) continue;
+      const m = c.pattern.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      c.names.forEach((name, i) => {
+        try {
+          params[name] = decodeURIComponent(m[i + 1]!);
+        } catch {
+          params[name] = m[i + 1]!;
+        }
+      });
+      return { route: c.route, params };
+    }
+    return null;
+  };
+}
 
 /**
  * Import bodies above BODY_MAX_BYTES (or of unknown length) being read or parsed at once, per
@@ -81,15 +150,16 @@ export const FILE_BODIES: { path: RegExp; types: readonly string[]; max: number;
  */
 export const IMPORT_BODIES_AT_ONCE = IMPORT_QUEUE_MAX;
 
-/** The body limit of a path under the dashboard API. */
+/** The body limit of a path under the dashboard API: the import's, or every other route's. */
 export function bodyLimitFor(pathname: string, prefix: string): Limit {
   const path = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : pathname;
-  if (path === "/login" || path === "/setup") return { max: SIGN_IN_BODY_MAX_BYTES, signIn: true, import: false, access: null, types: null };
-  if (/^\/projects\/[^/]+\/import$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true, access: "import", types: null };
-  const file = FILE_BODIES.find((f) => f.path.test(path));
-  if (file) return { max: file.max, signIn: false, import: false, access: file.access, types: file.types };
-  return { max: BODY_MAX_BYTES, signIn: false, import: false, access: null, types: null };
+  // An app build's base files are sent like an import's (docs/delivery.md "App builds").
+  if (/^\/projects\/[^/]+\/(?:import|builds)$/.test(path)) return { max: IMPORT_BODY_MAX_BYTES, signIn: false, import: true };
+  return { max: BODY_MAX_BYTES, signIn: false, import: false };
 }
+
+/** A sign-in's limit: the routes of a parser made with `signIn: true` (signing in, the setup). */
+const SIGN_IN_LIMIT: Limit = { max: SIGN_IN_BODY_MAX_BYTES, signIn: true, import: false };
 
 function declaredLength(request: Request): number | null {
   const header = request.headers.get("content-length");
@@ -151,10 +221,18 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export interface BodyParserOptions {
   prefix: string;
   /**
+   * The parser of the routes that need no caller (signing in, the first-run setup): every body is
+   * a sign-in's, JSON only, small, and read without asking who sends it.
+   */
+  signIn?: boolean;
+  /** The routes that take a body other than JSON (rule 1); none unless given. */
+  rawBodies?: readonly RawBodyRoute[];
+  /**
    * Throws the 401/403/404 of a caller who may not send this route a body, judged from the
-   * request's headers and path alone (the dashboard API's authentication, and for the import route
-   * its access and project); called before the body is read. For an import it returns who sends
-   * it (a user's or token's key), whose share of the places large bodies are counted against.
+   * request's headers and path alone (the dashboard API's authentication, its CSRF check, and for
+   * the import route and a declared body the access in the project the path names); called before
+   * the body is read. For an import it returns who sends it (a user's or token's key), whose share
+   * of the places large bodies are counted against.
    */
   admit(request: Request, limit: Limit): string | void;
   /**
@@ -163,6 +241,8 @@ export interface BodyParserOptions {
    * (docs/publishing.md §6 "Not holding up other requests").
    */
   parseLarge?(bytes: Uint8Array): Promise<unknown>;
+  /** Told the size of every body read but an import's (the write budget counts them, access.ts). */
+  measured?(request: Request, bytes: number): void;
 }
 
 /** Import bodies from this size on are parsed by `parseLarge` when there is one. */
@@ -215,27 +295,37 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   return parsed;
 }
 
+/** The 415 of a body its route does not take, naming what it takes. */
+function unsupported(takes: readonly string[], got: string): HttpError {
+  const what = takes.length === 1 && takes[0] === "application/json" ? "JSON (Content-Type: application/json)" : `one of ${takes.join(", ")}`;
+  return new HttpError(415, `request body must be ${what}${got ? `, not ${got.slice(0, 100)}` : ""}`);
+}
+
 /**
  * The dashboard API's one body parser (Elysia's `onParse`, which runs before any route's own
- * hooks). Returns the parsed body, or undefined for a request without one.
+ * hooks), rules 1 to 5 above. Returns the parsed JSON, a RawBody for a declared route, or undefined
+ * for a request without a body.
  */
 export function jsonBodyParser(options: BodyParserOptions) {
   const largeBodies = new FairPlaces(IMPORT_BODIES_AT_ONCE, IMPORTS_PER_CALLER_MAX);
+  const declared = rawBodyMatcher(options.rawBodies ?? []);
   return async ({ request, contentType }: { request: Request; contentType: string }): Promise<unknown> => {
     if (SAFE_METHODS.has(request.method)) return undefined;
-    const limit = bodyLimitFor(pathOf(request.url), options.prefix);
+    const pathname = pathOf(request.url);
+    const raw = options.signIn ? null : declared(request.method, pathname.startsWith(options.prefix) ? pathname.slice(options.prefix.length) : pathname);
     const type = contentType.trim().toLowerCase();
-    if (limit.types) return readFile(request, limit, type, options);
-    if (type !== "" && type !== "application/json") {
-      throw new HttpError(415, `request body must be JSON (Content-Type: application/json), not ${type.slice(0, 100)}`);
-    }
-    const declared = declaredLength(request);
-    if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
-    // Who is sending, and whether they may use the route, before a byte is read: an import always,
-    // any other body unless it is declared no larger than a sign-in's (cheap to read either way).
+    const length = declaredLength(request);
+    if (raw) return readRawBody(request, raw, mediaType(type), length, options);
+    const limit = options.signIn ? SIGN_IN_LIMIT : bodyLimitFor(pathname, options.prefix);
+    if (type !== "" && type !== "application/json") throw unsupported(["application/json"], type);
+    // Who is sending, and whether they may use the route, before a byte is read: an import always
+    // (first: a caller who may not import is told so, whatever the size), any other body unless it
+    // is declared no larger than a sign-in's (cheap to read either way).
     let sender: string | void = undefined;
-    if (!limit.signIn && (limit.access !== null || declared === null || declared > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
-    const large = limit.import && (declared === null || declared > BODY_MAX_BYTES);
+    if (limit.import) sender = options.admit(request, limit);
+    if (length !== null && length > limit.max) throw tooLargeFor(limit.max);
+    if (!limit.signIn && !limit.import && (length === null || length > SIGN_IN_BODY_MAX_BYTES)) sender = options.admit(request, limit);
+    const large = limit.import && (length === null || length > BODY_MAX_BYTES);
     const holder = sender ?? "";
     if (large) {
       const refusal = largeBodies.take(holder);
@@ -243,8 +333,9 @@ export function jsonBodyParser(options: BodyParserOptions) {
     }
     try {
       const bytes = await readAtMost(request, limit.max);
+      if (!limit.import) options.measured?.(request, bytes.byteLength);
       if (bytes.byteLength === 0) return undefined;
-      if (type === "") throw new HttpError(415, "request body must be JSON (Content-Type: application/json)");
+      if (type === "") throw unsupported(["application/json"], "");
       if (limit.import && options.parseLarge && bytes.byteLength >= PARSE_OFF_THREAD_FROM_BYTES) return await options.parseLarge(bytes);
       return parseJsonBody(bytes);
     } finally {
@@ -254,20 +345,19 @@ export function jsonBodyParser(options: BodyParserOptions) {
 }
 
 /**
- * A file route's body (FILE_BODIES): the caller admitted first (who may not send it learns nothing
- * of what the route takes); one of the content types the route takes (its parameters, `;
- * charset=utf-8`, aside), else 415; at most the route's limit (413), judged before a byte is read.
- * The bytes as sent; the route reads them.
+ * A declared route's body (rules 1 to 3): its caller admitted first (as every route authenticates
+ * before it validates, a caller who may not send it learns nothing of what it takes: 401 and 403
+ * before 415), then its types only, at most its limit.
  */
-async function readFile(request: Request, limit: Limit, type: string, options: BodyParserOptions): Promise<Uint8Array> {
-  options.admit(request, limit);
-  const bare = type.split(";")[0]!.trim();
-  if (!limit.types!.includes(bare)) {
-    throw new HttpError(415, `request body must be ${limit.types!.join(", ")} (Content-Type), not ${bare.slice(0, 100) || "untyped"}`);
-  }
-  const declared = declaredLength(request);
-  if (declared !== null && declared > limit.max) throw tooLargeFor(limit.max);
-  return readAtMost(request, limit.max);
+async function readRawBody(request: Request, raw: RawBodyMatch, type: string, length: number | null, options: BodyParserOptions): Promise<RawBody> {
+  const { route } = raw;
+  options.admit(request, { max: route.maxBytes, signIn: false, import: false, raw });
+  if (!route.types.includes(type)) throw unsupported(route.types, type);
+  if (length !== null && length > route.maxBytes) throw tooLargeFor(route.maxBytes);
+  const bytes = await readAtMost(request, route.maxBytes);
+  options.measured?.(request, bytes.byteLength);
+  if (bytes.byteLength === 0) throw new HttpError(400, `request body is empty: this route takes ${route.types.join(", ")}`);
+  return { type, bytes };
 }
 
 /**

@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
 import { keyHistory } from "../authoring/history.ts";
 import { createKey, deleteKey, getKey, listKeys, updateKey } from "../authoring/keys.ts";
+import type { listProblems } from "../authoring/problems.ts";
 import { HistoryListQuery, KeyListQuery, KeyPatch, NewKey, ProblemListQuery, TranslationValue } from "../authoring/model.ts";
-import { listProblems } from "../authoring/problems.ts";
+import type { KeyReads } from "../authoring/key-reads.ts";
+import { actorKey } from "../changes/actor.ts";
 import { approveTranslation, setTranslation } from "../authoring/translations.ts";
 import type { AppDeps } from "../deps.ts";
 import { onlyVisible, visibleLanguages, type DashboardContext } from "./access.ts";
@@ -22,19 +24,43 @@ function problemsShown<L extends { items: { language_code: string }[] }>(visible
   return visible === null ? list : { ...list, items: onlyVisible(visible, list.items, (p) => p.language_code) };
 }
 
-/** Keys and translations: members may edit these (docs/product.md §4). Import: import.ts. */
-export function keyRoutes(deps: AppDeps, context: DashboardContext) {
-  const { db } = deps;
+/**
+ * Keys and translations: members may edit these (docs/product.md §4). Import: import.ts. A search,
+ * a status filter and the problem list read up to every value of the project: they run on the
+ * threads of `reads`, a caller's few at a time (docs/dashboard.md "Speed"); a plain page of keys
+ * reads a page's worth and stays here.
+ */
+export function keyRoutes(deps: AppDeps, context: DashboardContext, reads: KeyReads) {
+  const { db, settings } = deps;
   return new Elysia()
     .use(context)
-    .get("/projects/:pid/keys", ({ project, grant, query }) => keysShown(visibleLanguages(grant, project), listKeys(db, project, query)), {
-      access: "read",
-      inProject: true,
-      // docs/product.md §8: the editor's filters.
-      query: KeyListQuery,
-    })
+    .get(
+      "/projects/:pid/keys",
+      async ({ project, grant, query, caller, request }) => {
+        const visible = visibleLanguages(grant, project);
+        // A search reads only what the caller may read (docs/dashboard-api.md "Project roles").
+        const reading = query.search?.trim() || query.status !== undefined;
+        const list = reading
+          ? await reads.run<ReturnType<typeof listKeys>>(actorKey(caller.actor), { kind: "list", dataDir: settings.dataDir, project, query, visible: visible && [...visible] }, request.signal)
+          : listKeys(db, project, query, visible);
+        return keysShown(visible, list);
+      },
+      {
+        access: "read",
+        inProject: true,
+        // docs/product.md §8: the editor's filters.
+        query: KeyListQuery,
+      },
+    )
     // Every message-check finding of the project (docs/product.md §7).
-    .get("/projects/:pid/problems", ({ project, grant, query }) => problemsShown(visibleLanguages(grant, project), listProblems(db, project, query)), {
+    .get(
+      "/projects/:pid/problems",
+      async ({ project, grant, query, caller, request }) =>
+        problemsShown(
+          visibleLanguages(grant, project),
+          await reads.run<ReturnType<typeof listProblems>>(actorKey(caller.actor), { kind: "problems", dataDir: settings.dataDir, project, query, visible: null }, request.signal),
+        ),
+      {
       access: "read",
       inProject: true,
       query: ProblemListQuery,

@@ -1,12 +1,22 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { deleteMemoryImport, listMemoryImports } from "../memory/imports.ts";
-import { MemoryExportQuery, MemoryImportQuery, PretranslateInput, SuggestionsQuery } from "../memory/model.ts";
+import { MEMORY_IMPORT_MAX_BYTES, MemoryExportQuery, MemoryImportQuery, PretranslateInput, SuggestionsQuery } from "../memory/model.ts";
 import { MemoryImports } from "../memory/runner.ts";
 import { TranslatorHelp } from "../memory/service.ts";
 import { invalidQueryParameter } from "../common/errors.ts";
-import { readScope, requireVisible, type DashboardContext } from "./access.ts";
+import { readScope, requireVisible, type Access, type DashboardContext } from "./access.ts";
+import type { RawBody, RawBodyRoute } from "./guards.ts";
 import { memoryExportOffThread, memoryImportOffThread, pretranslateOffThread } from "./worker.ts";
+
+/** A TMX file is the body of an import (docs/architecture.md "Adding a binary upload"). */
+export const MEMORY_IMPORT_BODY: RawBodyRoute<Access> = {
+  method: "POST",
+  path: "/projects/:pid/tm/import",
+  types: ["application/xml", "text/xml", "application/x-tmx+xml"],
+  maxBytes: MEMORY_IMPORT_MAX_BYTES,
+  access: "import",
+};
 
 /**
  * The translation memory, machine translation and pre-translation (docs/translators.md): reading
@@ -41,8 +51,8 @@ export function memoryRoutes(deps: AppDeps, context: DashboardContext) {
       },
       { access: "read", inProject: true, query: MemoryExportQuery },
     )
-    .post("/projects/:pid/tm/import", ({ project, body, query, caller }) => imports.run(project, body as Uint8Array, query.name ?? null, caller.actor), {
-      access: "import",
+    .post("/projects/:pid/tm/import", ({ project, body, query, caller }) => imports.run(project, (body as RawBody).bytes, query.name ?? null, caller.actor), {
+      access: MEMORY_IMPORT_BODY.access,
       inProject: true,
       query: MemoryImportQuery,
     })

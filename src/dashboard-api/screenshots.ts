@@ -1,8 +1,12 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { ScreenshotKeysInput, ScreenshotUploadQuery } from "../screenshots/model.ts";
+import { SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES, ScreenshotKeysInput, ScreenshotUploadQuery } from "../screenshots/model.ts";
 import { deleteScreenshot, keyScreenshots, listScreenshots, screenshotImage, setScreenshotKeys, uploadScreenshot } from "../screenshots/screenshots.ts";
-import type { DashboardContext } from "./access.ts";
+import type { Access, DashboardContext } from "./access.ts";
+import type { RawBody, RawBodyRoute } from "./guards.ts";
+
+/** An image is the body of an upload (docs/architecture.md "Adding a binary upload"). */
+export const SCREENSHOT_BODY: RawBodyRoute<Access> = { method: "POST", path: "/projects/:pid/screenshots", types: SCREENSHOT_TYPES, maxBytes: SCREENSHOT_MAX_BYTES, access: "keys" };
 
 /**
  * Screenshots (docs/translators.md "Screenshots"): seen by readers of the project, uploaded,
@@ -17,11 +21,12 @@ export function screenshotRoutes(deps: AppDeps, context: DashboardContext) {
     .get("/projects/:pid/screenshots", ({ project }) => listScreenshots(db, publicUrl, project), { access: "read", inProject: true })
     .post(
       "/projects/:pid/screenshots",
-      ({ project, body, query, request, status }) => {
-        const { screenshot, outcome } = uploadScreenshot(db, clock, publicUrl, project, query.name, request.headers.get("content-type"), body as Uint8Array);
+      ({ project, body, query, status }) => {
+        const { type, bytes } = body as RawBody;
+        const { screenshot, outcome } = uploadScreenshot(db, clock, publicUrl, project, query.name, type, bytes);
         return status(outcome === "created" ? 201 : 200, { ...screenshot, outcome });
       },
-      { access: "keys", inProject: true, query: ScreenshotUploadQuery },
+      { access: SCREENSHOT_BODY.access, inProject: true, query: ScreenshotUploadQuery },
     )
     .get(
       "/projects/:pid/screenshots/:sid/image",

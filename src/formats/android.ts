@@ -1,7 +1,9 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
-import { categoriesOf, DEFAULT_PLURAL_ARGUMENT, formFor, icuPlural, isCategory, splitPlural, type PluralForms } from "./plural-forms.ts";
-import { invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
-import { attr, childrenOf, commentText, decodeXml, escapeXmlAttribute, escapeXmlText, hasInlineMarkup, lineOf, markupText, parseXml, rawText, tagOf, xmlComment, type XmlNode } from "./xml.ts";
+import { categoriesFor, DEFAULT_PLURAL_ARGUMENT, formFor, icuPlural, isCategory, splitPlural, type PluralForms } from "./plural-forms.ts";
+import { invalid } from "./read.ts";
+import { markupTag, storedText, valueParts } from "./inline.ts";
+import { attr, childrenOf, commentText, escapeXmlAttribute, escapeXmlText, lineOf, parseXml, rawText, tagOf, xmlComment, xmlPieces, type XmlNode, type XmlPiece } from "./xml.ts";
 
 /**
  * Android `res/values*\/strings.xml` (docs/formats.md "Android"): an import and export format.
@@ -10,67 +12,75 @@ import { attr, childrenOf, commentText, decodeXml, escapeXmlAttribute, escapeXml
  * `<item quantity>`s the cases); a comment just before an element is the key's context;
  * `translatable="false"` marks the entry not to be translated (such strings are the base language's
  * only). Android's escapes (`\'`, `\"`, `\n`, `\t`, `\@`, `\?`, `\uXXXX`, double quotes keeping
- * spaces) are undone; inline markup (`<b>`, `<xliff:g>`) is kept as written. `<string-array>` has
- * no place in a key/value project and is refused by name.
+ * spaces) are undone; inline markup (`<b>`, `<xliff:g>`) is kept as written, a literal `<` stored
+ * as `&lt;` and every other reference decoded (docs/formats.md "Markup in values"). `<string-array>`
+ * has no place in a key/value project and is refused by name.
  *
  * Written: the same elements, every value escaped as aapt2 reads it, a context as a comment above,
- * `translatable="false"` on a key marked not to be translated.
+ * `translatable="false"` on a key marked not to be translated; a plural's forms are the language's
+ * categories, but one no number below a million reaches (French `many`) only where the value has it.
  */
 
-/** Undoes Android's escaping of a string resource (what aapt2 does when it compiles one). */
-function unescapeAndroid(raw: string, markup: boolean): string {
-  const text = markup ? raw : decodeXml(raw);
+/**
+ * Undoes Android's escaping of a string resource, as aapt2 does when it compiles one, over the
+ * element's content (xml.ts `xmlPieces`): references are decoded already; `\'`, `\"`, `\n`,
+ * `\t`, `\uXXXX` and any other backslash escape undone, white space outside double quotes
+ * collapsed; tags (`<b>`, `<xliff:g id="n">`) kept as written, their quotes no Android quoting. The
+ * result is a stored value (inline.ts): a `<` of the text is `&lt;`.
+ */
+function unescapeAndroid(pieces: readonly XmlPiece[]): string {
   let out = "";
   let quoted = false;
   // The length of `out` without the unquoted white space at its end, which aapt2 drops.
   let kept = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (markup && c === "<" && text.indexOf(">", i) > 0) {
-      // An inline element (`<b>`, `<xliff:g id="n">`): as written, its quotes are no Android quoting.
-      const end = text.indexOf(">", i);
-      out += text.slice(i, end + 1);
-      i = end;
-    } else if (c === "\\" && i + 1 < text.length) {
-      const n = text[++i]!;
-      if (n === "n") out += "\n";
-      else if (n === "t") out += "\t";
-      else if (n === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) {
-        out += String.fromCharCode(parseInt(text.slice(i + 1, i + 5), 16));
-        i += 4;
-      } else out += n; // \' \" \@ \? \\ and any other: the character itself
-    } else if (c === '"') {
-      quoted = !quoted;
+  for (const piece of pieces) {
+    if (!("text" in piece)) {
+      out += piece.tag;
+      kept = out.length;
       continue;
-    } else if (!quoted && /\s/.test(c)) {
-      // Outside double quotes, a run of white space is one space, and none at the start or end (aapt2).
-      while (i + 1 < text.length && /\s/.test(text[i + 1]!)) i++;
-      if (out.length > 0) out += " ";
-      continue;
-    } else out += c;
-    kept = out.length;
+    }
+    const text = piece.text;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === "\\" && i + 1 < text.length) {
+        const n = text[++i]!;
+        if (n === "n") out += "\n";
+        else if (n === "t") out += "\t";
+        else if (n === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) {
+          out += storedText(String.fromCharCode(parseInt(text.slice(i + 1, i + 5), 16)));
+          i += 4;
+        } else out += storedText(n); // \' \" \@ \? \\ and any other: the character itself
+      } else if (c === '"') {
+        quoted = !quoted;
+        continue;
+      } else if (!quoted && /\s/.test(c)) {
+        // Outside double quotes, a run of white space is one space, and none at the start or end (aapt2).
+        while (i + 1 < text.length && /\s/.test(text[i + 1]!)) i++;
+        if (out.length > 0) out += " ";
+        continue;
+      } else out += c === "<" ? "&lt;" : c;
+      kept = out.length;
+    }
   }
   return out.slice(0, kept);
 }
 
-/** A value as aapt2 reads it back exactly: the characters it would change escaped. */
+/** The prefixes an Android strings file declares (the writer's `<resources>`): only `xliff:` (aapt2 refuses an unbound prefix). */
+const declared = (name: string) => !name.includes(":") || name.startsWith("xliff:");
+
+/**
+ * A stored value as aapt2 reads it back exactly: its markup as elements (inline.ts), the text's
+ * characters aapt2 would change escaped (`\`, `'`, `"`, line breaks, tabs), then XML's (`&`, `<`,
+ * `>`); a leading `@` or `?` escaped, and the whole in double quotes where spaces would collapse.
+ */
 export function escapeAndroid(value: string): string {
-  const markup = hasInlineMarkup(value);
-  // With inline markup, the elements are written as they are and only the text between them is escaped.
-  const parts = markup ? value.split(/(<\/?[A-Za-z][\w:.-]*(?:\s[^<>]*)?\/?>)/) : [value];
   let out = "";
-  for (let p = 0; p < parts.length; p++) {
-    const part = parts[p]!;
-    if (p % 2 === 1) {
-      out += markupText(part);
+  for (const part of valueParts(value, declared)) {
+    if (!("text" in part)) {
+      out += markupTag(part.tag);
       continue;
     }
-    out += (markup ? markupText(part).replace(/</g, "&lt;").replace(/>/g, "&gt;") : escapeXmlText(part))
-      .replace(/\\/g, "\\\\")
-      .replace(/'/g, "\\'")
-      .replace(/"/g, '\\"')
-      .replace(/\n/g, "\\n")
-      .replace(/\t/g, "\\t");
+    out += escapeXmlText(part.text.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
   }
   // Leading `@` or `?` would make a reference to a resource or a theme attribute.
   if (/^[@?]/.test(out)) out = `\\${out}`;
@@ -79,8 +89,8 @@ export function escapeAndroid(value: string): string {
   return out;
 }
 
-async function read(content: string) {
-  const root = (await parseXml(content, "Android XML", ["resources.string", "resources.plurals.item"])).find((n) => tagOf(n) === "resources");
+async function read(content: string, work?: WorkCounter) {
+  const root = (await parseXml(content, "Android XML", ["resources.string", "resources.plurals.item"], false, work)).find((n) => tagOf(n) === "resources");
   if (!root) throw invalid("an Android strings file must have <resources> at the top", 1, 1);
   const entries: Entry[] = [];
   let comment: string | undefined;
@@ -97,7 +107,6 @@ async function read(content: string) {
       if (!name) throw invalid(`a <${tag}> without a name`, lineOf(content, `<${tag}`));
       if (seen.has(name)) throw invalid(`the name "${name}" appears twice`, lineOf(content, `name="${name}"`));
       seen.add(name);
-      if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
       const value = tag === "string" ? stringValue(node) : pluralValue(node, name, content);
       const entry: Entry = { key: name, value };
       if (comment) entry.description = comment;
@@ -113,8 +122,7 @@ async function read(content: string) {
 }
 
 function stringValue(node: XmlNode): string {
-  const raw = rawText(node);
-  return unescapeAndroid(raw, hasInlineMarkup(raw));
+  return unescapeAndroid(xmlPieces(rawText(node)));
 }
 
 function pluralValue(node: XmlNode, name: string, content: string): string {
@@ -127,8 +135,7 @@ function pluralValue(node: XmlNode, name: string, content: string): string {
       throw invalid(`<plurals name="${name}"> holds <${tag}${quantity ? ` quantity="${quantity}"` : ""}>: only <item quantity="zero|one|two|few|many|other"> may be in it`, lineOf(content, `name="${name}"`));
     }
     if (forms.has(quantity)) throw invalid(`<plurals name="${name}"> has quantity="${quantity}" twice`, lineOf(content, `name="${name}"`));
-    const raw = rawText(item);
-    forms.set(quantity, unescapeAndroid(raw, hasInlineMarkup(raw)));
+    forms.set(quantity, unescapeAndroid(xmlPieces(rawText(item))));
   }
   if (!forms.has("other")) throw invalid(`<plurals name="${name}"> has no quantity="other", which Android needs`, lineOf(content, `name="${name}"`));
   return icuPlural(forms, DEFAULT_PLURAL_ARGUMENT);
@@ -136,7 +143,6 @@ function pluralValue(node: XmlNode, name: string, content: string): string {
 
 function write({ keys, languages, work }: WriteInput): string {
   const lang = languages[0]!;
-  const categories = categoriesOf(lang.code);
   // The xliff prefix is declared for `<xliff:g>` in a value (aapt2 refuses an unbound prefix).
   const lines = ['<?xml version="1.0" encoding="utf-8"?>', '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">'];
   for (let i = 0; i < keys.keys.length; i++) {
@@ -153,7 +159,7 @@ function write({ keys, languages, work }: WriteInput): string {
       continue;
     }
     lines.push(`    <plurals ${name}>`);
-    for (const category of categories) lines.push(`        <item quantity="${category}">${escapeAndroid(formFor(plural.forms, category))}</item>`);
+    for (const category of categoriesFor(lang.code, plural.forms)) lines.push(`        <item quantity="${category}">${escapeAndroid(formFor(plural.forms, category))}</item>`);
     lines.push("    </plurals>");
   }
   lines.push("</resources>", "");

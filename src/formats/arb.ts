@@ -1,9 +1,10 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { MessageArgument } from "../messages/read.ts";
 import { arbNames } from "./arb-names.ts";
 import { ARB_TRANSLATABLE, checkArbMetadata } from "./arb-metadata.ts";
 import type { Entry, FileContent, FileFormat, FileLanguage, WriteInput } from "./format.ts";
 import { arbPlaceholdersJson } from "./icu.ts";
-import { describe, invalid, isPlainObject, IMPORT_LIMITS, parseJsonObject, tooManyEntries } from "./read.ts";
+import { describe, invalid, isPlainObject, parseJsonObject } from "./read.ts";
 import { addJsonString, textOf, type TextSink } from "./texts.ts";
 
 /**
@@ -119,8 +120,8 @@ function writeTo({ keys, languages, argumentsOf, work }: WriteInput, out: TextSi
 /** File attributes not kept: the language (the import's own) and a time stamp that changes on every save. */
 const NOT_KEPT = new Set(["@@locale", "@@last_modified"]);
 
-async function read(content: string): Promise<FileContent> {
-  const data = await parseJsonObject(content, "ARB (a JSON document)");
+async function read(content: string, work?: WorkCounter): Promise<FileContent> {
+  const data = await parseJsonObject(content, "ARB (a JSON document)", work);
   const entries: Entry[] = [];
   const attributes: Record<string, unknown> = {};
   let locale: string | undefined;
@@ -141,7 +142,6 @@ async function read(content: string): Promise<FileContent> {
       continue;
     }
     if (typeof v !== "string") throw invalid(`the message "${k}" must be a string, not ${describe(v)}`);
-    if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
     const meta = data[`@${k}`];
     // The whole `@name` entry, kept with the key when this is the base language's file ({} when
     // there is none; docs/formats.md "ARB metadata").

@@ -1,6 +1,5 @@
 import type { WorkCounter } from "../common/work.ts";
 import type { MessageArgument } from "../messages/read.ts";
-import type { TextSink } from "./texts.ts";
 
 /**
  * The shape every file format exports (docs/formats.md): one file per format under src/formats/,
@@ -40,12 +39,14 @@ export interface FileFormat<Name extends string = string> {
   readonly marksTranslatable?: boolean;
   /**
    * Reads a file: its entries, per language it holds. Throws a ContentError (read.ts) saying what
-   * is wrong and where. The size bound and a leading byte order mark are handled before
-   * (registry.ts `readFile`). Asynchronous so that a format's parser is loaded when a file of it is
-   * first read, not by every command that names the format (docs/architecture.md "Loading only
-   * what is used").
+   * is wrong and where. The size bound, text that is not Unicode and a leading byte order mark are
+   * handled before, and the number of entries and the characters no file may hold after, for every
+   * format alike (registry.ts `readFileAs`). Asynchronous so that a format's parser is loaded when
+   * a file of it is first read, not by every command that names the format (docs/architecture.md
+   * "Loading only what is used"). Linear in the length of `content`: `work`, when given, is
+   * charged its steps (docs/formats.md "XML and bad files").
    */
-  read(content: string): Promise<FileContent>;
+  read(content: string, work?: WorkCounter): Promise<FileContent>;
   /**
    * Writes one file of what a release holds: for a format of one language per file (all of today's)
    * `input.languages` holds exactly that one. Publishing calls it for every bundle format over the
@@ -172,4 +173,15 @@ export interface WriteInput {
    * reading a value costs), so tests prove linear work by counting (docs/architecture.md "Tests").
    */
   work?: WorkCounter;
+}
+
+/**
+ * Where a bundle format's writer puts its file, piece by piece (`writeTo` above): a string
+ * (texts.ts TextPieces) or UTF-8 bytes (texts.ts Utf8Bytes, a publish's files). Pieces are written as they are, never
+ * glued first: text glued by `+` or a template literal makes a rope, and a whole file joined into
+ * one string is a fresh copy of many megabytes; on a virtual machine, memory touched for the first
+ * time costs more than the writing itself (docs/formats.md "Speed").
+ */
+export interface TextSink {
+  add(piece: string): void;
 }

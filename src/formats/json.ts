@@ -35,9 +35,9 @@ export const json = {
   extensions: ["json"],
   contentType: "application/json; charset=utf-8",
   bundle: true,
-  async read(content) {
+  async read(content, work) {
     const out = new FlatEntries();
-    flatten(await parseJsonObject(content, "JSON"), "", 1, out);
+    flatten(await parseJsonObject(content, "JSON", work), "", 1, out);
     return { languages: [{ entries: out.list() }] };
   },
   write: (input) => textOf((out) => writeTo(input, out)),

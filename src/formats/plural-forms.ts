@@ -1,3 +1,5 @@
+import { PluralCatalog } from "../messages/plurals.ts";
+
 /**
  * Plurals of the native formats (docs/formats.md "Plurals"): a format's own plural forms (Android
  * `<plurals>`, `.stringsdict` rules, PO `msgstr[n]`, `.xcstrings` variations) become one ICU plural
@@ -158,4 +160,18 @@ export function categoriesOf(code: string): Category[] {
   } catch {
     return ["one", "other"];
   }
+}
+
+const rulesByCode = new PluralCatalog();
+
+/**
+ * The categories a file writes for one plural of language `code`: each of the language's, except
+ * one that no number below a million reaches (French, Italian, Spanish, Portuguese and Catalan
+ * `many`) when the value has no case for it: a `many` copied from `other` would change the file
+ * when it is pushed back (docs/formats.md "Plurals").
+ */
+export function categoriesFor(code: string, cases: ReadonlyMap<string, string>): Category[] {
+  const all = categoriesOf(code);
+  const rules = rulesByCode.of(code)?.cardinal;
+  return rules ? all.filter((c) => cases.has(c) || !rules.rarelyReached(c)) : all;
 }

@@ -1,7 +1,8 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
 import { formFor, icuPlural, splitPlural, type PluralForms } from "./plural-forms.ts";
 import { pluralFormsFor, readPluralForms } from "./po-plurals.ts";
-import { ContentError, invalid, invalidAt, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
+import { ContentError, invalid, invalidAt } from "./read.ts";
 import { lineOf } from "./xml.ts";
 import { clipped } from "../common/text.ts";
 
@@ -56,17 +57,47 @@ function refuseTooManyForms(content: string): void {
   }
 }
 
-async function read(content: string) {
+/**
+ * gettext-parser's check for a duplicate asks `msgid in entries` of a plain object, so a msgid
+ * that names a property every object has (`__proto__`, `constructor`, `toString`) looks declared
+ * before it is (it was a 400 "duplicate"). So each msgid is read with a mark in front, a character
+ * the file does not hold, and the mark is taken off after; the header's empty msgid keeps none.
+ * Line by line, so linear; the lines and their numbers are unchanged.
+ */
+function markMsgids(content: string): { text: string; mark: string } {
+  let code = 0xe000;
+  while (content.includes(String.fromCharCode(code))) code++;
+  const mark = String.fromCharCode(code);
+  const lines = content.split("\n");
+  let pending = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const msgid = /^(\s*msgid\s+")(.*)$/.exec(line) ?? (pending ? /^(\s*")(.*)$/.exec(line) : null);
+    if (!msgid) {
+      pending = false;
+      continue;
+    }
+    // `msgid ""` with continuation lines: the mark goes into the first string that is not empty.
+    pending = /^"\s*$/.test(msgid[2]!);
+    if (!pending) lines[i] = `${msgid[1]}${mark}${msgid[2]}`;
+  }
+  return { text: lines.join("\n"), mark };
+}
+
+async function read(content: string, work?: WorkCounter) {
   // gettext-parser keeps a NUL inside a string; no gettext tool reads such a file (docs/formats.md "Bad files").
   const nul = content.indexOf("\0");
   if (nul >= 0) throw invalidAt(content, nul, "the file holds a NUL character, which a PO file may not");
   refuseTooManyForms(content);
+  if (work) work.steps += 3 * content.length; // the marks, the parser, the checks above
   const { po } = await import("gettext-parser");
+  const { text, mark } = markMsgids(content);
+  const unmark = (s: string) => (s.startsWith(mark) ? s.slice(1) : s);
   let parsed: ParsedPo;
   try {
-    parsed = po.parse(content, { validation: true }) as unknown as ParsedPo;
+    parsed = po.parse(text, { validation: true }) as unknown as ParsedPo;
   } catch (err) {
-    throw poError(err, content);
+    throw poError(err instanceof Error ? new Error(err.message.split(mark).join("")) : err, content);
   }
   // A file without the header entry (msgid "") has no headers at all: it was a 500.
   const headers = parsed.headers ?? {};
@@ -86,7 +117,9 @@ async function read(content: string) {
   const entries: Entry[] = [];
   const seen = new Set<string>();
   for (const [ctx, messages] of Object.entries(parsed.translations)) {
-    for (const [msgid, t] of Object.entries(messages)) {
+    for (const [marked, t] of Object.entries(messages)) {
+      const msgid = unmark(marked);
+      t.msgid = unmark(t.msgid);
       if (ctx === "" && msgid === "") continue; // the header
       const key = ctx || msgid;
       // Found only for an error: searching the file for every entry would cost its length each time.
@@ -96,7 +129,6 @@ async function read(content: string) {
       };
       if (seen.has(key)) throw fail(`the key "${key}" appears twice (as a msgctxt and as a msgid without one)`);
       seen.add(key);
-      if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
       const fuzzy = /\bfuzzy\b/.test(t.comments?.flag ?? "");
       let value: string;
       let source: string;

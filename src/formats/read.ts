@@ -1,6 +1,8 @@
 import { HttpError } from "../common/errors.ts";
-import { clipped, loneSurrogateAt } from "../common/text.ts";
+import { clipped, loneSurrogateAt, nameForbidden, xmlForbiddenAt } from "../common/text.ts";
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry } from "./format.ts";
+import { IMPORT_FILE_MAX_BYTES } from "./limits.ts";
 
 /**
  * What the formats' `read` functions share (docs/formats.md "Reading"): the bounds of a file, the
@@ -15,13 +17,13 @@ import type { Entry } from "./format.ts";
 
 /** The bounds of one imported file (docs/publishing.md §6 "Limits"). */
 export const IMPORT_LIMITS = {
-  /** UTF-8 bytes of the file: below the server's 16 MB request limit with room for JSON escaping. */
-  bytes: 10 * 1024 * 1024,
+  /** UTF-8 bytes of the file (limits.ts). */
+  bytes: IMPORT_FILE_MAX_BYTES,
   /** Messages in one file. */
   entries: 100_000,
   /** Levels of nested objects (a flat file has 1). */
   depth: 32,
-  /** Alias nodes (`*name`) in one YAML file. */
+  /** Alias nodes (`*name`) in one YAML file, and anchors (`&name`) likewise. */
   yamlAliases: 100,
 } as const;
 
@@ -67,13 +69,12 @@ export function tooManyEntries(): ContentError {
   return tooLarge(`more than ${formatCount(IMPORT_LIMITS.entries)} entries (the limit of one file)`);
 }
 
-/** Collects flat entries, refusing a key produced twice and more entries than the limit. */
+/** Collects flat entries, refusing a key produced twice (the registry bounds their number: registry.ts `readFileAs`). */
 export class FlatEntries {
   private readonly map = new Map<string, string>();
 
   add(key: string, value: string): void {
     if (this.map.has(key)) throw invalid(`key "${key}" appears twice once nested objects are joined with "."`);
-    if (this.map.size >= IMPORT_LIMITS.entries) throw tooManyEntries();
     this.map.set(key, value);
   }
 
@@ -131,11 +132,36 @@ const JSON_ERRORS: Record<string, string> = {
 };
 
 /**
- * Where a document that JSON.parse refused goes wrong. JSON.parse says what but not where, so only
- * then is it read again by a scanner that reports positions, loaded only then.
+ * Where a JSON document first nests deeper than any translation file does (`IMPORT_LIMITS.depth`
+ * objects and lists), or -1: one pass, strings passed over with their escapes.
  */
-async function jsonSyntaxError(content: string, what: string, fallback: string): Promise<ContentError> {
-  const { printParseErrorCode, visit: visitJson } = await import("jsonc-parser");
+export function jsonTooDeepAt(content: string, work?: WorkCounter): number {
+  if (work) work.steps += content.length;
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < content.length && content.charCodeAt(i) !== 34; i++) if (content.charCodeAt(i) === 92 /* \ */) i++;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > IMPORT_LIMITS.depth) return i;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return -1;
+}
+
+/**
+ * Where a document that JSON.parse refused goes wrong. JSON.parse says what but not where, so only
+ * then is it read again by a scanner that reports positions, loaded only then. That scanner
+ * recurses per level: a document nested deeper than any translation file (40,000 `[`) is refused
+ * for that first, where it goes too deep, and never reaches it.
+ */
+async function jsonSyntaxError(content: string, what: string, fallback: string, work?: WorkCounter): Promise<ContentError> {
+  const deep = jsonTooDeepAt(content, work);
+  if (deep >= 0) return invalidAt(content, deep, `not valid ${what}: objects and lists are nested deeper than ${IMPORT_LIMITS.depth} levels`);
+  if (work) work.steps += content.length;
+  // The ES module build: bundled for Node (the Node client, docs/automation.md), the package's UMD
+  // main requires its own files at run time, which a one-file bundle does not have.
+  const { printParseErrorCode, visit: visitJson } = await import("jsonc-parser/lib/esm/main.js");
   let first: { code: string; offset: number } | undefined;
   visitJson(
     content,
@@ -152,12 +178,13 @@ async function jsonSyntaxError(content: string, what: string, fallback: string):
 }
 
 /** A JSON document that must hold an object at the top; `what` names the format in errors. */
-export async function parseJsonObject(content: string, what: string): Promise<Record<string, unknown>> {
+export async function parseJsonObject(content: string, what: string, work?: WorkCounter): Promise<Record<string, unknown>> {
   let data: unknown;
+  if (work) work.steps += content.length;
   try {
     data = JSON.parse(content);
   } catch (err) {
-    throw await jsonSyntaxError(content, what, (err as Error).message.replace(/^JSON Parse error: /, ""));
+    throw await jsonSyntaxError(content, what, (err as Error).message.replace(/^JSON Parse error: /, ""), work);
   }
   if (!isPlainObject(data)) throw invalid(`${what} must hold an object at the top, not ${describe(data)}`, 1, 1);
   return data;
@@ -183,6 +210,17 @@ export function checkUnicode(content: string): void {
   if (at < 0) return;
   const unit = content.charCodeAt(at).toString(16).toUpperCase();
   throw invalidAt(content, at, `a lone UTF-16 surrogate (U+${unit}) is not a character: the file is not valid Unicode`);
+}
+
+/**
+ * A character XML 1.0 cannot hold (common/text.ts `xmlForbiddenAt`), anywhere in the file: refused
+ * with its line and column, as it could never be written into an Android or XLIFF file
+ * (docs/formats.md "XML and bad files").
+ */
+export function checkXmlCharacters(content: string, work?: WorkCounter): void {
+  if (work) work.steps += content.length;
+  const at = xmlForbiddenAt(content);
+  if (at >= 0) throw invalidAt(content, at, `the file holds ${nameForbidden(content, at)}, which no translation may hold: XML 1.0 forbids it, so no Android or XLIFF file could carry it`);
 }
 
 /** The error `why` at the character `index` of `content`, by its 1-based line and column. */

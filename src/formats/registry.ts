@@ -1,9 +1,11 @@
+import { HttpError } from "../common/errors.ts";
+import type { WorkCounter } from "../common/work.ts";
 import { android } from "./android.ts";
 import { arb } from "./arb.ts";
 import type { FileContent, FileFormat, FileLanguage } from "./format.ts";
 import { json } from "./json.ts";
 import { po } from "./po.ts";
-import { checkImportSize, checkUnicode, invalid, withoutBom } from "./read.ts";
+import { checkImportSize, checkUnicode, checkXmlCharacters, IMPORT_LIMITS, invalid, tooManyEntries, withoutBom } from "./read.ts";
 import { strings } from "./strings.ts";
 import { stringsdict } from "./stringsdict.ts";
 import { xcstrings } from "./xcstrings.ts";
@@ -68,12 +70,37 @@ export function shippedFormats(recorded: readonly string[]): BundleFormat[] {
 
 /**
  * Reads a file of a format: the size bound first, then text that is not Unicode, a leading byte
- * order mark ignored (docs/publishing.md §6).
+ * order mark ignored (docs/publishing.md §6); `work`, when given, is charged the reader's steps.
  */
-export async function readFile(name: FormatName, content: string): Promise<FileContent> {
+export async function readFile(name: FormatName, content: string, work?: WorkCounter): Promise<FileContent> {
+  return readFileAs(formatNamed(name), content, work);
+}
+
+/**
+ * What every format's reading goes through, so that no reader can forget a bound
+ * (docs/formats.md "Reading"): before the format reads anything, the size bound, text that is not
+ * Unicode and a leading byte order mark; after, the number of entries (the parsers build every
+ * entry of a file anyway, and the size bound bounds them) and the characters XML 1.0 forbids, with
+ * their line (a reader may word a character of its own first: a NUL in a `.strings` file is UTF-16
+ * without its mark). A reader that fails other than by a ContentError (a parser's own limit, a
+ * stack overflow) is a 400 saying so, never a 500.
+ */
+export async function readFileAs(format: FileFormat, content: string, work?: WorkCounter): Promise<FileContent> {
   checkImportSize(content);
   checkUnicode(content);
-  return formatNamed(name).read(withoutBom(content));
+  const text = withoutBom(content);
+  let read: FileContent;
+  try {
+    read = await format.read(text, work);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw invalid(`the file could not be read as ${format.label}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let entries = 0;
+  for (const language of read.languages) entries += language.entries.length;
+  if (entries > IMPORT_LIMITS.entries) throw tooManyEntries();
+  checkXmlCharacters(text, work);
+  return read;
 }
 
 /** A file of one language (the import's and the client's unit): its entries and the locale it names. */

@@ -1,6 +1,6 @@
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
 import { pluralParts } from "./plural-forms.ts";
-import { invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
+import { invalid } from "./read.ts";
 
 /**
  * Apple `.strings` (docs/formats.md "Apple"): `"key" = "value";` pairs with `/* comments *\/`, an
@@ -117,7 +117,6 @@ async function read(content: string) {
     s.expect(";", `value of "${key}"`);
     if (seen.has(key)) s.fail(`the key "${key}" appears twice`, at);
     seen.add(key);
-    if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
     entries.push(comment ? { key, value, description: comment } : { key, value });
   }
   return { languages: [{ entries }] };

@@ -1,6 +1,7 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, WriteInput } from "./format.ts";
-import { categoriesOf, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
-import { describe, invalid, invalid as invalidAt, IMPORT_LIMITS, isPlainObject, tooManyEntries } from "./read.ts";
+import { categoriesFor, categoriesOf, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
+import { describe, invalid, invalid as invalidAt, isPlainObject } from "./read.ts";
 import { escapeXmlText, lineOf, parseXml } from "./xml.ts";
 
 /**
@@ -49,10 +50,10 @@ function readEntry(key: string, spec: unknown, content: string): string {
   return value + format.slice(at);
 }
 
-async function read(content: string) {
+async function read(content: string, work?: WorkCounter) {
   if (!/^\s*(<\?xml|<!DOCTYPE plist|<plist)/.test(content)) throw invalid("a .stringsdict must be an XML property list (<plist>)", 1, 1);
   // Checks well-formedness with line and column, and refuses a DTD of its own, before the plist reader.
-  await parseXml(content, "property list", [], true);
+  await parseXml(content, "property list", [], true, work);
   if (/<key>\s*__proto__\s*<\/key>/.test(content)) throw invalid('a key "__proto__" is not read', lineOf(content, "__proto__"));
   const { parse } = await import("plist");
   let data: unknown;
@@ -64,7 +65,6 @@ async function read(content: string) {
   if (!isPlainObject(data)) throw invalid(`a .stringsdict must hold a <dict> at the top, not ${describe(data)}`, 1, 1);
   const entries: Entry[] = [];
   for (const [key, spec] of Object.entries(data)) {
-    if (entries.length >= IMPORT_LIMITS.entries) throw tooManyEntries();
     entries.push({ key, value: readEntry(key, spec, content) });
   }
   return { languages: [{ entries }] };
@@ -82,13 +82,15 @@ function valueType(cases: PluralForms): string {
 const s = (text: string) => `<string>${escapeXmlText(text)}</string>`;
 const k = (text: string) => `<key>${escapeXmlText(text)}</key>`;
 
-function pluralDict(part: PluralPart, categories: readonly string[], indent: string): string[] {
+function pluralDict(part: PluralPart, code: string, indent: string): string[] {
+  const categories = categoriesOf(code);
+  const written = categoriesFor(code, part.cases);
   const lines = [`${indent}${k(part.argument)}`, `${indent}<dict>`];
   lines.push(`${indent}\t${k("NSStringFormatSpecTypeKey")}`, `${indent}\t${s("NSStringPluralRuleType")}`);
   lines.push(`${indent}\t${k("NSStringFormatValueTypeKey")}`, `${indent}\t${s(valueType(part.cases))}`);
   const zero = part.cases.get("=0") ?? (categories.includes("zero") ? part.cases.get("zero") : undefined);
   if (zero !== undefined) lines.push(`${indent}\t${k("zero")}`, `${indent}\t${s(zero)}`);
-  for (const category of categories) {
+  for (const category of written) {
     if (category === "zero") continue;
     lines.push(`${indent}\t${k(category)}`, `${indent}\t${s(part.cases.get(category) ?? part.cases.get("other")!)}`);
   }
@@ -98,7 +100,6 @@ function pluralDict(part: PluralPart, categories: readonly string[], indent: str
 
 function write({ keys, languages, work }: WriteInput): string {
   const lang = languages[0]!;
-  const categories = categoriesOf(lang.code);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
@@ -122,7 +123,7 @@ function write({ keys, languages, work }: WriteInput): string {
       }
     }
     lines.push(`\t${k(keys.keys[i]!)}`, "\t<dict>", `\t\t${k(FORMAT_KEY)}`, `\t\t${s(format)}`);
-    for (const part of variables.values()) lines.push(...pluralDict(part, categories, "\t\t"));
+    for (const part of variables.values()) lines.push(...pluralDict(part, lang.code, "\t\t"));
     lines.push("\t</dict>");
   }
   lines.push("</dict>", "</plist>", "");

@@ -1,4 +1,6 @@
-import type { BundleKeys, BundleLanguage, KeyTexts, LanguageTexts } from "./format.ts";
+import type { BundleKeys, BundleLanguage, KeyTexts, LanguageTexts, TextSink } from "./format.ts";
+
+export type { TextSink };
 
 /**
  * The quoted forms `write` shares (docs/formats.md "Speed"): each key quoted once per key set, each
@@ -58,17 +60,6 @@ export function addJsonString(out: TextSink, s: string): void {
     out.add(s);
     out.add('"');
   }
-}
-
-/**
- * Where a bundle format's writer puts its file, piece by piece (format.ts `writeTo`): a string
- * (TextPieces) or UTF-8 bytes (Utf8Bytes, a publish's files). Pieces are written as they are, never
- * glued first: text glued by `+` or a template literal makes a rope, and a whole file joined into
- * one string is a fresh copy of many megabytes; on a virtual machine, memory touched for the first
- * time costs more than the writing itself (docs/formats.md "Speed").
- */
-export interface TextSink {
-  add(piece: string): void;
 }
 
 /** Collects the pieces into one string, made by a single join. */

@@ -1,6 +1,7 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, FileLanguage, WriteInput } from "./format.ts";
-import { categoriesOf, icuPlural, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
-import { describe, invalid, IMPORT_LIMITS, isPlainObject, parseJsonObject, tooManyEntries } from "./read.ts";
+import { categoriesFor, icuPlural, isCategory, pluralParts, type PluralForms, type PluralPart } from "./plural-forms.ts";
+import { describe, invalid, isPlainObject, parseJsonObject } from "./read.ts";
 
 /**
  * Apple String Catalog `.xcstrings` (docs/formats.md "Apple"): every language of an app in one
@@ -63,14 +64,13 @@ function localizationValue(loc: unknown, subsOf: unknown, where: string): string
   });
 }
 
-async function read(content: string) {
-  const data = await parseJsonObject(content, "a String Catalog (a JSON document)");
+async function read(content: string, work?: WorkCounter) {
+  const data = await parseJsonObject(content, "a String Catalog (a JSON document)", work);
   const source = data.sourceLanguage;
   if (typeof source !== "string" || !source) throw invalid('a String Catalog must name its "sourceLanguage"', 1, 1);
   const strings = data.strings ?? {};
   if (!isPlainObject(strings)) throw invalid(`"strings" must be an object, not ${describe(strings)}`);
   const byLanguage = new Map<string, Entry[]>([[source, []]]);
-  let count = 0;
   for (const [key, node] of Object.entries(strings)) {
     if (!isPlainObject(node)) throw invalid(`strings."${key}" must be an object, not ${describe(node)}`);
     if (node.comment !== undefined && typeof node.comment !== "string") throw invalid(`strings."${key}".comment must be a string`);
@@ -84,7 +84,6 @@ async function read(content: string) {
       if (value !== undefined) values.set(code, value);
     }
     for (const [code, value] of values) {
-      if (++count > IMPORT_LIMITS.entries) throw tooManyEntries();
       const entry: Entry = { key, value };
       if (code === source && typeof node.comment === "string" && node.comment) entry.description = node.comment;
       if (node.shouldTranslate === false) entry.translatable = false;
@@ -104,7 +103,8 @@ function unit(value: string, indent: string): string[] {
   return [`${indent}"stringUnit" : {`, `${indent}  "state" : "translated",`, `${indent}  "value" : ${q(value)}`, `${indent}}`];
 }
 
-function pluralVariations(cases: PluralForms, categories: readonly string[], indent: string): string[] {
+function pluralVariations(cases: PluralForms, code: string, indent: string): string[] {
+  const categories = categoriesFor(code, cases);
   const forms: [string, string][] = [];
   const zero = cases.get("=0");
   if (zero !== undefined && !categories.includes("zero")) forms.push(["zero", zero]);
@@ -120,10 +120,9 @@ function pluralVariations(cases: PluralForms, categories: readonly string[], ind
 /** One language's localization object. */
 function localization(value: string, code: string, indent: string): string[] {
   const parts = pluralParts(value, "%lld");
-  const categories = categoriesOf(code);
   if (!parts) return unit(value, indent);
   const plurals = parts.filter((p): p is PluralPart => typeof p !== "string");
-  if (plurals.length === 1 && parts.length === 1) return pluralVariations(plurals[0]!.cases, categories, indent);
+  if (plurals.length === 1 && parts.length === 1) return pluralVariations(plurals[0]!.cases, code, indent);
   // Text around the plural(s): a format with substitutions, as Xcode writes it.
   let format = "";
   const subs = new Map<string, PluralPart>();
@@ -138,7 +137,7 @@ function localization(value: string, code: string, indent: string): string[] {
   lines[lines.length - 1] += ",";
   lines.push(`${indent}"substitutions" : {`);
   [...subs.values()].forEach((p, n) => {
-    lines.push(`${indent}  "${p.argument}" : {`, `${indent}    "formatSpecifier" : "lld",`, ...pluralVariations(p.cases, categories, `${indent}    `), `${indent}  }${n < subs.size - 1 ? "," : ""}`);
+    lines.push(`${indent}  "${p.argument}" : {`, `${indent}    "formatSpecifier" : "lld",`, ...pluralVariations(p.cases, code, `${indent}    `), `${indent}  }${n < subs.size - 1 ? "," : ""}`);
   });
   lines.push(`${indent}}`);
   return lines;

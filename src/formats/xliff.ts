@@ -1,6 +1,8 @@
+import type { WorkCounter } from "../common/work.ts";
 import type { Entry, FileFormat, FileLanguage, LanguageTexts, WriteInput } from "./format.ts";
-import { invalid, IMPORT_LIMITS, tooManyEntries } from "./read.ts";
-import { attr, childrenOf, decodeXml, escapeXmlAttribute, escapeXmlText, hasInlineMarkup, lineOf, markupText, parseXml, rawText, tagOf, type XmlNode } from "./xml.ts";
+import { invalid } from "./read.ts";
+import { InlineCodes, storedFromXliff, xliffContent } from "./xliff-inline.ts";
+import { attr, childrenOf, escapeXmlAttribute, escapeXmlText, lineOf, parseXml, rawText, tagOf, xmlPieces, type XmlNode } from "./xml.ts";
 
 /**
  * XLIFF 1.2 and 2.0 (docs/formats.md "XLIFF"): the exchange format of translation tools; an
@@ -10,22 +12,36 @@ import { attr, childrenOf, decodeXml, escapeXmlAttribute, escapeXmlText, hasInli
  * key) and XLIFF 2.0 `<unit>` (its `name`, else its `id`), inside `<group>`s too; `<source>` gives
  * the source language's entries and `<target>` the target language's, each file's languages from
  * its `source-language`/`target-language` (1.2) or `srcLang`/`trgLang` (2.0); `<note>`s are the
- * key's context; `translate="no"` marks the entry not to be translated. Inline elements (`<g>`, `<ph>`, `<x/>`,
- * `<pc>`) are kept as written; otherwise entities are decoded. Plurals have no element of their
- * own in XLIFF: the ICU text is the unit's text, as tools that exchange ICU messages write it.
+ * key's context; `translate="no"` marks the entry not to be translated. Inline elements holding an
+ * original code are that code, others are kept as written, text is decoded (xliff-inline.ts;
+ * docs/formats.md "Markup in values"). Plurals have no element of their own in XLIFF: the ICU text
+ * is the unit's text, as tools that exchange ICU messages write it.
  *
  * Written: 1.2 unless `version` 2.0 is asked for (the client's `--xliff-version 2.0`), the base
  * language as the source and the file's language as the target (no target when it is the base);
- * `translate="no"` on the unit of a key marked not to be translated.
+ * `translate="no"` on the unit of a key marked not to be translated; a value's tags as inline
+ * elements holding their code.
  */
 
 export type XliffVersion = "1.2" | "2.0";
 
-const STOP_NODES = ["*.source", "*.target", "*.note"];
+const STOP_NODES = ["*.source", "*.target", "*.note", "*.data"];
 
-function text(node: XmlNode): string {
-  const raw = rawText(node);
-  return hasInlineMarkup(raw) ? raw : decodeXml(raw);
+/** A `<source>` or `<target>` as a stored value (xliff-inline.ts); `data` a 2.0 unit's `<originalData>`. */
+function text(node: XmlNode, data: ReadonlyMap<string, string> | null = null): string {
+  return storedFromXliff(xmlPieces(rawText(node)), data);
+}
+
+/** A note's or an original code's text: references decoded, a 2.0 `<cp hex>` its character, any other element as written. */
+function plain(node: XmlNode): string {
+  let out = "";
+  for (const p of xmlPieces(rawText(node))) {
+    const hex = "tag" in p && p.name === "cp" ? /hex\s*=\s*["']([0-9a-fA-F]{1,6})["']/.exec(p.tag) : null;
+    const code = hex ? parseInt(hex[1]!, 16) : -1;
+    const char = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : undefined;
+    out += "text" in p ? p.text : (char ?? p.tag);
+  }
+  return out;
 }
 
 interface Unit {
@@ -49,7 +65,7 @@ function notesOf(node: XmlNode): string[] {
   const notes: string[] = [];
   for (const child of childrenOf(node)) {
     const tag = tagOf(child);
-    if (tag === "note") notes.push(text(child).trim());
+    if (tag === "note") notes.push(plain(child).trim());
     else if (tag === "notes") notes.push(...notesOf(child));
   }
   return notes.filter(Boolean);
@@ -71,13 +87,20 @@ function unit12(node: XmlNode): Unit {
 function unit20(node: XmlNode): Unit {
   const key = attr(node, "name") ?? attr(node, "id") ?? "";
   const u: Unit = { key, translate: attr(node, "translate") !== "no" };
+  // The original codes the inline elements of this unit name (`dataRef`), when it has any.
+  let data: Map<string, string> | null = null;
+  for (const child of childrenOf(node)) {
+    if (tagOf(child) !== "originalData") continue;
+    data ??= new Map();
+    for (const d of childrenOf(child)) if (tagOf(d) === "data") data.set(attr(d, "id") ?? "", plain(d));
+  }
   for (const child of childrenOf(node)) {
     const tag = tagOf(child);
     if (tag !== "segment" && tag !== "ignorable") continue;
     for (const part of childrenOf(child)) {
       const t = tagOf(part);
-      if (t === "source") u.source = (u.source ?? "") + text(part);
-      else if (t === "target") u.target = (u.target ?? "") + text(part);
+      if (t === "source") u.source = (u.source ?? "") + text(part, data ?? new Map());
+      else if (t === "target") u.target = (u.target ?? "") + text(part, data ?? new Map());
     }
   }
   const notes = notesOf(node);
@@ -85,22 +108,20 @@ function unit20(node: XmlNode): Unit {
   return u;
 }
 
-async function read(content: string) {
-  const root = (await parseXml(content, "XLIFF", STOP_NODES)).find((n) => tagOf(n) === "xliff");
+async function read(content: string, work?: WorkCounter) {
+  const root = (await parseXml(content, "XLIFF", STOP_NODES, false, work)).find((n) => tagOf(n) === "xliff");
   if (!root) throw invalid("an XLIFF file must have <xliff> at the top", 1, 1);
   const version = attr(root, "version") ?? "";
   const v2 = version.startsWith("2.");
   if (!v2 && version !== "1.2" && version !== "1.1") throw invalid(`XLIFF version "${version}" is not read (1.2 and 2.0 are)`, lineOf(content, "<xliff"), 1);
   const byLanguage = new Map<string, Map<string, Entry>>();
   let sourceLanguage: string | undefined;
-  let count = 0;
   const add = (locale: string, entry: Entry, where: string) => {
     let list = byLanguage.get(locale);
     if (!list) byLanguage.set(locale, (list = new Map()));
     // A document with a <file> per target language repeats each source: the same text is no conflict.
     if (locale === sourceLanguage && list.get(entry.key)?.value === entry.value) return;
     if (list.has(entry.key)) throw invalid(`the unit "${entry.key}" appears twice for ${locale}`, lineOf(content, where));
-    if (++count > IMPORT_LIMITS.entries) throw tooManyEntries();
     list.set(entry.key, entry);
   };
   for (const file of childrenOf(root)) {
@@ -129,11 +150,6 @@ async function read(content: string) {
   return { languages, source: sourceLanguage };
 }
 
-/** A unit's text: inline markup kept as it came, other text escaped. */
-function content(value: string): string {
-  return hasInlineMarkup(value) ? markupText(value) : escapeXmlText(value);
-}
-
 function write12(input: WriteInput, base: LanguageTexts, targets: readonly (LanguageTexts | undefined)[]): string {
   const { keys } = input;
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'];
@@ -150,9 +166,10 @@ function write12(input: WriteInput, base: LanguageTexts, targets: readonly (Lang
       const key = escapeXmlAttribute(keys.keys[i]!);
       // XLIFF 1.2 `translate="no"`: a key marked not to be translated (docs/formats.md "Not translatable").
       const translate = keys.translatableOf[i] ? "" : ' translate="no"';
-      lines.push(`      <trans-unit id="${key}" resname="${key}"${translate} xml:space="preserve">`, `        <source>${content(source)}</source>`);
+      const codes = new InlineCodes();
+      lines.push(`      <trans-unit id="${key}" resname="${key}"${translate} xml:space="preserve">`, `        <source>${xliffContent(source, "1.2", codes)}</source>`);
       const value = target?.values[i];
-      if (value !== undefined) lines.push(`        <target state="translated">${content(value)}</target>`);
+      if (value !== undefined) lines.push(`        <target state="translated">${xliffContent(value, "1.2", codes)}</target>`);
       const context = keys.contextOf[i];
       if (context) lines.push(`        <note>${escapeXmlText(context)}</note>`);
       lines.push("      </trans-unit>");
@@ -180,9 +197,12 @@ function write20(input: WriteInput, base: LanguageTexts, target: LanguageTexts |
     const context = keys.contextOf[i];
     if (context) lines.push("      <notes>", `        <note>${escapeXmlText(context)}</note>`, "      </notes>");
     const value = target?.values[i];
-    lines.push(`      <segment${value !== undefined ? ' state="translated"' : ""}>`, `        <source xml:space="preserve">${content(source)}</source>`);
-    if (value !== undefined) lines.push(`        <target xml:space="preserve">${content(value)}</target>`);
-    lines.push("      </segment>", "    </unit>");
+    // <originalData> comes after the notes and before the segments (XLIFF 2.0 core), so the
+    // segment is made first and its codes written above it.
+    const codes = new InlineCodes();
+    const segment = [`      <segment${value !== undefined ? ' state="translated"' : ""}>`, `        <source xml:space="preserve">${xliffContent(source, "2.0", codes)}</source>`];
+    if (value !== undefined) segment.push(`        <target xml:space="preserve">${xliffContent(value, "2.0", codes)}</target>`);
+    lines.push(...codes.originalData("      "), ...segment, "      </segment>", "    </unit>");
   }
   lines.push("  </file>", "</xliff>", "");
   return lines.join("\n");

@@ -77,7 +77,7 @@ export const yaml = {
   // RFC 9512 registers application/yaml (docs/product.md §3).
   contentType: "application/yaml; charset=utf-8",
   bundle: true,
-  read: async (content) => ({ languages: [(await import("./yaml-read.ts")).readYaml(content)] }),
+  read: async (content, work) => ({ languages: [(await import("./yaml-read.ts")).readYaml(content, work)] }),
   write: (input) => textOf((out) => writeTo(input, out)),
   writeTo,
 } as const satisfies FileFormat<"yaml">;

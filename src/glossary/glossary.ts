@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { markProjectUnchecked, recheckProject } from "../authoring/checks.ts";
 import { conflict, invalidField, notFound } from "../common/errors.ts";
 import { iso } from "../common/clock.ts";
@@ -78,7 +78,7 @@ export function mergeTranslations(codes: Map<string, { code: string }>, current:
 }
 
 export function termCount(db: Db, projectId: number): number {
-  return db.select({ n: sql<number>`count(*)` }).from(glossaryTerms).where(eq(glossaryTerms.projectId, projectId)).get()!.n;
+  return db.select({ n: count() }).from(glossaryTerms).where(eq(glossaryTerms.projectId, projectId)).get()!.n;
 }
 
 function assertFree(db: Db, project: ProjectRow, term: string, exceptId?: number): void {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
 import { conflict, invalidField, notFound } from "../common/errors.ts";
 import type { Clock } from "../common/clock.ts";
@@ -110,7 +110,7 @@ function projectLanguages(db: Db, project: ProjectRow, codes: string[]): string[
 
 function projectAdminCount(db: Db, projectId: number): number {
   return db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: count() })
     .from(projectMembers)
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.role, "admin")))
     .get()!.n;

@@ -104,8 +104,7 @@ export async function importMemory(db: Db, project: ProjectRow, text: string, na
     units.push(prepared);
   }
   const label = name?.trim() || `${file.creationtool ?? "TMX"} ${file.creationdate ?? tmxDate(now)}`;
-  const importId = db.$client.transaction(() => q.insertImport.get(newId("tmx"), project.id, label, headerSource ?? base, actor.kind, actor.publicId, actor.name, now)!.id).immediate();
-  const publicId = db.$client.query<{ public_id: string }, [number]>("SELECT public_id FROM memory_imports WHERE id = ?").get(importId)!.public_id;
+  const { id: importId, publicId } = db.$client.transaction(() => q.insertImport.get(newId("tmx"), project.id, label, headerSource ?? base, actor.kind, actor.publicId, actor.name, now)!).immediate();
   try {
     for (let at = 0; at < units.length; at += UNITS_PER_CHUNK) {
       db.$client.transaction(() => {

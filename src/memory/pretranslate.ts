@@ -38,8 +38,8 @@ export interface PretranslateJob {
 export interface PretranslateProgress {
   filled: number;
   skipped: number;
-  /** Keys the memory had nothing for (only when asked), by row id, with their base value. */
-  left: { id: number; base: string }[];
+  /** Keys the memory had nothing for (only when asked), by row id, with their name and base value. */
+  left: { id: number; key: string; base: string }[];
 }
 
 export type PretranslateReply = { ok: PretranslateProgress } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
@@ -106,7 +106,7 @@ export function pretranslateFromMemory(db: Db, changes: Changes, job: Omit<Pretr
   const { project, language, minScore, actor, now } = job;
   const scope: ReadScope = { only: job.scope.only ? new Set(job.scope.only) : null, except: new Set(job.scope.except) };
   const q = preparePretranslateQueries(db);
-  const baseId = db.$client.query<{ id: number }, [number, string]>("SELECT id FROM languages WHERE project_id = ? AND code = ?").get(project.id, project.baseLanguageCode)?.id;
+  const baseId = q.baseLanguage.get(project.id, project.baseLanguageCode)?.id;
   if (baseId === undefined) return { filled: 0, skipped: 0, left: [] };
   const missing = q.missing.all(project.id, language.id, baseId, PRETRANSLATE_MAX_VALUES);
   const exact = exactMatches(db, project, language, scope);
@@ -126,7 +126,7 @@ export function pretranslateFromMemory(db: Db, changes: Changes, job: Omit<Pretr
       value = memory.matches(project, key, k.base, language, scope, minScore, 1, undefined, PRETRANSLATE_CANDIDATES_MAX)[0]?.value ?? null;
     }
     if (value === null) {
-      if (job.leftWanted) progress.left.push({ id: k.id, base: k.base });
+      if (job.leftWanted) progress.left.push({ id: k.id, key: k.key, base: k.base });
       else progress.skipped++;
       continue;
     }

@@ -130,7 +130,7 @@ export class TranslatorHelp {
             try {
               const value = await this.translate(project, checks, k.base, language);
               if (checks.findings(k.id, language.id, value).problems.length > 0) progress.skipped++;
-              else fills.push({ keyId: k.id, key: db.$client.query<{ key: string }, [number]>("SELECT key FROM translation_keys WHERE id = ?").get(k.id)?.key ?? "", value });
+              else fills.push({ keyId: k.id, key: k.key, value });
             } catch (err) {
               if (!(err instanceof MachineError)) throw err;
               machineError ??= err.message;

@@ -4,6 +4,7 @@ import { PLURAL_CATEGORIES, type LanguagePlurals, type PluralRulesOf } from "./p
 import type { MessageSyntax, PluralUse, ReadMessage } from "./read-types.ts";
 import { SYNTAXES } from "./syntaxes.ts";
 import { describeFault } from "./syntax-faults.ts";
+import { tagName } from "./markup.ts";
 
 /**
  * The message checks of docs/product.md §7, as plain functions over a value already read
@@ -124,7 +125,7 @@ function pluralFindings(use: PluralUse, rules: PluralRulesOf, languageName: stri
     );
   }
   for (const category of rules.categories) {
-    if (category === "other" || use.categories.includes(category) || coveredByExactCases(rules, category, use)) continue;
+    if (category === "other" || use.categories.includes(category) || coveredByExactCases(rules, category, use) || rules.rarelyReached(category)) continue;
     found.push(`\`${arg}\` has no \`${category}\` case, ${missingCategoryText(rules, category, languageName)}`);
   }
   return found;
@@ -200,7 +201,7 @@ function syntaxProblem(value: string, fault: NonNullable<ReadMessage["fault"]>, 
 export function checkMessage(value: string, read: ReadMessage, ctx: CheckContext): MessageProblem[] {
   if (read.fault) return [syntaxProblem(value, read.fault, ctx)];
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
-  if (base && (read.native || base.native)) return withNative(checkArguments(value, read, ctx, base), read, base, ctx, false);
+  if (base && hasUnits(read, base)) return withNative(checkArguments(value, read, ctx, base), read, base, ctx, false);
   return checkArguments(value, read, ctx, base);
 }
 
@@ -228,7 +229,7 @@ export function messageErrors(value: string, read: ReadMessage, ctx: CheckContex
   // In the text syntax nothing is an error (docs/messages.md "Problems").
   if (SYNTAXES[ctx.syntax].unknownSeverity !== "error") return NO_PROBLEMS;
   const base = ctx.base && !ctx.base.fault ? ctx.base : null;
-  if (base && (read.native || base.native)) return withNative(icuErrors(read, base, ctx), read, base, ctx, true);
+  if (base && hasUnits(read, base)) return withNative(icuErrors(read, base, ctx), read, base, ctx, true);
   return icuErrors(read, base, ctx);
 }
 
@@ -239,10 +240,17 @@ function icuErrors(read: ReadMessage, base: ReadMessage | null, ctx: CheckContex
   return out.list;
 }
 
+/** Whether a translation or its base value has native placeholders or tags to compare. */
+function hasUnits(read: ReadMessage, base: ReadMessage): boolean {
+  return read.native !== undefined || base.native !== undefined || read.tags !== undefined || base.tags !== undefined;
+}
+
 /**
- * Native placeholders (`%1$s`, `%@`) compared like ICU arguments (docs/formats.md "Placeholders"):
- * one the base text lacks is `placeholder_unknown` (an error in every syntax but `text`), one it
- * has and the translation lacks is `placeholder_missing`. Errors stay before warnings.
+ * Native placeholders (`%1$s`, `%@`) and tags (`<b>…</b>`, `<xliff:g …>`) compared like ICU
+ * arguments (docs/formats.md "Placeholders", docs/messages.md "Tags"): one the base text lacks is
+ * `placeholder_unknown` (an error in every syntax but `text`), and so is a tag of the base text
+ * left unclosed or closed without being opened; one the base text has and the translation lacks is
+ * `placeholder_missing`. Errors stay before warnings.
  */
 function withNative(found: MessageProblem[], read: ReadMessage, base: ReadMessage, ctx: CheckContext, errorsOnly: boolean): MessageProblem[] {
   const mine = read.native ?? [];
@@ -261,6 +269,7 @@ function withNative(found: MessageProblem[], read: ReadMessage, base: ReadMessag
     });
   }
   if (!errorsOnly) for (const p of theirs) if (!mine.includes(p)) missing.push({ code: "placeholder_missing", severity: "warning", message: `\`${p}\` from the ${ctx.baseName} text is missing` });
+  compareTags(read, base, ctx, severity, unknown, errorsOnly ? null : missing);
   if (unknown.length === 0 && missing.length === 0) return found;
   if (errorsOnly && severity !== "error") return found;
   const list = [...found];
@@ -268,6 +277,39 @@ function withNative(found: MessageProblem[], read: ReadMessage, base: ReadMessag
   list.splice(firstWarning < 0 ? list.length : firstWarning, 0, ...unknown.slice(0, MAX_PROBLEMS_PER_CODE));
   list.push(...missing.slice(0, MAX_PROBLEMS_PER_CODE));
   return list;
+}
+
+/**
+ * The tags of a translation against its base value's (markup.ts): a tag the base text lacks, and
+ * an unpaired tag whose element the base text uses as a tag (an unpaired one it does not use is
+ * text: `List<String>`), are unknown; a tag of the base text the translation lacks is missing
+ * (unless it is there, unpaired, and so already said).
+ */
+function compareTags(read: ReadMessage, base: ReadMessage, ctx: CheckContext, severity: MessageProblem["severity"], unknown: MessageProblem[], missing: MessageProblem[] | null): void {
+  const mine = read.tags;
+  const theirs = base.tags?.tags ?? [];
+  if (!mine && theirs.length === 0) return;
+  if (ctx.work) ctx.work.steps += (mine ? mine.tags.length + mine.unpaired.length : 0) + theirs.length;
+  const theirSet = new Set(theirs);
+  const theirNames = new Set(theirs.map(tagName));
+  const myTags = new Set(mine?.tags ?? []);
+  const myUnpaired = new Set(mine?.unpaired ?? []);
+  for (const t of myTags) {
+    if (!theirSet.has(t)) unknown.push({ code: "placeholder_unknown", severity, message: `\`${t}\` is not in the ${ctx.baseName} text` });
+  }
+  for (const t of myUnpaired) {
+    const name = tagName(t);
+    if (!theirNames.has(name)) continue;
+    unknown.push({
+      code: "placeholder_unknown",
+      severity,
+      message: t.startsWith("</") ? `\`${t}\` closes no \`<${name}>\`` : `\`${t}\` is never closed: \`</${name}>\` is missing`,
+    });
+  }
+  if (!missing) return;
+  for (const t of theirs) {
+    if (!myTags.has(t) && !myUnpaired.has(t)) missing.push({ code: "placeholder_missing", severity: "warning", message: `\`${t}\` from the ${ctx.baseName} text is missing` });
+  }
 }
 
 /** How many findings of each severity (the counts stored beside them). */

@@ -4,7 +4,10 @@ import { SYNTAXES } from "./syntaxes.ts";
 
 /**
  * The hint of docs/product.md §9 (docs/messages.md "Hints"): when most values with an error look
- * like another syntax and would have no error in it, say which one fits and how to set it.
+ * like another syntax and every one of them would have no error in it, say which one fits and how
+ * to set it. A syntax in which any of them stays an error is never named (a `flutter` value the
+ * editor once quoted the ICU way reads without error as ICU, but so would the team's other
+ * apostrophes not: the errors must all go).
  */
 export interface SyntaxHint {
   syntax: MessageSyntax;
@@ -23,7 +26,7 @@ export interface ErroredValue {
  */
 const CANDIDATES: readonly MessageSyntax[] = ["i18next", "flutter", "icu"];
 
-/** At most this many errored values are tried: a hint needs a majority, not every value. */
+/** At most this many errored values are tried (the first ones: the hint speaks for those). */
 export const HINT_SAMPLE = 200;
 
 function errorsIn(syntax: MessageSyntax, item: ErroredValue): number {
@@ -40,9 +43,16 @@ export function syntaxHint(errored: readonly ErroredValue[], current: MessageSyn
   for (const name of CANDIDATES) {
     if (name === current) continue;
     const s = SYNTAXES[name];
-    let fits = 0;
-    for (const item of sample) if ((s.looksLike(item.value) || (item.base !== null && s.looksLike(item.base))) && errorsIn(name, item) === 0) fits++;
-    if (fits * 2 > sample.length) {
+    let looks = 0;
+    let clean = true;
+    for (const item of sample) {
+      if (errorsIn(name, item) > 0) {
+        clean = false;
+        break;
+      }
+      if (s.looksLike(item.value) || (item.base !== null && s.looksLike(item.base))) looks++;
+    }
+    if (clean && looks * 2 > sample.length) {
       return {
         syntax: name,
         message: `Most of these errors look like ${s.label} (${s.example}), not ${SYNTAXES[current].label}: set the project's message syntax to "${name}" (Settings, or PATCH /dashboard/api/projects/:pid {"message_syntax": "${name}"})`,

@@ -31,3 +31,10 @@ export function nativePlaceholders(value: string, work?: WorkCounter): string[] 
   }
   return [...seen];
 }
+
+/** The end of the native placeholder that starts at the `%` at `at`, or -1 when none does (`%%`, `50% off`). */
+export function nativePlaceholderEnd(value: string, at: number): number {
+  if (value.charCodeAt(at) !== 37 /* % */ || value.charCodeAt(at + 1) === 37) return -1;
+  PRINTF.lastIndex = at;
+  return PRINTF.exec(value) ? PRINTF.lastIndex : -1;
+}

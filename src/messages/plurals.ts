@@ -42,6 +42,30 @@ export class PluralRulesOf {
     this.categories = rules.resolvedOptions().pluralCategories;
   }
 
+  private reached?: Set<string>;
+
+  /**
+   * Whether no whole number below 1,000,000 and no number with one decimal selects the category
+   * (French, Italian, Spanish, Portuguese and Catalan `many`, which only 1,000,000 and its
+   * multiples take): a plural needs no case for it, since every runtime falls back to `other`
+   * (docs/messages.md "Plural categories"). Every whole number below 10,000 (CLDR's rules look at
+   * the last digits and at small ranges), the multiples of 10,000 below a million, and 0.0 to 99.9.
+   */
+  rarelyReached(category: string): boolean {
+    if (!this.reached) {
+      const reached = new Set<string>();
+      for (let n = 0; n < 10_000; n++) reached.add(this.rules.select(n));
+      for (let n = 10_000; n < 1_000_000; n += 10_000) reached.add(this.rules.select(n));
+      const { locale, type } = this.rules.resolvedOptions();
+      if (type !== "ordinal") {
+        const decimal = new Intl.PluralRules(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+        for (let k = 0; k < 1000; k++) reached.add(decimal.select(k / 10));
+      }
+      this.reached = reached;
+    }
+    return this.categories.includes(category) && !this.reached.has(category);
+  }
+
   /** Whole numbers in 0-1000 (and some round ones above) that select `category`, and a fraction that does. */
   samples(category: string): { integers: number[]; fraction?: number } {
     if (!this.samplesByCategory) {

@@ -41,6 +41,8 @@ export interface ReadMessage {
   fault: SyntaxFault | null;
   /** Native placeholders (`%@`, `%1$s`, `%lld`) in the text, checked like arguments (native-placeholders.ts); absent when none. */
   native?: string[];
+  /** Inline tags (`<b>…</b>`, `<xliff:g …>`), checked like placeholders (markup.ts `valueTags`); absent when none. */
+  tags?: { tags: string[]; unpaired: string[] };
 }
 
 /** A message with no argument (shared: most messages are this). */

@@ -1,5 +1,6 @@
 import type { WorkCounter } from "../common/work.ts";
 import type { MessageSyntax, ReadMessage } from "./read-types.ts";
+import { valueTags } from "./markup.ts";
 import { nativePlaceholders } from "./native-placeholders.ts";
 import { SYNTAXES } from "./syntaxes.ts";
 
@@ -18,8 +19,11 @@ export { MAX_NESTING, parseIcu, readCommonShapes } from "./syntax-icu.ts";
  */
 export function readMessage(value: string, syntax: MessageSyntax, work?: WorkCounter): ReadMessage {
   const read = SYNTAXES[syntax].read(value, work);
-  // Native placeholders (docs/formats.md "Placeholders") are checked in every syntax.
-  if (value.indexOf("%") < 0) return read;
-  const native = nativePlaceholders(value, work);
-  return native.length === 0 || read.fault ? read : { ...read, native };
+  // Native placeholders (docs/formats.md "Placeholders") and tags (docs/messages.md "Tags") are
+  // checked in every syntax; most values have neither a `%` nor a `<`.
+  if (read.fault || (value.indexOf("%") < 0 && value.indexOf("<") < 0)) return read;
+  const native = value.indexOf("%") < 0 ? [] : nativePlaceholders(value, work);
+  const tags = valueTags(value, work);
+  if (native.length === 0 && !tags) return read;
+  return { ...read, ...(native.length > 0 ? { native } : {}), ...(tags ? { tags } : {}) };
 }

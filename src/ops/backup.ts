@@ -71,6 +71,7 @@ export async function backup(dataDir: string, file: string): Promise<BackupSumma
         if (name.startsWith(".")) continue; // temporary files of an interrupted write
         const path = join(dir, name);
         const stat = statSync(path);
+        if (!stat.isFile()) continue; // app builds' files (b/), made again on request (docs/delivery.md "App builds")
         await tar.file(`${RELEASES_DIR}/${id}/${name}`, path, stat.size, stat.mtimeMs / 1000);
         summary.files++;
         summary.bytes += stat.size;

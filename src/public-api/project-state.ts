@@ -2,8 +2,8 @@ import { downloadUrls } from "../bundles/urls.ts";
 import { iso } from "../common/clock.ts";
 import { shippedFormats } from "../formats/registry.ts";
 import type { ProjectLanguageT, ProjectT, ReleaseDetailT, ReleaseLanguageT } from "./model.ts";
-import type { ApiProjectRow, PublicApiQueries as Queries } from "./queries.ts";
-import { ReleaseIndex, type PublishedRow } from "./release-index.ts";
+import type { ApiProjectRow, PublishedRow, PublicApiQueries as Queries } from "./queries.ts";
+import { ReleaseIndex } from "./release-index.ts";
 
 /** Projects whose derived answers are kept in memory at once (least recently used go first). */
 export const PROJECT_STATES_MAX = 100;
@@ -28,7 +28,7 @@ export class ProjectState {
   /** Always exactly the token's project (docs/interface.md §4.1). */
   projects(): string {
     const p = this.project;
-    const item: ProjectT = { id: p.public_id, name: p.name, base_language_code: p.base_language_code, created_at: iso(p.created_at) };
+    const item: ProjectT = { id: p.publicId, name: p.name, base_language_code: p.baseLanguageCode, created_at: iso(p.createdAt) };
     return (this.projectsBody ??= JSON.stringify({ items: [item] }));
   }
 
@@ -39,7 +39,7 @@ export class ProjectState {
   languages(): string {
     return (this.languagesBody ??= JSON.stringify({
       items: this.queries.languages.all(this.project.id).map(
-        (l): ProjectLanguageT => ({ code: l.code, name: l.name, is_base_language: l.code === this.project.base_language_code, created_at: iso(l.created_at) }),
+        (l): ProjectLanguageT => ({ code: l.code, name: l.name, is_base_language: l.code === this.project.baseLanguageCode, created_at: iso(l.createdAt) }),
       ),
     }));
   }
@@ -69,10 +69,10 @@ export class ProjectState {
       ? this.queries.shipped.all(row.rowId).map(
           (l): ReleaseLanguageT => ({
             code: l.code,
-            is_base_language: l.is_base_language === 1,
+            is_base_language: l.isBaseLanguage === 1,
             // Every release recorded every bundle format there is (docs/formats.md "Adding a format"
             // says what a new bundle format changes here), so every key of the model is present.
-            download_urls: downloadUrls(this.cdnUrl, this.project.cdn_slug, row.slug!, l.code, formats) as ReleaseLanguageT["download_urls"],
+            download_urls: downloadUrls(this.cdnUrl, this.project.cdnSlug, row.slug!, l.code, formats) as ReleaseLanguageT["download_urls"],
           }),
         )
       : [];

@@ -1,36 +1,39 @@
 import type { Db } from "../storage/db.ts";
-import type { PublishedRow } from "./release-index.ts";
+import { named, selected, type RowOf, type Stored } from "../storage/names.ts";
+import { languages, projects, releaseLanguages, releases } from "../storage/schema.ts";
+
+const p = named(projects);
+const l = named(languages);
+const r = named(releases);
+const rl = named(releaseLanguages);
+
+const project = selected(p, "id", "publicId", "name", "baseLanguageCode", "cdnSlug", "createdAt");
+const language = selected(l, "code", "name", "createdAt");
+const published = selected(r, "publicId", "name", "tag", "slug", "createdAt");
+const shipped = selected(rl, "code", "isBaseLanguage");
 
 /** A project as the public API reads it. */
-export interface ApiProjectRow {
-  id: number;
-  public_id: string;
-  name: string;
-  base_language_code: string;
-  cdn_slug: string;
-  created_at: number;
-}
+export type ApiProjectRow = RowOf<typeof project>;
+
+/** A published release as the index needs it (release-index.ts): a published release has its `publishedAt`. */
+export type PublishedRow = RowOf<typeof published> & { rowId: Stored<typeof releases>["id"]; publishedAt: number };
 
 /**
  * The public API's statements, prepared once per app (docs/architecture.md "Reaching SQLite"):
  * they run on every miss of the response cache.
  */
 export function preparePublicApiQueries(db: Db) {
-  const c = db.$client;
+  const sqlite = db.$client;
   return {
-    project: c.query<ApiProjectRow, [number]>("SELECT id, public_id, name, base_language_code, cdn_slug, created_at FROM projects WHERE id = ?"),
-    languages: c.query<{ code: string; name: string; created_at: number }, [number]>(
-      "SELECT code, name, created_at FROM languages WHERE project_id = ? ORDER BY code",
+    project: sqlite.query<ApiProjectRow, [number]>(`SELECT ${project} FROM ${p} WHERE ${p.id} = ?`),
+    languages: sqlite.query<RowOf<typeof language>, [number]>(`SELECT ${language} FROM ${l} WHERE ${l.projectId} = ? ORDER BY ${l.code}`),
+    published: sqlite.query<PublishedRow, [number]>(
+      `SELECT ${r.id} AS rowId, ${published}, ${r.publishedAt} AS publishedAt
+         FROM ${r} WHERE ${r.projectId} = ? AND ${r.status} = 'published' AND ${r.publishedAt} IS NOT NULL`,
     ),
-    published: c.query<PublishedRow, [number]>(
-      `SELECT id AS rowId, public_id AS publicId, name, tag, slug, created_at AS createdAt, published_at AS publishedAt
-         FROM releases WHERE project_id = ? AND status = 'published' AND published_at IS NOT NULL`,
-    ),
-    shipped: c.query<{ code: string; is_base_language: number }, [number]>(
-      "SELECT code, is_base_language FROM release_languages WHERE release_id = ? ORDER BY code",
-    ),
+    shipped: sqlite.query<RowOf<typeof shipped>, [number]>(`SELECT ${shipped} FROM ${rl} WHERE ${rl.releaseId} = ? ORDER BY ${rl.code}`),
     // The JSON list of the formats a release shipped (docs/formats.md "What a release records").
-    formats: c.query<{ formats: string }, [number]>("SELECT formats FROM releases WHERE id = ?"),
+    formats: sqlite.query<Pick<Stored<typeof releases>, "formats">, [number]>(`SELECT ${r.formats} FROM ${r} WHERE ${r.id} = ?`),
   };
 }
 

@@ -4,21 +4,11 @@ import type { ListQuery, Order, SortKey } from "./query.ts";
 import { SearchIndex } from "./search-index.ts";
 import { compareCodePoints } from "../common/text.ts";
 import { fold } from "./text.ts";
+import type { PublishedRow } from "./queries.ts";
 
 const UTF8 = new TextEncoder();
 const LIST_HEAD = UTF8.encode('{"items":[');
 const COMMA = 0x2c;
-
-/** A published release as the index needs it (read by `queries.ts`). */
-export interface PublishedRow {
-  rowId: number;
-  publicId: string;
-  name: string;
-  tag: string;
-  slug: string | null;
-  createdAt: number;
-  publishedAt: number;
-}
 
 /** Distinct searches remembered per project, so paging through one search does not search again. */
 export const SEARCH_MEMO_ENTRIES = 32;

@@ -4,7 +4,8 @@ import { bundleFileName } from "../bundles/layout.ts";
 import { compileLanguageInto } from "../formats/bundle.ts";
 import { BUNDLE_FORMATS, type BundleFormat } from "../formats/registry.ts";
 import { Utf8Bytes } from "../formats/texts.ts";
-import { MessageChecker, type LanguageFindings } from "./checks.ts";
+import type { FileDigest, ManifestBasis } from "../delivery/manifest.ts";
+import { MessageChecker, type CheckTally, type LanguageFindings } from "./checks.ts";
 import { openSnapshotOf, type SnapshotSource } from "./snapshot.ts";
 
 /**
@@ -25,6 +26,17 @@ export interface LanguageJob {
 export interface LanguageDone {
   findings: LanguageFindings;
   written: boolean;
+  /**
+   * Each written file's SHA-256 and size, measured as its bytes went to the disk (the release's
+   * manifests name them, docs/delivery.md "Manifests"), so nothing is read back.
+   */
+  files?: Record<string, FileDigest>;
+}
+
+/** What compiling a publish's languages gives: the findings, and each written file's digest by language and format. */
+export interface Compiled {
+  tally: CheckTally;
+  files: ManifestBasis["files"];
 }
 
 export class LanguageCompiler {
@@ -61,10 +73,24 @@ export class LanguageCompiler {
     if (job.dir === null || (findings.errorCount > 0 && !job.allowErrors)) return { findings, written: false };
     const dir = job.dir;
     const files = BUNDLE_FORMATS.map((format) => [format, DurableFile.create(join(dir, bundleFileName(job.code, format)))] as const);
+    const digests: Record<string, FileDigest> = {};
     try {
-      for (const [format, file] of files) this.buffers[format].reset((bytes) => file.write(bytes));
+      const measured = files.map(([format, file]) => {
+        const hasher = new Bun.CryptoHasher("sha256");
+        const digest = { sha256: "", bytes: 0 };
+        digests[format] = digest;
+        this.buffers[format].reset((bytes) => {
+          file.write(bytes);
+          hasher.update(bytes);
+          digest.bytes += bytes.byteLength;
+        });
+        return [format, hasher, digest] as const;
+      });
       compileLanguageInto(this.snapshot, { code: job.code, values, arguments: args }, this.snapshot.syntax, this.buffers);
-      for (const [format] of files) this.buffers[format].end();
+      for (const [format, hasher, digest] of measured) {
+        this.buffers[format].end();
+        digest.sha256 = hasher.digest("hex");
+      }
     } catch (err) {
       for (const [, file] of files) file.abandon();
       throw err;
@@ -75,7 +101,7 @@ export class LanguageCompiler {
     this.syncing = Promise.all([previous, ...files.map(([, file]) => file.close())]);
     this.syncing.catch(() => {});
     await previous;
-    return { findings, written: true };
+    return { findings, written: true, files: digests };
   }
 
   /** Waits until every file written so far is flushed to the disk; throws what a write threw. */

@@ -1,9 +1,9 @@
 import { Database } from "bun:sqlite";
 import { log } from "../common/log.ts";
 import { WorkerThread } from "../common/threads.ts";
-import type { Db } from "../storage/db.ts";
+import { beginWriting, rollBack, type Db } from "../storage/db.ts";
 import { CheckTally, checkingOrder } from "./checks.ts";
-import { compileMessage, compileResultOf, OPEN_FAILED, type CompileReply, type LanguageJob } from "./compile-job.ts";
+import { compileMessage, compileResultOf, OPEN_FAILED, type Compiled, type CompileReply, type LanguageJob } from "./compile-job.ts";
 import { readSnapshotView, type SnapshotView } from "./snapshot.ts";
 
 /**
@@ -56,7 +56,7 @@ export class CompilingThreads {
         Atomics.wait(opened, 0, seen, Math.max(1, deadline - Date.now()));
       }
     } finally {
-      lock.run("ROLLBACK");
+      rollBack(lock);
       lock.close();
     }
     const all = Atomics.load(opened, 0) === this.threads.length;
@@ -74,8 +74,9 @@ export class CompilingThreads {
    * Checks every language, base first, and writes its files into `dir` while no error refuses the
    * publish (or always, with `allowErrors`); null checks only.
    */
-  async compile(view: SnapshotView, dir: string | null, allowErrors: boolean): Promise<CheckTally> {
+  async compile(view: SnapshotView, dir: string | null, allowErrors: boolean): Promise<Compiled> {
     const tally = new CheckTally(view.syntax);
+    const files: Compiled["files"] = {};
     const order = checkingOrder(view.languages);
     let next = 0;
     await Promise.all(
@@ -84,12 +85,14 @@ export class CompilingThreads {
           const position = next++;
           const lang = order[position]!;
           const job: LanguageJob = { code: lang.code, name: lang.name, dir: tally.errorCount > 0 && !allowErrors ? null : dir, allowErrors };
-          tally.add(position, compileResultOf(await t.run<CompileReply>(compileMessage({ job })))!.findings);
+          const done = compileResultOf(await t.run<CompileReply>(compileMessage({ job })))!;
+          tally.add(position, done.findings);
+          if (done.files) files[lang.code] = done.files;
         }
         compileResultOf(await t.run<CompileReply>(compileMessage({ flush: true })));
       }),
     );
-    return tally;
+    return { tally, files };
   }
 
   /** Ends each thread's read transaction, then the threads. */
@@ -115,7 +118,7 @@ async function writeLock(path: string): Promise<Database> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      lock.run("BEGIN IMMEDIATE");
+      beginWriting(lock);
       return lock;
     } catch (err) {
       if ((err as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) {

@@ -4,7 +4,7 @@ import { badRequest, conflict, HttpError } from "../common/errors.ts";
 import type { Db } from "../storage/db.ts";
 import { bundlePath } from "../bundles/layout.ts";
 import { exportBuilder } from "../formats/export.ts";
-import { formatNamed, isMultiLanguage } from "../formats/registry.ts";
+import { formatNamed, isBundleFormat, isMultiLanguage } from "../formats/registry.ts";
 import { releaseLanguages, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import type { ExportQuery } from "./model.ts";
 
@@ -19,11 +19,20 @@ export interface ExportFile {
   body: string;
 }
 
-function readJson(path: string): Record<string, unknown> {
+function readText(path: string): string {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    return readFileSync(path, "utf8");
   } catch (err) {
     throw new HttpError(500, `a file of the release is missing or damaged on the server (${(err as NodeJS.ErrnoException).code ?? "unreadable"}); publish the release again`);
+  }
+}
+
+function readJson(path: string): Record<string, unknown> {
+  const text = readText(path);
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new HttpError(500, "a file of the release is damaged on the server (not JSON); publish the release again");
   }
 }
 
@@ -45,11 +54,15 @@ export function exportRelease(db: Db, dataDir: string, project: ProjectRow, rele
     if (!found) throw badRequest(`invalid field "language": the release has no language ${query.language} (it has ${shipped.map((l) => l.code).join(", ")})`);
     codes = [found.code];
   }
+  const format = formatNamed(name);
+  const stem = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "strings"}-${release.tag.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+  const fileName = `${stem}${codes.length === 1 ? `-${codes[0]}` : ""}.${format.extensions[0]}`;
+  // A bundle format's file is the release's own, as the CDN serves it: built again from the JSON,
+  // an ARB lacked the placeholder attributes its CDN file carries (docs/formats.md "Export").
+  if (isBundleFormat(name) && codes.length === 1) return { name: fileName, contentType: format.contentType, body: readText(bundlePath(dataDir, release.publicId, codes[0]!, name)) };
   const json = new Map<string, Record<string, unknown>>();
   for (const l of new Set([base.code, ...codes])) json.set(l, readJson(bundlePath(dataDir, release.publicId, l, "json")));
   const baseArb = readJson(bundlePath(dataDir, release.publicId, base.code, "arb"));
-  const format = formatNamed(name);
   const body = exportBuilder({ base: base.code, json, baseArb }).write(name, codes, { xliffVersion: query.xliff_version ?? "1.2" });
-  const stem = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "strings"}-${release.tag.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
-  return { name: `${stem}${codes.length === 1 ? `-${codes[0]}` : ""}.${format.extensions[0]}`, contentType: format.contentType, body };
+  return { name: fileName, contentType: format.contentType, body };
 }

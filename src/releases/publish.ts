@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, max } from "drizzle-orm";
 import { ReleaseStaging } from "../bundles/files.ts";
 import { conflict, notFound } from "../common/errors.ts";
 import { newSlug } from "../common/ids.ts";
@@ -8,11 +8,14 @@ import { log } from "../common/log.ts";
 import type { AppDeps, ServiceDeps } from "../deps.ts";
 import { BUNDLE_FORMATS } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
+import { sumOrZero } from "../storage/functions.ts";
 import { languageCounts, languages, releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
 import { channelsOn } from "./channels.ts";
+import type { ManifestBasis } from "../delivery/manifest.ts";
 import { checkingOrder, CheckTally, publishRefusal } from "./checks.ts";
-import { LanguageCompiler } from "./compile-job.ts";
+import { LanguageCompiler, type Compiled } from "./compile-job.ts";
 import { CompilingThreads } from "./compile-threads.ts";
+import { projectValueCount } from "./queries.ts";
 import { findRelease } from "./releases.ts";
 import { openSnapshot, type SnapshotSource, type SnapshotView } from "./snapshot.ts";
 
@@ -74,8 +77,11 @@ export async function publishRelease(
   }
 }
 
-/** Checks every language and writes its files into a folder (null: checks only). */
-type Compile = (view: SnapshotView, dir: string | null, allowErrors: boolean) => Promise<CheckTally>;
+/**
+ * Checks every language and writes its files into a folder (null: checks only); answers the
+ * findings and, by language and format, the digest of each file written (docs/delivery.md).
+ */
+type Compile = (view: SnapshotView, dir: string | null, allowErrors: boolean) => Promise<Compiled>;
 
 async function publishSnapshot(
   deps: ServiceDeps & Pick<AppDeps, "targets">,
@@ -95,14 +101,14 @@ async function publishSnapshot(
   // the same values and reads (docs/publishing.md §2), and a finding the kept ones missed still
   // refuses the publish before anything is published.
   if (!allowErrors && keptErrorCount(db, project.id) > 0) {
-    const check = await compile(snapshot, null, false);
+    const { tally: check } = await compile(snapshot, null, false);
     if (check.errorCount > 0) throw publishRefusal(check.result());
   }
   const release = claimDraft(deps, project, releasePublicId);
   let staging: ReleaseStaging | undefined;
   try {
     staging = await ReleaseStaging.create(dataDir, release.publicId);
-    const check = await compile(snapshot, staging.path, allowErrors);
+    const { tally: check, files } = await compile(snapshot, staging.path, allowErrors);
     // Every language is checked either way, so the refusal counts and lists every error.
     if (check.errorCount > 0 && !allowErrors) throw publishRefusal(check.result());
     // Every target holds the files before the database names them: the data directory for the
@@ -111,7 +117,7 @@ async function publishSnapshot(
     staging = undefined;
     let row: ReleaseRow;
     try {
-      row = markPublished(deps, project, release, snapshot.languages, check.errorCount > 0, options.by ?? SYSTEM);
+      row = markPublished(deps, project, release, snapshot.languages, { tag: release.tag, files }, check.errorCount > 0, options.by ?? SYSTEM);
     } catch (err) {
       await deps.targets.drop(release.publicId);
       throw err;
@@ -148,33 +154,33 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
 
 /** How many threads compile the project's languages; 0 is the calling thread. */
 function compilingThreads(db: Db, projectId: number): number {
-  const size = db.$client
-    .query<{ n: number }, [number, number]>("SELECT (SELECT count(*) FROM translation_keys WHERE project_id = ?) * (SELECT count(*) FROM languages WHERE project_id = ?) AS n")
-    .get(projectId, projectId);
-  if ((size?.n ?? 0) < THREADS_FROM_VALUES) return 0;
+  if (projectValueCount(db, projectId) < THREADS_FROM_VALUES) return 0;
   return Math.max(1, Math.min(THREADS_MAX, availableParallelism()));
 }
 
 /** Checks every language, base first, on this thread, yielding between languages. */
-async function compileHere(snapshot: SnapshotSource, dir: string | null, allowErrors: boolean): Promise<CheckTally> {
+async function compileHere(snapshot: SnapshotSource, dir: string | null, allowErrors: boolean): Promise<Compiled> {
   const tally = new CheckTally(snapshot.syntax);
+  const files: Compiled["files"] = {};
   const compiler = new LanguageCompiler(snapshot);
   for (const [position, lang] of checkingOrder(snapshot.languages).entries()) {
     const job = { code: lang.code, name: lang.name, dir: tally.errorCount > 0 && !allowErrors ? null : dir, allowErrors };
-    tally.add(position, (await compiler.run(job)).findings);
+    const done = await compiler.run(job);
+    tally.add(position, done.findings);
+    if (done.files) files[lang.code] = done.files;
     // A language's values, reads and files are garbage once written, tens of MB at 100,000 keys,
     // and left to itself the collector let a publish of 10 languages reach 500 MB.
     Bun.gc(true);
     await yieldToRequests();
   }
   await compiler.flush();
-  return tally;
+  return { tally, files };
 }
 
 /** The errors the message checks found on save, summed over the project's languages (kept counts). */
 function keptErrorCount(db: Db, projectId: number): number {
   const row = db
-    .select({ errors: sql<number>`coalesce(sum(${languageCounts.errorCount}), 0)` })
+    .select({ errors: sumOrZero(languageCounts.errorCount) })
     .from(languageCounts)
     .innerJoin(languages, eq(languages.id, languageCounts.languageId))
     .where(eq(languages.projectId, projectId))
@@ -216,20 +222,20 @@ function claimDraft({ db, clock }: ServiceDeps, project: ProjectRow, releasePubl
  */
 export function nextPublishedAt(db: Db, projectId: number, now: number): number {
   const last = db
-    .select({ at: sql<number | null>`max(${releases.publishedAt})` })
+    .select({ at: max(releases.publishedAt) })
     .from(releases)
     .where(and(eq(releases.projectId, projectId), eq(releases.status, "published")))
     .get()?.at;
   return Math.max(now, (last ?? 0) + 1);
 }
 
-function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotView["languages"], forced: boolean, by: AuditBy): ReleaseRow {
+function markPublished({ db, clock, changes }: ServiceDeps, project: ProjectRow, release: ReleaseRow, langs: SnapshotView["languages"], basis: ManifestBasis, forced: boolean, by: AuditBy): ReleaseRow {
   return db.transaction((tx) => {
     const publishedAt = nextPublishedAt(tx as unknown as Db, project.id, clock.now());
     const row = tx
       .update(releases)
       // A schedule the draft had is done with (docs/releases.md "Scheduled publish").
-      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS], scheduledAt: null, scheduleError: null })
+      .set({ status: "published", slug: newSlug(), publishedAt, publishingSince: null, forced, formats: [...BUNDLE_FORMATS], scheduledAt: null, scheduleError: null, manifest: JSON.stringify(basis) })
       .where(and(eq(releases.id, release.id), eq(releases.status, "draft")))
       .returning()
       .get();

@@ -7,6 +7,7 @@ import { conflict } from "../common/errors.ts";
 import { newId, newSlug } from "../common/ids.ts";
 import { log } from "../common/log.ts";
 import type { AppDeps, ServiceDeps } from "../deps.ts";
+import { basisOf } from "../delivery/manifest.ts";
 import { shippedFormats } from "../formats/registry.ts";
 import type { Db } from "../storage/db.ts";
 import { releaseLanguages, releases, type ProjectRow, type ReleaseRow } from "../storage/schema.ts";
@@ -31,6 +32,9 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "target
   assertTagFree(db, project, tag);
   const languages = db.select().from(releaseLanguages).where(eq(releaseLanguages.releaseId, source.id)).all();
   const formats = shippedFormats(source.formats);
+  // Byte-identical files: the same digests, under the new tag (docs/delivery.md "Manifests").
+  const sourceBasis = await basisOf(db, dataDir, source);
+  if (!sourceBasis) throw conflict("the release's files are gone");
   const publicId = newId("rel");
   let staging: ReleaseStaging | undefined = await ReleaseStaging.create(dataDir, publicId);
   try {
@@ -66,6 +70,7 @@ export async function republishRelease(deps: ServiceDeps & Pick<AppDeps, "target
               forced: source.forced,
               formats: [...formats],
               republishedFrom: source.publicId,
+              manifest: JSON.stringify({ tag, files: sourceBasis.files }),
             })
             .returning()
             .get();

@@ -1,5 +1,5 @@
 import { recordAudit, SYSTEM, type AuditBy } from "../audit/record.ts";
-import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lte, min } from "drizzle-orm";
 import { conflict, HttpError, invalidField } from "../common/errors.ts";
 import { log } from "../common/log.ts";
 import type { AppDeps, ServiceDeps } from "../deps.ts";
@@ -75,7 +75,7 @@ function overtakenIn(db: Db, releaseId: number): boolean {
 }
 
 function nextDue(db: Db): number | null {
-  return db.select({ at: sql<number | null>`min(${releases.scheduledAt})` }).from(releases).where(waiting).get()?.at ?? null;
+  return db.select({ at: min(releases.scheduledAt) }).from(releases).where(waiting).get()?.at ?? null;
 }
 
 function dueNow(db: Db, now: number): ReleaseRow[] {

@@ -3,7 +3,7 @@ import type { BundleKeys, BundleLanguage } from "../formats/format.ts";
 import { languageHasForm, pluralFormIn } from "../messages/plural-forms.ts";
 import { PluralCatalog } from "../messages/plurals.ts";
 import type { MessageSyntax } from "../messages/read.ts";
-import { openReadOnly, type Db } from "../storage/db.ts";
+import { beginReading, openReadOnly, type Db } from "../storage/db.ts";
 import { prepareSnapshotQueries } from "./queries.ts";
 
 /**
@@ -112,7 +112,7 @@ export function readSnapshotView(db: Db, projectId: number): SnapshotView {
   const q = prepareSnapshotQueries(db);
   const project = q.project.get(projectId);
   if (!project) throw new Error(`project ${projectId} vanished`);
-  const keyCount = db.$client.query<{ n: number }, [number]>("SELECT count(*) AS n FROM translation_keys WHERE project_id = ?").get(projectId)?.n ?? 0;
+  const keyCount = q.keyCount.get(projectId)?.n ?? 0;
   return { languages: q.languages.all(projectId).map((l) => ({ code: l.code, name: l.name, isBase: l.code === project.base })), keyCount, syntax: project.syntax };
 }
 
@@ -128,7 +128,7 @@ export function openSnapshot(db: Db, projectId: number): SnapshotSource {
 export function openSnapshotOf(path: string, projectId: number, opened?: () => void): SnapshotSource {
   const reader = openReadOnly(path);
   try {
-    reader.$client.run("BEGIN");
+    beginReading(reader);
     const q = prepareSnapshotQueries(reader);
     // The first read starts the transaction's view (SQLite's BEGIN is deferred).
     const project = q.project.get(projectId);

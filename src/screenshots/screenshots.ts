@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { findKey } from "../authoring/keys.ts";
 import { iso } from "../common/clock.ts";
 import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
@@ -137,14 +137,18 @@ export function uploadScreenshot(db: Db, clock: Clock, publicUrl: string, projec
     if (known) {
       db.update(screenshots).set(values).where(eq(screenshots.id, known.id)).run();
       // Boxes past the new image's edges no longer say where anything is.
-      db.update(screenshotKeys)
-        .set({ x: null, y: null, width: null, height: null })
-        .where(and(eq(screenshotKeys.screenshotId, known.id), sql`(${screenshotKeys.x} + ${screenshotKeys.width} > ${image.width} OR ${screenshotKeys.y} + ${screenshotKeys.height} > ${image.height})`))
-        .run();
+      for (const link of db.select().from(screenshotKeys).where(eq(screenshotKeys.screenshotId, known.id)).all()) {
+        if (link.x === null || link.y === null || link.width === null || link.height === null) continue;
+        if (link.x + link.width <= image.width && link.y + link.height <= image.height) continue;
+        db.update(screenshotKeys)
+          .set({ x: null, y: null, width: null, height: null })
+          .where(and(eq(screenshotKeys.screenshotId, known.id), eq(screenshotKeys.keyId, link.keyId)))
+          .run();
+      }
       return "replaced";
     }
-    const count = db.select({ n: sql<number>`count(*)` }).from(screenshots).where(eq(screenshots.projectId, project.id)).get()!.n;
-    if (count >= SCREENSHOTS_PER_PROJECT_MAX) throw conflict(`the project holds ${SCREENSHOTS_PER_PROJECT_MAX.toLocaleString("en-US")} screenshots, its most`);
+    const held = db.select({ n: count() }).from(screenshots).where(eq(screenshots.projectId, project.id)).get()!.n;
+    if (held >= SCREENSHOTS_PER_PROJECT_MAX) throw conflict(`the project holds ${SCREENSHOTS_PER_PROJECT_MAX.toLocaleString("en-US")} screenshots, its most`);
     db.insert(screenshots).values({ publicId: newId("scr"), projectId: project.id, name, ...values, createdAt: now }).run();
     return "created";
   });

@@ -84,6 +84,31 @@ function writingFirst(db: Db): Db {
   return db;
 }
 
+/**
+ * Runs `write` on `sqlite` with no busy timeout, then gives the connection its own back: while
+ * another connection holds the write lock, `write` throws SQLITE_BUSY at once instead of holding
+ * up every request of the process meanwhile (a token's advisory `last_used_at`, tokens/queries.ts).
+ */
+export function withoutWaiting<T>(sqlite: Database, write: () => T): T {
+  const previous = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout ?? 0;
+  sqlite.run("PRAGMA busy_timeout = 0");
+  try {
+    return write();
+  } finally {
+    sqlite.run(`PRAGMA busy_timeout = ${Number(previous)}`);
+  }
+}
+
+/**
+ * Gives `db` a busy timeout of its own: an import on its worker thread waits for the write lock
+ * for as long as it may run at all (its time limit, docs/publishing.md §6 "Time limit and
+ * cancelling"), since imports of other projects commit beside it; the thread is ended at the limit
+ * anyway.
+ */
+export function waitForLocks(db: Db, ms: number): void {
+  db.$client.run(`PRAGMA busy_timeout = ${Math.max(0, Math.round(ms))}`);
+}
+
 /** `GET /healthz`: true while the database answers a trivial query. */
 export function isReachable(db: Db): boolean {
   try {
@@ -100,6 +125,24 @@ export function copyDatabase(db: Db, path: string): void {
 }
 
 /**
+ * Starts a read transaction on `db`: deferred, so its view of the database is taken by its first
+ * read, and kept until it ends (a publish's snapshot, docs/publishing.md §7).
+ */
+export function beginReading(db: Db): void {
+  db.$client.run("BEGIN");
+}
+
+/** Takes SQLite's write lock on `sqlite` now (BEGIN IMMEDIATE), or throws SQLITE_BUSY once its busy timeout is out. */
+export function beginWriting(sqlite: Database): void {
+  sqlite.run("BEGIN IMMEDIATE");
+}
+
+/** Ends the transaction open on `sqlite`, writing nothing. */
+export function rollBack(sqlite: Database): void {
+  sqlite.run("ROLLBACK");
+}
+
+/**
  * A database file opened read-only: a copy made by `copyDatabase`, or the live database read by a
  * publish's snapshot. A WAL reader still waits briefly at times (while the writer restarts the log
  * after a checkpoint, or recovers it on open), so it gets the same busy_timeout as the server's own
@@ -108,5 +151,7 @@ export function copyDatabase(db: Db, path: string): void {
 export function openReadOnly(path: string): Db {
   const sqlite = new Database(path, { readonly: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
+  // As the server's own connection: a search's subqueries build their temporary tables in memory.
+  sqlite.run("PRAGMA temp_store = MEMORY");
   return drizzle(sqlite, { schema }) as Db;
 }

@@ -62,18 +62,21 @@ const FILL_COUNTS = `INSERT INTO language_counts (language_id, value_count, appr
  * and the value writes are plain INSERT, UPDATE and DELETE (an UPSERT keeps the row), so the index
  * always points at the values it was made from.
  */
-const SEARCH_TABLE = `CREATE VIRTUAL TABLE translation_search USING fts5(value, content='translations', content_rowid='rowid', tokenize='trigram', detail='none')`;
+/** The trigram index's table, for the search that reads it (authoring/queries.ts `valuesMatching`). */
+export const TRANSLATION_SEARCH = "translation_search";
+
+const SEARCH_TABLE = `CREATE VIRTUAL TABLE ${TRANSLATION_SEARCH} USING fts5(value, content='translations', content_rowid='rowid', tokenize='trigram', detail='none')`;
 
 const SEARCH_TRIGGERS = {
   translation_search_insert: `CREATE TRIGGER translation_search_insert AFTER INSERT ON translations BEGIN
-    INSERT INTO translation_search (rowid, value) VALUES (NEW.rowid, NEW.value);
+    INSERT INTO ${TRANSLATION_SEARCH} (rowid, value) VALUES (NEW.rowid, NEW.value);
   END`,
   translation_search_delete: `CREATE TRIGGER translation_search_delete AFTER DELETE ON translations BEGIN
-    INSERT INTO translation_search (translation_search, rowid, value) VALUES ('delete', OLD.rowid, OLD.value);
+    INSERT INTO ${TRANSLATION_SEARCH} (${TRANSLATION_SEARCH}, rowid, value) VALUES ('delete', OLD.rowid, OLD.value);
   END`,
   translation_search_update: `CREATE TRIGGER translation_search_update AFTER UPDATE OF value ON translations WHEN OLD.value IS NOT NEW.value BEGIN
-    INSERT INTO translation_search (translation_search, rowid, value) VALUES ('delete', OLD.rowid, OLD.value);
-    INSERT INTO translation_search (rowid, value) VALUES (NEW.rowid, NEW.value);
+    INSERT INTO ${TRANSLATION_SEARCH} (${TRANSLATION_SEARCH}, rowid, value) VALUES ('delete', OLD.rowid, OLD.value);
+    INSERT INTO ${TRANSLATION_SEARCH} (rowid, value) VALUES (NEW.rowid, NEW.value);
   END`,
 };
 
@@ -86,6 +89,10 @@ const SEARCH_TRIGGERS = {
  * Suggestions read the postings of a string's rarer trigrams and score what they find exactly
  * (src/memory/search.ts); bench/RESULTS.md "Translation memory" has the figures.
  */
+/** The memory's index and its short strings, for the statements that read them (memory/queries.ts). */
+export const MEMORY_SEARCH = "memory_search";
+export const MEMORY_SHORT = "memory_short";
+
 const MEMORY_TABLE = `CREATE VIRTUAL TABLE memory_search USING fts5(text, content='', contentless_delete=1, tokenize='trigram', detail='none')`;
 
 /** Whether the value of `row`'s language is its project's base language. */
@@ -155,10 +162,10 @@ export function ensureDerived(sqlite: Database): string[] {
   const present = new Set(sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'table')").all().map((r) => r.name));
   // Before the migration that makes language_counts (a test may apply only the older ones), there is nothing to keep.
   const countsMissing = present.has("language_counts") && Object.keys(COUNT_TRIGGERS).some((name) => !present.has(name));
-  const searchMissing = !present.has("translation_search") || Object.keys(SEARCH_TRIGGERS).some((name) => !present.has(name));
+  const searchMissing = !present.has(TRANSLATION_SEARCH) || Object.keys(SEARCH_TRIGGERS).some((name) => !present.has(name));
   // Before the migration that makes memory_units there is no memory to index.
   const memoryMissing =
-    present.has("memory_units") && (!present.has("memory_search") || !present.has("memory_short") || Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
+    present.has("memory_units") && (!present.has(MEMORY_SEARCH) || !present.has(MEMORY_SHORT) || Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
   const made: string[] = [];
   if (!countsMissing && !searchMissing && !memoryMissing) return made;
   sqlite.transaction(() => {
@@ -171,11 +178,11 @@ export function ensureDerived(sqlite: Database): string[] {
     }
     if (searchMissing) {
       for (const name of Object.keys(SEARCH_TRIGGERS)) sqlite.run(`DROP TRIGGER IF EXISTS ${name}`);
-      sqlite.run("DROP TABLE IF EXISTS translation_search");
+      sqlite.run(`DROP TABLE IF EXISTS ${TRANSLATION_SEARCH}`);
       sqlite.run(SEARCH_TABLE);
-      sqlite.run("INSERT INTO translation_search (translation_search) VALUES ('rebuild')");
+      sqlite.run(`INSERT INTO ${TRANSLATION_SEARCH} (${TRANSLATION_SEARCH}) VALUES ('rebuild')`);
       for (const statement of Object.values(SEARCH_TRIGGERS)) sqlite.run(statement);
-      made.push("translation_search");
+      made.push(TRANSLATION_SEARCH);
     }
     if (memoryMissing) {
       for (const name of Object.keys(MEMORY_TRIGGERS)) sqlite.run(`DROP TRIGGER IF EXISTS ${name}`);

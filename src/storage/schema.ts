@@ -9,7 +9,7 @@ import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   publicId: text("public_id").notNull().unique(),
-  email: text("email").notNull().unique(), // stored lower-cased
+  email: text("email").notNull().unique(), // stored as accounts/users.ts normaliseEmail writes it: ASCII letters lower-cased, nothing else folded
   name: text("name").notNull(),
   // Null: the user has no password and cannot sign in with one (single sign-on; docs/product.md §4).
   passwordHash: text("password_hash"),
@@ -38,6 +38,33 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * Who a user is at an identity provider: the provider's `iss` and the `sub` it gives that person,
+ * bound at their first single sign-on. Later sign-ins find the user by this pair, never by email;
+ * a user holds at most one identity per provider (docs/dashboard-api.md "Single sign-on").
+ */
+export const userIdentities = sqliteTable(
+  "user_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex("user_identities_user_issuer_idx").on(t.userId, t.issuer)],
+);
+
+/**
+ * Secrets this server makes for itself, by name, made once at first use (the key that seals a
+ * sign-in under way into its browser's cookie, docs/dashboard-api.md "Single sign-on"). In the
+ * database, so every process on the data dir and a restored backup share them.
+ */
+export const serverKeys = sqliteTable("server_keys", {
+  name: text("name").primaryKey(),
+  secret: blob("secret", { mode: "buffer" }).notNull(),
+  createdAt: integer("created_at").notNull(),
+});
 
 export const projects = sqliteTable("projects", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -166,7 +193,9 @@ export const translationHistory = sqliteTable(
     at: integer("at").notNull(),
   },
   (t) => [
-    index("translation_history_key_idx").on(t.keyId, t.id),
+    // One cell's entries, newest last: a save keeps a cell's newest entries and drops the rest
+    // (authoring/history.ts); a key's history reads its cells' entries and sorts them.
+    index("translation_history_cell_idx").on(t.keyId, t.languageId, t.id),
     // A language's approvals, newest last per key: publishing reviewed strings only reads them in one
     // pass per language (docs/releases.md "Reviewed strings only"). Approvals are few; the index is small.
     index("translation_history_approved_idx").on(t.languageId, t.keyId, t.id).where(sql`status = 'approved'`),
@@ -236,6 +265,15 @@ export const releases = sqliteTable(
     // could not (the refusal's message), after which it waits for a person.
     scheduledAt: integer("scheduled_at"),
     scheduleError: text("schedule_error"),
+    // What the release's manifests say besides their URLs (docs/delivery.md "Manifests"): its tag
+    // as published and every file's SHA-256 and size, measured while the files were written (JSON,
+    // `ManifestBasis` of delivery/manifest.ts). Null for a draft, and for a release published
+    // before manifests existed until its first manifest is asked for.
+    manifest: text("manifest"),
+    // The path record's sequence of its publish, which its pinned manifest carries, and the
+    // project's signing key (its number) that signs them (docs/delivery.md "Signatures").
+    manifestSequence: integer("manifest_sequence"),
+    signingKey: integer("signing_key"),
   },
   (t) => [
     index("releases_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
@@ -413,11 +451,52 @@ export const pathChanges = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     projectId: integer("project_id").notNull(),
     sequence: integer("sequence").notNull(),
-    kind: text("kind", { enum: ["release_published", "latest_moved", "channel_moved", "slug_rotated", "release_deleted"] }).notNull(),
+    kind: text("kind", { enum: ["release_published", "latest_moved", "channel_moved", "slug_rotated", "release_deleted", "key_rotated"] }).notNull(),
     change: text("change").notNull(),
     at: integer("at").notNull(),
   },
   (t) => [index("path_changes_project_sequence_idx").on(t.projectId, t.sequence)],
+);
+
+/**
+ * Each project's Ed25519 signing keys (docs/delivery.md "Signatures"), numbered from 1; the
+ * highest is the current one. Kept with the data, so backups and replicas carry them. `secret_key`
+ * is the 32-byte seed, `public_key` the 32-byte key, `key_id` minisign's 8-byte key number, each
+ * base64; `signature` is the minisign signature of key n's public key file by key n-1 (null for 1).
+ */
+export const signingKeys = sqliteTable(
+  "signing_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    n: integer("n").notNull(),
+    keyId: text("key_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    secretKey: text("secret_key").notNull(),
+    signature: text("signature"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("signing_keys_project_n_uq").on(t.projectId, t.n)],
+);
+
+/**
+ * App builds (docs/delivery.md "App builds"): the messages an app build was made with, registered
+ * from its base files. `build_id` is derived from them; `messages` is the JSON object of each key
+ * (as the build names it) to its placeholders, `{name: type | null}` (a type only for ARB).
+ * A project keeps its most recently registered builds (BUILDS_KEPT).
+ */
+export const builds = sqliteTable(
+  "builds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    buildId: text("build_id").notNull(),
+    name: text("name"),
+    messages: text("messages").notNull(),
+    keyCount: integer("key_count").notNull(),
+    registeredAt: integer("registered_at").notNull(),
+  },
+  (t) => [uniqueIndex("builds_project_build_uq").on(t.projectId, t.buildId), index("builds_project_registered_idx").on(t.projectId, t.registeredAt)],
 );
 
 /** How far each publish target has replayed `path_changes` (the last change it finished). */
@@ -565,8 +644,72 @@ export const screenshotKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.screenshotId, t.keyId] }), index("screenshot_keys_key_idx").on(t.keyId)],
 );
 
+/**
+ * The mirror's queue (docs/deploy.md "Object storage and CDN purge"): each object to write or
+ * remove in the bucket, from the path record's changes (`change_id`, 0 for a full pass), durable so
+ * a publish never waits for the store and a restart loses nothing. A row is copied once no earlier
+ * row of its path is left (a newer row of the path makes an older waiting one unnecessary) and, for
+ * a `latest`, channel or manifest object (`level` above 0), once no pinned object of its release
+ * (`release`) nor key file of its project (`release` empty) waits below it. Rows stay `done` until
+ * every row of their change is, so its purge can follow.
+ */
+export const mirrorQueue = sqliteTable(
+  "mirror_queue",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    changeId: integer("change_id").notNull(),
+    projectId: integer("project_id").notNull(),
+    path: text("path").notNull(),
+    op: text("op", { enum: ["put", "delete"] }).notNull(),
+    /** The put of `pathOps` as JSON (what to render), null for a delete. */
+    put: text("put"),
+    level: integer("level").notNull(),
+    release: text("release").notNull(),
+    /** Look at the object first and write it only when it differs (a full pass over a bucket that may hold it). */
+    checkFirst: integer("check_first", { mode: "boolean" }).notNull().default(false),
+    done: integer("done", { mode: "boolean" }).notNull().default(false),
+    /** Done, and what its path serves changed: purged with its change. */
+    purge: integer("purge", { mode: "boolean" }).notNull().default(false),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("mirror_queue_path_idx").on(t.path, t.id), index("mirror_queue_waiting_idx").on(t.projectId, t.done, t.level), index("mirror_queue_change_idx").on(t.changeId)],
+);
+
+/** The mirror's one row: which bucket and prefix the queue was filled for, and its last copy. */
+export const mirrorState = sqliteTable("mirror_state", {
+  id: integer("id").primaryKey(),
+  location: text("location").notNull(),
+  lastCopiedAt: integer("last_copied_at"),
+});
+
+/** Purge calls to make (docs/deploy.md "Object storage and CDN purge"), retried until they succeed. */
+export const purgeQueue = sqliteTable("purge_queue", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** The call as JSON: the URLs, or the surrogate key, it names. */
+  call: text("call").notNull(),
+  /** `X-Service-Delivery` of the http kind: the same for every attempt. */
+  deliveryId: text("delivery_id").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  nextAttemptAt: integer("next_attempt_at").notNull(),
+  lastError: text("last_error"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * What each `latest`, channel or manifest path served when it was last purged (SHA-256), so a
+ * change purges only the URLs whose content changed.
+ */
+export const purgedContent = sqliteTable("purged_content", {
+  path: text("path").primaryKey(),
+  sha256: text("sha256").notNull(),
+});
+
 /** Row types, shared by the capabilities that read these tables (none imports another's). */
 export type UserRow = typeof users.$inferSelect;
+export type UserIdentityRow = typeof userIdentities.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type LanguageRow = typeof languages.$inferSelect;
 export type KeyRow = typeof translationKeys.$inferSelect;
@@ -584,3 +727,5 @@ export type GlossaryTermRow = typeof glossaryTerms.$inferSelect;
 export type CommentRow = typeof comments.$inferSelect;
 export type ScreenshotRow = typeof screenshots.$inferSelect;
 export type MemoryImportRow = typeof memoryImports.$inferSelect;
+export type SigningKeyRow = typeof signingKeys.$inferSelect;
+export type BuildRow = typeof builds.$inferSelect;

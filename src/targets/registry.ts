@@ -3,6 +3,8 @@ import type { Clock } from "../common/clock.ts";
 import { log } from "../common/log.ts";
 import { dataDirectory } from "./data-dir.ts";
 import { Follower } from "./follower.ts";
+import { mirror } from "./mirror.ts";
+import { purge } from "./purge/target.ts";
 import { prepareCursorQueries } from "./queries.ts";
 import { replicaCopies } from "./replica.ts";
 import type { PublishTarget, PublishTargetKind, StagedRelease, TargetContext } from "./target.ts";
@@ -10,9 +12,11 @@ import type { PublishTarget, PublishTargetKind, StagedRelease, TargetContext } f
 /**
  * The kinds of publish target, in the order a release reaches them (docs/architecture.md
  * "Publish targets"): the data directory first (the server's own CDN reads it, and every other
- * target copies from it), then the replica's copies. A new kind is one file and one line here.
+ * target copies from it), then the replica's copies, the mirror in object storage, and the purge
+ * of a CDN in front of this server (with a mirror, the mirror purges). A new kind is one file and
+ * one line here.
  */
-export const TARGET_KINDS: readonly PublishTargetKind[] = [dataDirectory, replicaCopies];
+export const TARGET_KINDS: readonly PublishTargetKind[] = [dataDirectory, replicaCopies, mirror, purge];
 
 /**
  * The server's publish targets: what the settings turn on, each with a follower of the path

@@ -28,13 +28,15 @@ const releasePrefix = (releasePublicId: string) => `${RELEASES_DIR}/${releasePub
 /**
  * Copies the plain files of a release folder to the replica, then its manifest: not the compressed
  * variants the CDN makes on first request from them, nor dotfiles (temporary files, and the
- * folder's marker, which the restore's staging folder writes again).
+ * folder's marker, which the restore's staging folder writes again), nor app builds' files.
  */
 export async function copyRelease(replica: ObjectStore, releasePublicId: string, dir: string): Promise<{ files: number; bytes: number }> {
   const manifest: Manifest = { files: [] };
   let bytes = 0;
-  for (const name of (await readdir(dir)).sort()) {
-    if (name.startsWith(".") || name.endsWith(".gz") || name.endsWith(".br")) continue;
+  for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const name = entry.name;
+    // Folders are app builds' files (b/), made again on request (docs/delivery.md "App builds").
+    if (!entry.isFile() || name.startsWith(".") || name.endsWith(".gz") || name.endsWith(".br")) continue;
     const data = await readFile(join(dir, name));
     await replica.put(`${releasePrefix(releasePublicId)}/${name}`, data);
     manifest.files.push({ name, size: data.length, sha256: sha256Hex(data) });

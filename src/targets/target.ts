@@ -1,4 +1,5 @@
 import type { RecordedPathChange } from "../changes/paths.ts";
+import type { Clock } from "../common/clock.ts";
 import type { Settings } from "../config/settings.ts";
 import type { Db } from "../storage/db.ts";
 import type { ObjectRenderer } from "./render.ts";
@@ -47,10 +48,16 @@ export interface PublishTarget {
   stop?(): Promise<void>;
 }
 
+/** Outgoing HTTP: the server's own (`deps.fetch`, docs/architecture.md "Requests the server makes"). */
+export type TargetFetch = (input: string | URL | Request, init?: BunFetchRequestInit) => Promise<Response>;
+
 /** What a kind of target is made from: the server's settings, its database, and how objects are made. */
 export interface TargetContext {
   settings: Settings;
   db: Db;
+  clock: Clock;
+  /** For targets that send requests (object storage, purges). */
+  fetch: TargetFetch;
   /**
    * Makes the object a put of `pathOps` names, as the CDN answers it (render.ts). Given by the
    * server, which knows every kind of object its CDN serves.

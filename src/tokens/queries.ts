@@ -1,27 +1,26 @@
-import type { Db } from "../storage/db.ts";
+import { withoutWaiting, type Db } from "../storage/db.ts";
+import { named, selected, type RowOf } from "../storage/names.ts";
+import { apiTokens } from "../storage/schema.ts";
 
-export interface TokenRecord {
-  id: number;
-  public_id: string;
-  project_id: number;
-  name: string;
-  token_hash: string;
-  /** JSON text: a non-empty subset of read, write, publish. */
-  scopes: string;
-}
+const a = named(apiTokens);
+const token = selected(a, "id", "publicId", "projectId", "name", "tokenHash", "scopes");
+
+/** A token as its check reads it; `scopes` is JSON text: a non-empty subset of read, write, publish. */
+export type TokenRecord = RowOf<typeof token>;
 
 /**
  * Token checks run on every public API request and every bearer request to the dashboard API:
  * their statements are prepared once per app.
  */
 export function prepareTokenQueries(db: Db) {
-  const c = db.$client;
-  const busyTimeout = c.query<{ timeout: number }, []>("PRAGMA busy_timeout");
+  const sqlite = db.$client;
   // The time condition keeps "at most once a minute" true across every reader of tokens in the
   // process (the public API and the dashboard API remember tokens separately).
-  const touch = c.query<unknown, [number, number, number]>("UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)");
+  const touch = sqlite.query<unknown, [number, number, number]>(
+    `UPDATE ${a} SET ${a.lastUsedAt} = ? WHERE ${a.id} = ? AND (${a.lastUsedAt} IS NULL OR ${a.lastUsedAt} <= ?)`,
+  );
   return {
-    byHash: c.query<TokenRecord, [string]>("SELECT id, public_id, project_id, name, token_hash, scopes FROM api_tokens WHERE token_hash = ?"),
+    byHash: sqlite.query<TokenRecord, [string]>(`SELECT ${token} FROM ${a} WHERE ${a.tokenHash} = ?`),
     /**
      * Writes `last_used_at` unless another connection holds the write lock (a large import applies
      * in a worker thread with its own connection, docs/publishing.md §6): the value is advisory,
@@ -29,16 +28,12 @@ export function prepareTokenQueries(db: Db) {
      * whether it was written; the caller tries again on a later request.
      */
     touch(nowMs: number, tokenId: number, intervalMs: number): boolean {
-      const previous = busyTimeout.get()?.timeout ?? 0;
-      c.run("PRAGMA busy_timeout = 0");
       try {
-        touch.run(nowMs, tokenId, nowMs - intervalMs);
+        withoutWaiting(sqlite, () => touch.run(nowMs, tokenId, nowMs - intervalMs));
         return true;
       } catch (err) {
         if ((err as { code?: string }).code === "SQLITE_BUSY") return false;
         throw err;
-      } finally {
-        c.run(`PRAGMA busy_timeout = ${Number(previous)}`);
       }
     },
   };

@@ -93,11 +93,11 @@ export class TokenAuth {
     }
     if (!entry) {
       const row = this.queries.byHash.get(hash);
-      if (!row || !timingSafeEqualStrings(row.token_hash, hash)) return { kind: "invalid" };
+      if (!row || !timingSafeEqualStrings(row.tokenHash, hash)) return { kind: "invalid" };
       entry = {
         tokenId: row.id,
-        projectId: row.project_id,
-        publicId: row.public_id,
+        projectId: row.projectId,
+        publicId: row.publicId,
         name: row.name,
         scopes: parseScopes(row.scopes),
         checkedAtMs: nowMs,

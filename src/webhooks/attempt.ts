@@ -6,7 +6,8 @@ import { signatureHeaders } from "./signing.ts";
 import { pinnedUrl, vetTarget, type HostResolver } from "./target.ts";
 
 /** docs/interface.md §6.3: the literal User-Agent every delivery carries. */
-export const USER_AGENT = "Service-Webhooks/1.0";
+import { USER_AGENT } from "../common/signature.ts";
+export { USER_AGENT };
 
 export interface AttemptInput {
   url: string;

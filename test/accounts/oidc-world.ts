@@ -4,6 +4,7 @@
  * in-process app (its start, the person at the provider, the callback).
  */
 import { expect } from "bun:test";
+import { refusalSentence } from "../../src/accounts/sign-in/refusals.ts";
 import { ORIGIN, type TestApp } from "../helpers/app.ts";
 import { signInAt, startProvider, type TestAccount, type TestProvider } from "../helpers/oidc-provider.ts";
 
@@ -23,12 +24,13 @@ export function people(): Record<string, TestAccount> {
   };
 }
 
-export function providerFor(accounts: Record<string, TestAccount>, more: { port?: number; keys?: import("jose").JWK[]; origin?: string } = {}): Promise<TestProvider> {
+export function providerFor(accounts: Record<string, TestAccount>, more: { port?: number; keys?: import("jose").JWK[]; origin?: string; path?: string } = {}): Promise<TestProvider> {
   const origin = more.origin ?? ORIGIN;
   return startProvider({
     accounts,
     port: more.port,
     keys: more.keys,
+    path: more.path,
     clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${origin}/dashboard/api/oidc/callback`], post_logout_redirect_uris: [`${origin}/dashboard/login`] }],
   });
 }
@@ -63,7 +65,8 @@ export async function start(t: TestApp, next?: string): Promise<Started> {
   const res = await t.fetch(`/dashboard/api/oidc/start${next === undefined ? "" : `?next=${encodeURIComponent(next)}`}`);
   expect(res.status).toBe(302);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("phrasebook_oidc="))!;
-  expect(cookie).toMatch(/^phrasebook_oidc=[0-9A-Za-z]{43}; Path=\/dashboard\/api\/oidc; HttpOnly; SameSite=Lax; Max-Age=600$/);
+  // The sign-in under way, sealed (docs/dashboard-api.md "Single sign-on").
+  expect(cookie).toMatch(/^phrasebook_oidc=[0-9A-Za-z_-]{100,}; Path=\/dashboard\/api\/oidc; HttpOnly; SameSite=Lax; Max-Age=600$/);
   return { authorizationUrl: new URL(res.headers.get("location")!), cookie: cookie.split(";")[0]! };
 }
 
@@ -78,7 +81,9 @@ export interface Outcome {
   location: string;
   /** The session cookie (`phrasebook_session=...`) when the sign-in made one. */
   session: string | null;
-  /** The refusal's sentence, when the answer went back to the login page. */
+  /** The refusal's reason code, when the answer went back to the login page (`?sso_error=`). */
+  ssoCode: string | null;
+  /** The sentence the login page shows for it. */
   ssoError: string | null;
 }
 
@@ -86,7 +91,8 @@ export async function outcome(res: Response): Promise<Outcome> {
   const location = res.headers.get("location") ?? "";
   const session = res.headers.getSetCookie().find((c) => c.startsWith("phrasebook_session=") && !c.startsWith("phrasebook_session=;"));
   const url = location ? new URL(location, ORIGIN) : null;
-  return { status: res.status, location, session: session ? session.split(";")[0]! : null, ssoError: url?.searchParams.get("sso_error") ?? null };
+  const code = url?.searchParams.get("sso_error") ?? null;
+  return { status: res.status, location, session: session ? session.split(";")[0]! : null, ssoCode: code, ssoError: code === null ? null : refusalSentence(code) };
 }
 
 /** A whole sign-in of `login`, from the start to the callback's answer. */

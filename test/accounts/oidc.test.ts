@@ -130,7 +130,8 @@ describe("refusals go back to the login page with one sentence, and create nothi
   async function refused(t: TestApp, res: Response, sentence: RegExp): Promise<void> {
     const out = await outcome(res);
     expect(out.status).toBe(302);
-    expect(out.location.startsWith(`${ORIGIN}/dashboard/login?sso_error=`)).toBe(true);
+    // Only a reason code travels in the URL; the page shows its own sentence for it.
+    expect(out.location).toMatch(new RegExp(`^${ORIGIN}/dashboard/login\\?sso_error=[a-z_]+$`));
     expect(out.ssoError).toMatch(sentence);
     expect(out.session).toBeNull();
   }
@@ -176,9 +177,14 @@ describe("refusals go back to the login page with one sentence, and create nothi
     withApp(async (t) => {
       const s = await start(t);
       const back = await signInAt(s.authorizationUrl.href, "bob");
-      expect((await outcome(await callback(t, back, s.cookie))).session).not.toBeNull();
-      // The same callback again: its sign-in was used.
-      await refused(t, await callback(t, back, s.cookie), /expired or was already used/);
+      const first = await callback(t, back, s.cookie);
+      expect((await outcome(first)).session).not.toBeNull();
+      // The answer clears the sign-in's cookie; a browser that kept it anyway (or a copy of it)
+      // replays a spent code, which the provider refuses.
+      expect(first.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^phrasebook_oidc=; .*Max-Age=0/));
+      await refused(t, await callback(t, back, s.cookie), /did not accept the sign-in/);
+      // Without the cookie, nothing is under way in that browser.
+      await refused(t, await callback(t, back, ""), /expired or was already used/);
       // The same code under a new sign-in (its state put in): the provider refuses the spent code.
       const again = await start(t);
       const replay = new URL(back);
@@ -196,12 +202,14 @@ describe("refusals go back to the login page with one sentence, and create nothi
       expect(countUsers(t)).toBe(1);
     }));
 
-  test("a provider error (the person cancelled) is refused with the provider's code", () =>
+  test("a provider error (the person cancelled) is refused with the page's sentence, not the provider's words", () =>
     withApp(async (t) => {
       const s = await start(t);
       const back = await signInAt(s.authorizationUrl.href, "nobody-at-the-provider");
       expect(back.searchParams.get("error")).toBe("access_denied");
-      await refused(t, await callback(t, back, s.cookie), /did not sign you in \(access_denied\)/);
+      const res = await callback(t, back, s.cookie);
+      expect(res.headers.get("location")).toBe(`${ORIGIN}/dashboard/login?sso_error=provider`);
+      await refused(t, res, /did not sign you in \(the sign-in was cancelled or refused there\)/);
     }));
 });
 
@@ -272,7 +280,7 @@ describe("what single sign-on changes is in the audit log's transaction", () => 
         const users = t.query("SELECT public_id, role, credential_epoch FROM users ORDER BY id");
         // A first sign-in (user_created) and a demotion by the groups (user_changed) both fail whole,
         // and the person is back on the login page with one sentence, not a JSON 500.
-        const failed = { status: 302, session: null, ssoError: "Signing in did not finish on this server (500: internal error); try again, or ask an administrator to read the server's log." };
+        const failed = { status: 302, session: null, ssoCode: "server", ssoError: "Signing in did not finish on this server; try again, or ask an administrator to read the server's log." };
         expect(await signIn(t, "bob")).toMatchObject(failed);
         ada.groups = ["staff"];
         expect(await signIn(t, "ada")).toMatchObject(failed);
@@ -336,8 +344,10 @@ describe("PHRASEBOOK_PASSWORD_LOGIN=false", () => {
         const refused = await t.client().login(ADMIN_EMAIL, ADMIN_PASSWORD);
         expect(refused.status).toBe(403);
         expect(refused.body.error).toMatch(/password sign-in is turned off/);
-        // A wrong password is the same 401 for every account: the answer tells no break-glass account apart.
-        expect((await t.client().login(ADMIN_EMAIL, "wrong password")).status).toBe(401);
+        // A wrong password is the same 403 for every account: the answer tells neither a right
+        // password nor a break-glass account apart (test/adversarial/password-off.test.ts).
+        const wrong = await t.client().login(ADMIN_EMAIL, "wrong password");
+        expect([wrong.status, wrong.body]).toEqual([refused.status, refused.body]);
         // What `phrasebook user create` makes (src/cli/user-create.ts): a break-glass account.
         await createUser(t.deps.db, t.deps.clock, { email: "glass@example.test", name: "Break Glass", password: "break-glass-pw", role: "admin" }, { breakGlass: true });
         const glass = await t.client().login("glass@example.test", "break-glass-pw");

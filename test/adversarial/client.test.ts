@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server } from "bun";
-import { clientBinary, gitRepo, writeFiles } from "../automation/client.ts";
+import { clientBinary, gitRepo, writeFiles } from "../cli/client.ts";
 
 setDefaultTimeout(60_000);
 

@@ -20,7 +20,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
-import { deployment, gitRepo, phrasebook, type Deployment } from "../automation/client.ts";
+import { deployment, gitRepo, phrasebook, type Deployment } from "../cli/client.ts";
 
 const MB = 1024 * 1024;
 const RU_PLURALS = "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);";

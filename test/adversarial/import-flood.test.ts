@@ -7,7 +7,7 @@
  * "Limits").
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX } from "../../src/authoring/import-runner.ts";
+import { IMPORT_QUEUE_MAX, IMPORTS_PER_CALLER_MAX, IMPORTS_PER_PROJECT_MAX } from "../../src/authoring/import-runner.ts";
 import { ORIGIN, testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 
@@ -92,6 +92,30 @@ describe("publishing.md §6 Limits: one caller cannot fill the import queue", ()
     expect(others.map((r) => r.status)).toEqual([200, 200]);
     const statuses = (await flood).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(IMPORTS_PER_CALLER_MAX);
+  });
+
+  test(`one project's imports hold at most ${IMPORTS_PER_PROJECT_MAX} places; another project's import is taken meanwhile`, async () => {
+    const crowd = [flooder, other, await member("third")];
+    const elsewhere = await admin.project("Elsewhere", "en");
+    let firstRefusal!: () => void;
+    const refused = new Promise<void>((resolve) => (firstRefusal = resolve));
+    const sent = Promise.all(
+      crowd.flatMap((client, c) =>
+        Array.from({ length: IMPORTS_PER_CALLER_MAX }, async (_, i) => {
+          const r = await client.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: bigFile(3000, `crowd${c}_${i}`) });
+          if (r.status === 429) firstRefusal();
+          return r;
+        }),
+      ),
+    );
+    await refused;
+    const mine = await admin.post(`/projects/${elsewhere}/import`, { language_code: "en", format: "json", content: bigFile(10, "elsewhere") });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    const replies = await sent;
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(IMPORTS_PER_PROJECT_MAX);
+    const turnedAway = replies.filter((r) => r.status === 429);
+    expect(turnedAway).toHaveLength(crowd.length * IMPORTS_PER_CALLER_MAX - IMPORTS_PER_PROJECT_MAX);
+    for (const r of turnedAway) expect(r.body.error).toBe(`${IMPORTS_PER_PROJECT_MAX} imports of this project are already running or waiting; try again shortly`);
   });
 
   test(`slow import bodies: one member holding ${IMPORT_QUEUE_MAX} bodies open keeps no one else's large import out`, async () => {

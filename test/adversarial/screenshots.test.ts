@@ -80,7 +80,7 @@ describe("translators.md: what a screenshot may not be", () => {
       [JPEG.slice(0, 200), "image/jpeg", "end-of-image marker"],
       [concat(new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 0xff, 0xff, 0xff, 0xff]), new Uint8Array(12), new Uint8Array([0xff, 0xd9])), "image/jpeg", "65535 x 65535 pixels"],
       [WEBP.slice(0, 20), "image/webp", "too short"],
-      [new Uint8Array(0), "image/png", "the body is empty"],
+      [new Uint8Array(0), "image/png", "request body is empty"],
     ];
     for (const [bytes, type, words] of cases) {
       const r = await upload("broken", bytes, type);

@@ -77,7 +77,13 @@ const SERVER_SIDE = [
   "src/dashboard/",
   "src/messages/",
 ];
-const loadedOf = (modules: string[], prefixes: string[]) => modules.filter((m) => prefixes.some((p) => m.startsWith(p)));
+/**
+ * Modules of `src/messages/` that are plain code importing nothing (a value's tags, a language's
+ * plural categories): the formats' writers use them, so the client loads them with the formats;
+ * the message parser and the checks stay out.
+ */
+const PLAIN_MESSAGES = new Set(["src/messages/markup.ts", "src/messages/plurals.ts"]);
+const loadedOf = (modules: string[], prefixes: string[]) => modules.filter((m) => !PLAIN_MESSAGES.has(m) && prefixes.some((p) => m.startsWith(p)));
 
 describe("docs/architecture.md Start-up: each command loads what it runs", () => {
   test("version and --help load the entry alone: no server, framework, storage, message parser or dashboard asset", () => {
@@ -113,6 +119,12 @@ describe("docs/architecture.md Start-up: each command loads what it runs", () =>
     expect(modules).toContain("src/app.ts");
     expect(loadedOf(modules, ["src/dashboard-api/"]).filter((m) => m !== "src/dashboard-api/guards.ts")).toEqual([]);
     expect(textOf("server")).not.toMatch(nodeImport("crypto|zlib"));
+  });
+
+  test("the signing code (noble's Ed25519 and hashes) is loaded by the first manifest, signing key or verify: not by serve, nor by push or pull", () => {
+    const NOBLE = ["node_modules/@noble/"];
+    for (const command of ["server", "push", "pull", "publish", "status"]) expect(loadedOf(modulesOf(command), NOBLE)).toEqual([]);
+    expect(loadedOf(modulesOf("verify"), NOBLE).length).toBeGreaterThan(0);
   });
 
   test("openid-client is loaded on the first single sign-on only: not by serve, a client command, or the dashboard API", () => {

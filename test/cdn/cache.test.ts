@@ -10,7 +10,7 @@ function blob(key: string, projectId: number, bytes: number): CachedFile {
 
 function route(f: CachedFile): Route {
   const ok = new Response(f.identity);
-  return { file: f, ext: "json", cacheControl: "no-store", identity: { etag: f.etag, bytes: f.identity.size, ok, notModified: new Response(null, { status: 304 }) }, gzip: null, br: null };
+  return { file: f, contentType: "application/json; charset=utf-8", cacheControl: "no-store", identity: { etag: f.etag, bytes: f.identity.size, ok, notModified: new Response(null, { status: 304 }) }, gzip: null, br: null };
 }
 
 const KB = 1024;

@@ -3,8 +3,8 @@
  * language's translations, writing the events the authoring routes write; `dry_run` reports and
  * changes nothing; `delete_missing` deletes the keys the base-language file lacks; every change is
  * listed (at most 1,000); inputs are bounded (docs/publishing.md §6 "Limits"); a bad file changes
- * nothing. (The formats themselves: test/formats/read.test.ts and test/publish/import.test.ts;
- * large files in a worker thread: test/automation/import-worker.test.ts.)
+ * nothing. (The formats themselves: test/formats/read.test.ts and test/authoring/import.test.ts;
+ * large files in a worker thread: test/authoring/import-worker.test.ts.)
  */
 import { expect } from "bun:test";
 import { scenarios, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";

@@ -127,6 +127,8 @@ const rows: Scenario[] = [
   { name: "a language already there, in any letter case, is 409", method: "POST", url: "/projects/:pid/languages", body: { code: "PT-br" }, status: 409, contains: ["already in this project"] },
   ...BAD_CODES.map((code): Scenario => ({ name: `the code ${JSON.stringify(code.slice(0, 12))} is 400 naming the field`, method: "POST", url: "/projects/:pid/languages", body: { code }, status: 400, contains: ['"code"'] })),
   { name: "a name over 100 characters is 400 naming it", method: "POST", url: "/projects/:pid/languages", body: { code: "fr", name: "x".repeat(101) }, status: 400, contains: ['"name"'] },
+  // docs/delivery.md "Manifests": `manifest.json` is the release's manifest, beside its language files.
+  { name: "`manifest` is no language code (400), in any letter case", method: "POST", url: "/projects/:pid/languages", body: { code: "Manifest" }, status: 400, contains: ['"code"', "reserved"] },
   { name: "an unknown project is 404", method: "POST", url: "/projects/prj_00000000000000000000/languages", body: { code: "fr" }, status: 404 },
   { name: "a member may not add a language", as: "member", method: "POST", url: "/projects/:pid/languages", body: { code: "fr" }, status: 403, contains: ["publisher role"] },
 

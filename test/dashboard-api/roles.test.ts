@@ -87,6 +87,11 @@ const RIGHTS: [route: string, needs: Needs, url: string, body: unknown, ok: numb
   ["PUT /projects/:pid/channels/:name", "publisher", "/projects/:pid/channels/staging", { release_id: "rel_00000000000000000000" }, null],
   ["POST /projects/:pid/channels/:name/rotate-slug", "admin", "/projects/:pid/channels/staging/rotate-slug", undefined, null],
   ["DELETE /projects/:pid/channels/:name", "publisher", "/projects/:pid/channels/staging", undefined, null],
+  // docs/delivery.md: the key is read like the project and rotated by its admins; a build's base files are sent like an import's.
+  ["GET /projects/:pid/signing-key", "viewer", "/projects/:pid/signing-key", undefined, 200],
+  ["POST /projects/:pid/signing-key/rotate", "admin", "/projects/:pid/signing-key/rotate", undefined, 200],
+  ["GET /projects/:pid/builds", "viewer", "/projects/:pid/builds", undefined, 200],
+  ["POST /projects/:pid/builds", "developer", "/projects/:pid/builds", { files: [{ format: "json", content: '{"a":"A"}' }] }, 201],
   // Help for translators (docs/translators.md).
   ["GET /projects/:pid/keys/:keyId/suggestions", "viewer", "/projects/:pid/keys/:keyId/suggestions?language=de", undefined, 200],
   ["GET /projects/:pid/tm.tmx", "viewer", "/projects/:pid/tm.tmx?language=de", undefined, 200],

@@ -33,6 +33,8 @@ export type Resource =
   | "tokens"
   | "webhooks-endpoints"
   | "members"
+  | "mirror"
+  | "delivery"
   | "memory"
   | "glossary"
   | "comments"
@@ -112,6 +114,12 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["POST /projects/:pid/channels/:name/rotate-slug", "admin"],
     ["DELETE /projects/:pid/channels/:name", "admin"],
   ],
+  delivery: [
+    ["GET /projects/:pid/signing-key", "member"],
+    ["POST /projects/:pid/signing-key/rotate", "admin"],
+    ["GET /projects/:pid/builds", "member"],
+    ["POST /projects/:pid/builds", "member"],
+  ],
   tokens: [
     ["GET /projects/:pid/tokens", "member"],
     ["POST /projects/:pid/tokens", "admin"],
@@ -165,6 +173,7 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["PUT /projects/:pid/members/:userId", "admin"],
     ["DELETE /projects/:pid/members/:userId", "admin"],
   ],
+  mirror: [["GET /mirror", "admin"]],
 };
 
 export interface RouteInfo {

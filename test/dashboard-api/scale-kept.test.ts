@@ -6,6 +6,7 @@
  * themselves, values changed and deleted, other projects' values never.
  */
 import { describe, expect, test } from "bun:test";
+import { trigramMatch } from "../../src/authoring/queries.ts";
 import { ensureDerived } from "../../src/storage/derived.ts";
 import { testApp, type TestApp } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
@@ -141,6 +142,9 @@ describe("search through the trigram index (docs/dashboard.md \"Speed\")", () =>
         ["emoji", { en: "Thanks 🎉🎉", ja: "ありがとう🎉" }],
         ["item_99991", { en: "Item" }],
         ["spaces", { en: "two  spaces  here" }],
+        ["apart", { en: "Checkout, then payment", de: "payment checkout" }],
+        ["phrase.again", { en: "Your checkout payment failed", ru: "Оплата не прошла" }],
+        ["tabbed", { en: "checkout\tpayment" }],
       ];
       for (const [key, values, context] of rows) await admin.key(pid, key, values, context);
       // Values that change or go: the index must follow them.
@@ -165,6 +169,10 @@ describe("search through the trigram index (docs/dashboard.md \"Speed\")", () =>
         "a", "ß", "ab", "🎉", "🎉🎉", "Ca", "café", "CAFÉ", "cafe", "ПЛАТА", "Оплата", "оплата", "checkout payment", "CHECKOUT", "kasse", "pay",
         "100%", "100_", "0_%", "%", "_", "\\", "\\%", "C:\\Users", '"hi"', '"', "„hallo“", "item_99991", "tem_9999", "two  spaces", "  spaces  ",
         "Vanishing", "Old wording", "New wording", "今すぐ", "ありがとう", "elsewhere", "nothing like this", "Straße", "STRASSE", "ulica", "Улица",
+        // Two words and more: the index is asked for the trigrams across their gap (docs/dashboard.md "Speed").
+        "checkout payment", "Checkout Payment", "payment checkout", "checkout  payment", "checkout\tpayment", "t p", "T P", "then payment",
+        "Checkout, then", "pay now", "now pay", "an der Kasse", "Zahlung an der", "Оплата не", "оплата заказа", "he said \"hi\"", "spaces  here",
+        "Your checkout payment failed", "checkout payment failed!", "a b", "🎉 🎉",
       ];
       for (const term of terms) {
         const reply = await admin.get(`/projects/${pid}/keys?page_size=500&search=${encodeURIComponent(term)}`);
@@ -173,6 +181,18 @@ describe("search through the trigram index (docs/dashboard.md \"Speed\")", () =>
         expect({ term, total: reply.body.page_info.total_count }).toEqual({ term, total: oracle(term).length });
         const counts = await admin.get(`/projects/${pid}/key-counts?language=de&search=${encodeURIComponent(term)}`);
         expect({ term, total: counts.body.total }).toEqual({ term, total: oracle(term).length });
+      }
+      // Both ways of choosing a term's trigrams (those across its gaps alone, or with its covering
+      // ones when those alone find too many values) ask for values that include every value holding it.
+      const values = t.query<{ rowid: number; value: string }>("SELECT rowid, value FROM translations");
+      for (const term of terms.filter((term) => [...term.trim()].length >= 3)) {
+        const needle = asciiLower(term.trim());
+        const holding = values.filter((v) => asciiLower(v.value).includes(needle)).map((v) => v.rowid);
+        for (const crossingMax of [undefined, 1]) {
+          const match = trigramMatch(t.deps.db, term.trim(), crossingMax)!;
+          const asked = new Set(t.query<{ rowid: number }>("SELECT rowid FROM translation_search WHERE translation_search MATCH ?", match).map((r) => r.rowid));
+          expect({ term, crossingMax, missed: holding.filter((rowid) => !asked.has(rowid)) }).toEqual({ term, crossingMax, missed: [] });
+        }
       }
     } finally {
       await t.close();

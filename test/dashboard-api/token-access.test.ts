@@ -36,6 +36,7 @@ const EXAMPLES: Record<string, Example> = {
   "GET /me": { rule: "write or publish", url: "/me", ok: 200 },
   "POST /logout": { rule: "write or publish", url: "/logout", ok: 400 }, // a token has no session to end
   "GET /users": { rule: "no token", url: "/users", ok: 200 },
+  "GET /mirror": { rule: "no token", url: "/mirror", ok: 404 }, // the token world has no mirror
   "GET /audit": { rule: "no token", url: "/audit", ok: 200 },
   "GET /projects/:pid/audit": { rule: "no token", url: "/projects/:pid/audit", ok: 200 },
   // No token reaches the members of a project (docs/dashboard-api.md "Project roles").
@@ -87,6 +88,11 @@ const EXAMPLES: Record<string, Example> = {
   "PUT /projects/:pid/channels/:name": { rule: "publish", url: "/projects/:pid/channels/beta", body: { release_id: ":releaseId" }, ok: 201 },
   "POST /projects/:pid/channels/:name/rotate-slug": { rule: "publish", url: "/projects/:pid/channels/staging/rotate-slug", ok: 200 },
   "DELETE /projects/:pid/channels/:name": { rule: "publish", url: "/projects/:pid/channels/staging", ok: 204 },
+  // docs/delivery.md: a build's files are sent like an import's; the key is read like the project, rotated by admins only.
+  "GET /projects/:pid/signing-key": { rule: "write or publish", url: "/projects/:pid/signing-key", ok: 200 },
+  "POST /projects/:pid/signing-key/rotate": { rule: "no token", url: "/projects/:pid/signing-key/rotate", ok: 200 },
+  "GET /projects/:pid/builds": { rule: "write or publish", url: "/projects/:pid/builds", ok: 200 },
+  "POST /projects/:pid/builds": { rule: "write", url: "/projects/:pid/builds", body: { files: [{ format: "json", content: '{"a":"A"}' }] }, ok: 201 },
   "GET /projects/:pid/tokens": { rule: "no token", url: "/projects/:pid/tokens", ok: 200 },
   "POST /projects/:pid/tokens": { rule: "no token", url: "/projects/:pid/tokens", body: { name: "t", scopes: ["write"] }, ok: 201 },
   "DELETE /projects/:pid/tokens/:tokenId": { rule: "no token", url: "/projects/:pid/tokens/:tokenId", ok: 204 },

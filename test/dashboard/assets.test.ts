@@ -32,9 +32,15 @@ async function shellAssets(): Promise<string[]> {
  * release operations (docs/releases.md: the diff, channels, the schedule, rolling back) add about
  * 1.6 KB, to 35.8 KB: 37 KB leaves 1.2 KB of room. Main with single sign-on and the audit log's
  * pages measured 38,824 B; project roles (the members page, tabs and controls by role) add 922 B,
- * to 39,746 B: 40 KB leaves 0.2 KB of room.
+ * to 39,746 B, and later changes to 40,238 B. The pages as components, no function over 80 lines
+ * (docs/decisions.md "Pages as components"), add 1,215 B (class members keep their names), to
+ * 41,453 B. Editing in the project's syntax, native placeholders and tags as units
+ * (src/messages/units.ts) and the controls by role add 1,061 B, to 42,514 B. Tags read as markup
+ * only when paired (src/messages/markup.ts, which the checks run while a value is typed also
+ * need) and the plural rules' rarely reached categories add 1,142 B, to 43,656 B: 44 KB leaves
+ * 0.4 KB. A change that needs more raises this with its figure.
  */
-const SCRIPT_BUDGET_BROTLI_BYTES = 40 * 1024;
+const SCRIPT_BUDGET_BROTLI_BYTES = 44 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
 describe("dashboard: the dashboard's pages and assets", () => {

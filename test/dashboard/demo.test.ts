@@ -61,7 +61,13 @@ describe("phrasebook demo", () => {
 
       // The token is the client's too (docs/automation.md): it reads, writes and publishes.
       expect((await api.get(`/projects/${project.id}/tokens`)).body.items.map((t: { scopes: string[] }) => t.scopes)).toEqual([["read", "write", "publish"]]);
-      expect(/^\s+PHRASEBOOK_SERVER=(\S+) PHRASEBOOK_TOKEN=(\S+) phrasebook status$/m.exec(out)?.slice(1)).toEqual([server.url, token]);
+      // The client line names this executable as it can be run from here (docs/product.md §1): run as printed, it answers.
+      const clientLine = /^\s+(PHRASEBOOK_SERVER=(\S+) PHRASEBOOK_TOKEN=(\S+) (.+) status)$/m.exec(out)!;
+      expect(clientLine.slice(2, 4)).toEqual([server.url, token]);
+      expect(clientLine[4]).not.toBe("phrasebook"); // not on the PATH here: its path
+      const status = Bun.spawnSync(["bash", "-c", clientLine[1]!], { cwd: dataDir, env: { PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+      expect(status.stderr.toString()).toBe("");
+      expect(status.stdout.toString()).toStartWith("Demo shop app: ");
       const values = keys.items.flatMap((k: { translations: Record<string, { value: string }> }) => Object.values(k.translations).map((t) => t.value));
       expect(values.some((v: string) => /\{count, plural,/.test(v))).toBe(true);
       expect(values.some((v: string) => /\{gender, select,/.test(v))).toBe(true);
@@ -75,6 +81,19 @@ describe("phrasebook demo", () => {
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("bound to 0.0.0.0, the start log names that address, not loopback's", async () => {
+    const server = await startServer({ args: ["demo"], env: { ...NO_BOOTSTRAP, PHRASEBOOK_HOST: "0.0.0.0" } });
+    try {
+      const line = server.output().split("\n").find((l) => l.includes('"msg":"listening"'))!;
+      const logged = JSON.parse(line);
+      expect(logged.address).toBe(`0.0.0.0:${server.port}`);
+      // Only the public addresses (the operator's setting) may name loopback here.
+      expect(Object.entries(logged).filter(([k, v]) => !k.endsWith("_url") && String(v).includes("127.0.0.1"))).toEqual([]);
+    } finally {
+      await server.stop();
     }
   });
 

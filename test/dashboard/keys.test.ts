@@ -72,6 +72,11 @@ describe("dashboard: keys and translations", () => {
     expect(await page.locator("th.keycell", { hasText: "hello" }).getByText("not translatable").count()).toBe(0);
     await page.getByRole("img", { name: "de: 0 of 1 translated, 0 approved" }).waitFor();
     await page.getByText("1 string missing").waitFor();
+    // Translating German through all keys: the key without a value is "not translatable", not "missing".
+    await page.goto(`/dashboard/projects/${pid}/translate?lang=de&status=`);
+    await page.locator(".translate h2 code.key", { hasText: "brand" }).waitFor();
+    expect(await page.locator(".translate .translate-head").first().textContent()).toContain("not translatable");
+    expect(await page.locator(".translate .translate-head .badge.missing").count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

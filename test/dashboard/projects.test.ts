@@ -63,6 +63,20 @@ describe("dashboard: projects", () => {
     });
     await page.getByText(after).first().waitFor();
   });
+
+  test("settings show the signing key's line for apps, and rotate it after a warning (docs/delivery.md)", async () => {
+    const pid = await f.api.project("Delta", "en");
+    const key = (await f.api.get(`/projects/${pid}/signing-key`)).body;
+    const { page, problems } = await f.page();
+    await page.goto(`/dashboard/projects/${pid}/settings`);
+    await page.getByText(key.public_key).waitFor();
+    await page.getByText(`Key 1, ID ${key.key_id}`).waitFor();
+    await page.getByRole("button", { name: "Rotate signing key…" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Rotate the key" }).click();
+    await page.getByText(/^Key 2, ID /).waitFor();
+    expect((await f.api.get(`/projects/${pid}/signing-key`)).body.n).toBe(2);
+    expect(problems).toEqual([]);
+  });
 });
 
 describe("dashboard: languages", () => {

@@ -2,7 +2,7 @@
  * What is derived from the format registry (docs/formats.md), each checked against the list: the
  * CDN's paths and content types, `download_urls` and its schema, the client's `--format` choices,
  * extension detection and help, and the formats the dashboard's pages are given. (The import's
- * `format` and the served files: test/publish/release-formats.test.ts; the import page in a
+ * `format` and the served files: test/releases/release-formats.test.ts; the import page in a
  * browser: test/dashboard/keys.test.ts.)
  */
 import { describe, expect, test } from "bun:test";

@@ -8,7 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { compareCodePoints } from "../../src/common/text.ts";
 import { IMPORT_LIMITS } from "../../src/formats/read.ts";
 import { readMessage } from "../../src/messages/read.ts";
-import { BUNDLE_FORMATS, CONTENT_TYPES, FORMAT_NAMES, FORMATS, formatOfPath, readFile, readOneLanguage, shippedFormats } from "../../src/formats/registry.ts";
+import type { FileFormat } from "../../src/formats/format.ts";
+import { BUNDLE_FORMATS, CONTENT_TYPES, FORMAT_NAMES, FORMATS, formatOfPath, readFile, readFileAs, readOneLanguage, shippedFormats } from "../../src/formats/registry.ts";
 import { keyTexts, languageTexts } from "../../src/formats/texts.ts";
 
 /** What a small release holds: keys in code-point order, one language, some values missing. */
@@ -109,4 +110,62 @@ describe("every format reads what it writes (docs/formats.md)", () => {
       expect(status).toBe(413);
     });
   }
+});
+
+describe("what the registry enforces for every reader (docs/formats.md \"Reading\")", () => {
+  /** A format as a newcomer might write it: no bound of its own, a parser that throws plain errors. */
+  const throwaway = (entries: number, fail?: Error): FileFormat<"throwaway"> => ({
+    name: "throwaway",
+    label: "Throwaway lines",
+    extensions: ["throwaway"],
+    contentType: "text/plain; charset=utf-8",
+    bundle: false,
+    async read() {
+      if (fail) throw fail;
+      return { languages: [{ entries: Array.from({ length: entries }, (_, i) => ({ key: `k${i}`, value: "v" })) }, { entries: [{ key: "x", value: "y" }] }] };
+    },
+    write: () => "",
+  });
+  const outcome = async (format: FileFormat, content = "x") => {
+    try {
+      return { read: await readFileAs(format, content) };
+    } catch (err) {
+      return { status: (err as { status: number }).status, message: (err as Error).message };
+    }
+  };
+
+  test("a format without its own entry limit is still bounded: more than 100,000 entries over all its languages is a 413", async () => {
+    expect(await outcome(throwaway(IMPORT_LIMITS.entries))).toEqual({ status: 413, message: 'invalid field "content": more than 100,000 entries (the limit of one file)' });
+    expect((await outcome(throwaway(IMPORT_LIMITS.entries - 1))).read?.languages).toHaveLength(2);
+  });
+
+  test("the size bound, text that is not Unicode and the characters XML 1.0 forbids are the registry's, before and after any reader", async () => {
+    expect(await outcome(throwaway(1, new Error("never read")), "x".repeat(IMPORT_LIMITS.bytes + 1))).toMatchObject({ status: 413 });
+    expect(await outcome(throwaway(1), "a\n\ud800")).toMatchObject({ status: 400, message: expect.stringContaining("line 2, column 1: a lone UTF-16 surrogate") });
+    expect(await outcome(throwaway(1), "a\nb\u0001")).toMatchObject({ status: 400, message: expect.stringContaining("line 2, column 2: the file holds U+0001 (a control character)") });
+  });
+
+  test("a reader that fails with a plain error (a parser's own limit, a stack overflow) is a 400 saying so, never a 500", async () => {
+    expect(await outcome(throwaway(1, new RangeError("Maximum call stack size exceeded.")))).toEqual({
+      status: 400,
+      message: 'invalid field "content": the file could not be read as Throwaway lines: Maximum call stack size exceeded.',
+    });
+  });
+
+  test("every format of the list goes through it: 100,001 entries of each are a 413", async () => {
+    const big = Array.from({ length: IMPORT_LIMITS.entries + 1 }, (_, i) => `k${i}`);
+    const files: Record<string, string> = {
+      json: JSON.stringify(Object.fromEntries(big.map((k) => [k, "v"]))),
+      yaml: big.map((k) => `${k}: v`).join("\n"),
+      arb: JSON.stringify(Object.fromEntries(big.map((k) => [k, "v"]))),
+      xliff: `<xliff version="1.2"><file source-language="en"><body>${big.map((k) => `<trans-unit id="${k}"><source>v</source></trans-unit>`).join("")}</body></file></xliff>`,
+      po: big.map((k) => `msgid "${k}"\nmsgstr "v"\n`).join("\n"),
+      android: `<resources>${big.map((k) => `<string name="${k}">v</string>`).join("")}</resources>`,
+      strings: big.map((k) => `"${k}" = "v";`).join("\n"),
+      stringsdict: `<plist version="1.0"><dict>${big.map((k) => `<key>${k}</key><dict><key>NSStringLocalizedFormatKey</key><string>v</string></dict>`).join("")}</dict></plist>`,
+      xcstrings: JSON.stringify({ sourceLanguage: "en", strings: Object.fromEntries(big.map((k) => [k, {}])) }),
+    };
+    expect(Object.keys(files).sort()).toEqual([...FORMAT_NAMES].sort());
+    for (const format of FORMATS) expect((await outcome(format, files[format.name]!)).status, format.name).toBe(413);
+  }, 60_000);
 });

@@ -32,6 +32,11 @@ export interface ProviderOptions {
   port?: number;
   /** Signing keys (private JWKs); default one new RSA key. */
   keys?: JWK[];
+  /**
+   * A path the provider is served under, its issuer's path (`/realms/test`, as Keycloak's and
+   * Authentik's issuers have one); default none (the issuer is the origin).
+   */
+  path?: string;
 }
 
 export interface TestProvider {
@@ -73,7 +78,8 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  const issuer = `http://127.0.0.1:${port}`;
+  const prefix = options.path ?? "";
+  const issuer = `http://127.0.0.1:${port}${prefix}`;
   const provider = new Provider(issuer, {
     clients: options.clients.map((c) => ({ ...c, grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_post" })),
     jwks: { keys },
@@ -93,7 +99,7 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
         },
       },
     },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `${prefix}/interaction/${interaction.uid}` },
     async findAccount(_ctx, id) {
       const account = options.accounts[id];
       if (!account) return undefined;
@@ -111,6 +117,11 @@ export async function startProvider(options: ProviderOptions): Promise<TestProvi
   let published: { keys: JWK[] } | null = null;
   const callback = provider.callback();
   server.on("request", async (req: IncomingMessage, res: ServerResponse) => {
+    if (prefix && req.url?.startsWith(`${prefix}/`)) {
+      // Mounted under the issuer's path: the provider reads its mount path from `originalUrl`.
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
+      req.url = req.url.slice(prefix.length);
+    }
     const path = (req.url ?? "/").split("?")[0]!;
     requests.push(`${req.method} ${path}`);
     try {

@@ -11,5 +11,7 @@ declare module "s3rver" {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** S3 event notifications: `event` for each object stored or removed. */
+    on(event: "event", listener: (event: any) => void): this;
   }
 }

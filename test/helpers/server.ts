@@ -54,7 +54,7 @@ export interface StartOptions {
   keepDataDir?: boolean;
   /**
    * Runs the server in a process group of its own, so `kill` ends it with every process it started
-   * at the same instant, as when the machine is lost (test/ops/recovery.test.ts).
+   * at the same instant, as when the machine is lost (test/replication/recovery.test.ts).
    */
   ownProcessGroup?: boolean;
 }
@@ -72,6 +72,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     PHRASEBOOK_PUBLIC_URL: `http://127.0.0.1:${port}`,
     PHRASEBOOK_ADMIN_EMAIL: ADMIN_EMAIL,
     PHRASEBOOK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    // Tests that set up hundreds of keys one by one would meet the write budget; its own tests set it.
+    PHRASEBOOK_WRITE_RATE_LIMIT: "1000000",
     ...options.env,
   };
   const proc = Bun.spawn([...serverCommand(), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir, detached: options.ownProcessGroup === true });

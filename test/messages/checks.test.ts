@@ -23,6 +23,9 @@ const NAMES: Record<string, string> = {
   "pt-BR": "Brazilian Portuguese",
 };
 
+/** Languages named only by the tests beside the table. */
+const MORE_NAMES: Record<string, string> = { it: "Italian", es: "Spanish", pt: "Portuguese", ca: "Catalan", cs: "Czech" };
+
 const catalog = new PluralCatalog();
 
 /**
@@ -32,7 +35,7 @@ const catalog = new PluralCatalog();
 function check(code: string, value: string, base?: string, syntax: MessageSyntax = "icu", work?: WorkCounter): MessageProblem[] {
   return checkMessage(value, readMessage(value, syntax, work), {
     syntax,
-    languageName: NAMES[code]!,
+    languageName: NAMES[code] ?? MORE_NAMES[code]!,
     plurals: catalog.of(code),
     baseName: "English",
     base: base === undefined ? null : readMessage(base, syntax, work),
@@ -108,6 +111,77 @@ describe("message checks: rules around the table (product §7)", () => {
       { name: "g", kind: "select" },
       { name: "d", kind: "date" },
     ]);
+  });
+});
+
+describe("plural forms numbers rarely reach (docs/messages.md \"Plural categories\")", () => {
+  test("French, Italian, Spanish, Portuguese and Catalan plurals need no `many` case: only 1,000,000 and its multiples take it", () => {
+    for (const code of ["fr", "it", "es", "pt", "ca", "pt-BR"]) {
+      expect(check(code, "{count, plural, one {# x} other {# y}}", "{count, plural, one {# file} other {# files}}"), code).toEqual([]);
+      // One written anyway is no problem either, and `one` is still needed.
+      expect(check(code, "{count, plural, one {# x} many {# de y} other {# y}}", "{count, plural, one {# file} other {# files}}"), code).toEqual([]);
+      expect(check(code, "{count, plural, other {# y}}").map((p) => p.message), code).toEqual([expect.stringContaining("has no `one` case")]);
+    }
+  });
+
+  test("a `many` that whole numbers or fractions reach is still needed: Russian 5, Czech 1.5", () => {
+    expect(check("ru", "{n, plural, one {# x} few {# y} other {# z}}").map((p) => p.message)).toEqual([expect.stringContaining("has no `many` case, which Russian uses for 0, 5, 6")]);
+    expect(check("cs", "{n, plural, one {# x} few {# y} other {# z}}").map((p) => p.message)).toEqual([expect.stringContaining("has no `many` case, which Czech uses for fractions")]);
+  });
+});
+
+describe("tags are checked like placeholders (docs/messages.md \"Tags\")", () => {
+  const base = 'Tap <b>Save</b> to keep <xliff:g id="count">%d</xliff:g> items';
+  const found = (value: string, syntax: MessageSyntax = "icu") => check("de", value, base, syntax).map((p) => [p.code, p.severity, p.message]);
+
+  test("the same tags in another order and with other text: no problem", () => {
+    expect(found('<xliff:g id="count">%d</xliff:g> Elemente: <b>Speichern</b>')).toEqual([]);
+  });
+
+  test("a tag the base lacks is placeholder_unknown, one it drops placeholder_missing", () => {
+    expect(found('Tippe <i>Speichern</i>, <xliff:g id="count">%d</xliff:g>')).toEqual([
+      ["placeholder_unknown", "error", "`<i>` is not in the English text"],
+      ["placeholder_missing", "warning", "`<b>` from the English text is missing"],
+    ]);
+    // An attribute changed is another tag: the app's formatter reads the id.
+    expect(found('<b>Speichern</b> <xliff:g id="n">%d</xliff:g>')).toEqual([
+      ["placeholder_unknown", "error", '`<xliff:g id="n">` is not in the English text'],
+      ["placeholder_missing", "warning", '`<xliff:g id="count">` from the English text is missing'],
+    ]);
+  });
+
+  test("tags must be balanced: an unclosed tag and a closing tag without its opening one are errors", () => {
+    expect(found('Tippe <b>Speichern <xliff:g id="count">%d</xliff:g>')).toEqual([["placeholder_unknown", "error", "`<b>` is never closed: `</b>` is missing"]]);
+    expect(found('Tippe Speichern</b> <xliff:g id="count">%d</xliff:g>')).toEqual([
+      ["placeholder_unknown", "error", "`</b>` closes no `<b>`"],
+      ["placeholder_missing", "warning", "`<b>` from the English text is missing"],
+    ]);
+    expect(found('<b><xliff:g id="count">Speichern</b> %d</xliff:g>')).toContainEqual(["placeholder_unknown", "error", "`</b>` closes no `<b>`"]);
+  });
+
+  test("a `<` that makes no tag the base text has is text: `List<String>`, `a < b`, `<br>` alone", () => {
+    expect(check("de", "Liste<String> a < b", "List<String> a < b")).toEqual([]);
+    expect(check("de", "Zeile<br>Zeile", "Line<br>line")).toEqual([]);
+    expect(check("de", "Zeile<br/>Zeile", "Line<br>line").map((p) => p.code)).toEqual(["placeholder_unknown", "placeholder_missing"]);
+  });
+
+  test("in every syntax, and a warning where unknown placeholders are (text)", () => {
+    for (const syntax of ["flutter", "i18next"] as const) expect(found("Tippe <i>x</i>", syntax)[0]!.slice(0, 2)).toEqual(["placeholder_unknown", "error"]);
+    expect(found("Tippe <i>x</i>", "text")[0]!.slice(0, 2)).toEqual(["placeholder_unknown", "warning"]);
+    // A publish refuses the same errors (messageErrors).
+    const read = readMessage("Tippe <b>x", "icu");
+    expect(messageErrors("Tippe <b>x", read, { syntax: "icu", languageName: "German", plurals: catalog.of("de"), baseName: "English", base: readMessage(base, "icu") }).map((p) => p.code)).toEqual(["placeholder_unknown"]);
+  });
+
+  test("reading tags is linear: twice the tags, twice the work", () => {
+    const count = (n: number) => {
+      const work = { steps: 0 };
+      const value = "<b>x</b><a href='y'>".repeat(n) + "<".repeat(n) + "</a>".repeat(n);
+      check("de", value, value.replace(/x/g, "y"), "icu", work);
+      return work.steps;
+    };
+    const [one, two] = [count(5_000), count(10_000)];
+    expect(two / one).toBeLessThan(2.2);
   });
 });
 

@@ -85,7 +85,9 @@ describe("reading ICU messages (product §7)", () => {
     const g = generator(11);
     for (let i = 0; i < 2_000; i++) {
       const value = message(g);
-      expect(readMessage(value, "icu")).toEqual(parseIcu(value));
+      // Tags (`<b>`) are read beside the parse, in every syntax (docs/messages.md "Tags").
+      const { tags: _, ...read } = readMessage(value, "icu");
+      expect(read).toEqual(parseIcu(value));
     }
   });
 

@@ -133,13 +133,14 @@ describe("a changed base value (docs/messages.md \"When\")", () => {
     }
   });
 
-  test("other placeholder names, or a base that stops or starts parsing, recheck the key's other translations", async () => {
+  test("other placeholder names, native placeholders or tags, or a base that stops or starts parsing, recheck the key's other translations", async () => {
     const w = await openWorld(messagesWorld);
     try {
       const admin = w.as("admin");
       const pid = w.ids.pid!;
       const key = w.ids.greetingKeyId!;
-      const bases = ["Hello {user}", "Hello {user", "Hello {user}", "Hello {name} and {user}", "Hello {user} and {name}", "Hello"];
+      // The native placeholders and tags are compared too (docs/messages.md "Native placeholders", "Tags").
+      const bases = ["Hello {user}", "Hello {user", "Hello {user}", "Hello {name} and {user}", "Hello {user} and {name}", "Hello", "Hello %1$s", "Hello %1$d", "Hello <b>%1$d</b>", "Hello <i>%1$d</i>"];
       for (const [i, value] of bases.entries()) {
         (w.t.clock as ManualClock).advance(60_000);
         const saved = i % 2 ? await admin.post(`/projects/${pid}/import`, { language_code: "en", format: "json", content: JSON.stringify({ greeting: value }) })

@@ -114,6 +114,16 @@ describe("the hint names the syntax most errors look like", () => {
   test("quoted placeholders of a gen-l10n template in an icu project: flutter", () => {
     expect(syntaxHint([{ value: "Keine Ergebnisse für „{query}“", base: "No results for '{query}'" }], "icu")?.syntax).toBe("flutter");
   });
+  test("a syntax is named only when every blocking message has no error in it (docs/product.md §9)", () => {
+    const looksI18next = [
+      { value: "Hallo {{name}}", base: "Hello {{name}}" },
+      { value: "{{count}} Artikel", base: "{{count}} items" },
+    ];
+    expect(syntaxHint(looksI18next, "icu")?.syntax).toBe("i18next");
+    // One more blocking message that stays an error in i18next (an unclosed `{{`): no hint.
+    expect(syntaxHint([...looksI18next, { value: "Hallo {{name", base: "Hello {{name}}" }], "icu")).toBeNull();
+  });
+
   test("real ICU mistakes get no hint", () => {
     expect(syntaxHint([{ value: "{count, plural, one {x}}", base: null }, { value: "Hallo {nam}", base: "Hello {name}" }], "icu")).toBeNull();
   });

@@ -51,6 +51,18 @@ describe("upgrades from older builds' data dirs", () => {
             expect(Buffer.from(await served.arrayBuffer()).equals(onDisk)).toBe(true);
           }
         }
+        // docs/delivery.md: the project got its signing key at the start, and its release, published
+        // before manifests, a manifest of its files as they lie on the disk, signed with that key.
+        const key = (await admin.get(`/projects/${meta.project_id}/signing-key`)).body;
+        expect(key.n).toBe(1);
+        const manifest = await (await fetch(`${server.url}/cdn/p/${meta.cdn_slug}/r/latest/manifest.json`)).json();
+        expect(manifest.release.id).toBe(releases[0].id);
+        expect(manifest.sequence).toBeGreaterThan(0);
+        for (const lang of detail.languages) {
+          const entry = manifest.languages[lang.code].files.json;
+          expect(entry.bytes).toBe(readFileSync(join(dataDir, "releases", releases[0].id, `${lang.code}.json`)).length);
+        }
+        expect((await fetch(`${server.url}/cdn/p/${meta.cdn_slug}/r/latest/manifest.json.minisig`)).status).toBe(200);
         const pending = server.query<{ status: string }>("SELECT status FROM deliveries");
         expect(pending.length).toBeGreaterThan(0);
         expect(pending.every((d) => d.status === "pending")).toBe(true);

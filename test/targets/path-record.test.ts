@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { PathChange } from "../../src/changes/paths.ts";
+import { pathOps } from "../../src/targets/cdn-paths.ts";
 import { ManualClock, testApp, testDir } from "../helpers/app.ts";
 import type { DashboardClient } from "../helpers/dashboard-client.ts";
 import { cdnFixture, projectSlug, publish, type CdnFixture } from "../helpers/releases.ts";
@@ -61,8 +62,16 @@ describe("the path record", () => {
       [1, "latest_moved"],
     ]);
     const ref = { id: v1.id, slug: releaseSlug(v1.id), languages: ["de", "en", "fr"], formats: ["json", "yaml", "arb"] };
-    expect(rows[0]!.change).toEqual({ kind: "release_published", project_slug: slug, release: ref });
-    expect(rows[1]!.change).toEqual({ kind: "latest_moved", project_slug: slug, release: ref, previous: null });
+    // Each with the manifest it writes: its sequence and the key that signs it (docs/delivery.md "Manifests").
+    const manifest = (dir: string) => [{ dir: `p/${slug}/r/${dir}`, release: v1.id, release_slug: ref.slug, sequence: 1, key: 1 }];
+    const keys = { project: pid, count: 1 };
+    expect(rows[0]!.change).toEqual({ kind: "release_published", project_slug: slug, release: ref, manifests: manifest(ref.slug), keys });
+    // `key.pub` moves with latest (docs/deploy.md "Purging the CDN in front"): latest's change names the key.
+    expect(rows[1]!.change).toEqual({ kind: "latest_moved", project_slug: slug, release: ref, previous: null, manifests: manifest("latest"), keys });
+    expect(pathOps(rows[0]!.change).filter((op) => op.path.includes("key"))).toEqual([
+      { op: "put", path: `p/${slug}/keys/1.pub`, source: { kind: "key", project: pid, n: 1 }, moving: false },
+    ]);
+    expect(pathOps(rows[1]!.change).filter((op) => op.path.includes("key"))).toEqual([{ op: "put", path: `p/${slug}/key.pub`, source: { kind: "key", project: pid, n: 1 }, moving: true }]);
   });
 
   test("a release that does not ship a language moves latest with the previous release named, so its file can go", async () => {
@@ -156,6 +165,36 @@ describe("the path record", () => {
     const before = lastId();
     expect((await admin.delete(`/projects/${pid}/releases/${v1.id}`)).status).toBe(409);
     expect(recorded(before)).toEqual([]);
+  });
+});
+
+describe("a key rotation (docs/delivery.md \"Object storage\")", () => {
+  test("before the first publish it names no key file, as a copy holds none yet; after it, the new key's files, key.pub, and latest's and channels' manifests signed again", async () => {
+    const p = await admin.project("Rotated", "en", ["de"]);
+    await admin.key(p, "k", { en: "K", de: "K-de" });
+    const slug = await projectSlug(admin, p);
+    const rowsOf = (after: number) => f.t.query<{ change: string }>("SELECT change FROM path_changes WHERE id > ? ORDER BY id", after).map((r) => JSON.parse(r.change) as PathChange);
+    let before = lastId();
+    expect((await admin.post(`/projects/${p}/signing-key/rotate`)).status).toBe(200);
+    let [rotated] = rowsOf(before);
+    expect(rotated).toEqual({ kind: "key_rotated", project_slug: slug, manifests: [] });
+    expect(pathOps(rotated!)).toEqual([]);
+
+    const v1 = await publish(admin, p, "v1");
+    await admin.put(`/projects/${p}/channels/beta`, { release_id: v1.id });
+    const channelSlug = f.t.query<{ slug: string }>("SELECT slug FROM channels WHERE name = 'beta' AND project_id = (SELECT id FROM projects WHERE public_id = ?)", p)[0]!.slug;
+    before = lastId();
+    expect((await admin.post(`/projects/${p}/signing-key/rotate`)).status).toBe(200);
+    [rotated] = rowsOf(before);
+    expect(pathOps(rotated!).map((op) => [op.op, op.path, op.op === "put" && op.moving])).toEqual([
+      ["put", `p/${slug}/keys/3.pub`, false],
+      ["put", `p/${slug}/keys/3.pub.minisig`, false],
+      ["put", `p/${slug}/key.pub`, true],
+      ["put", `p/${slug}/r/latest/manifest.json`, true],
+      ["put", `p/${slug}/r/latest/manifest.json.minisig`, true],
+      ["put", `p/${slug}/c/${channelSlug}/manifest.json`, true],
+      ["put", `p/${slug}/c/${channelSlug}/manifest.json.minisig`, true],
+    ]);
   });
 });
 

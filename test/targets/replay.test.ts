@@ -10,7 +10,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join, relative } from "node:path";
 import type { RecordedPathChange } from "../../src/changes/paths.ts";
 import { pathOps } from "../../src/targets/cdn-paths.ts";
-import { FileRenderer } from "../../src/targets/render.ts";
+import { cdnRenderer } from "../../src/delivery/cdn-renderer.ts";
+import type { ObjectRenderer } from "../../src/targets/render.ts";
 import { objectStore, type ObjectStore } from "../../src/targets/object-store.ts";
 import { PublishTargets } from "../../src/targets/registry.ts";
 import type { PublishTarget } from "../../src/targets/target.ts";
@@ -34,11 +35,12 @@ class FolderCopy implements PublishTarget {
   readonly inline = true; // replayed by `settle`, so the test knows when it is done
   readonly replayed: number[] = [];
   readonly store: ObjectStore;
-  private readonly renderer: FileRenderer;
+  private readonly renderer: ObjectRenderer;
 
-  constructor(dataDir: string, readonly root: string) {
+  /** Objects are made by the server's own renderer: bundle files, manifests, signatures, key files. */
+  constructor(t: TestApp, readonly root: string) {
     this.store = objectStore({ kind: "folder", path: root });
-    this.renderer = new FileRenderer(dataDir);
+    this.renderer = cdnRenderer({ settings: t.deps.settings, db: t.deps.db, paths: t.deps.changes.paths });
   }
 
   async replay(change: RecordedPathChange): Promise<void> {
@@ -71,13 +73,18 @@ function walk(root: string): string[] {
   return out.sort();
 }
 
-/** Every path the CDN serves now, from the dashboard API: each release's, latest's and each channel's URLs. */
-async function servedPaths(admin: DashboardClient, pid: string): Promise<string[]> {
+/**
+ * Every path the CDN serves now, from the dashboard API: each release's, latest's and each
+ * channel's URLs, each of them with its manifest and signature (docs/delivery.md), and once
+ * something is published, the project's key files.
+ */
+async function servedPaths(t: TestApp, admin: DashboardClient, pid: string): Promise<string[]> {
   const cdn = `${ORIGIN}/cdn/`;
   const out = new Set<string>();
   const releases = (await admin.get(`/projects/${pid}/releases`)).body.items.filter((r: any) => r.status === "published");
   const slug = (await admin.get(`/projects/${pid}`)).body.cdn_slug;
   const newest = [...releases].sort((a: any, b: any) => b.published_at.localeCompare(a.published_at))[0];
+  const withManifest = (dir: string) => [`${dir}/manifest.json`, `${dir}/manifest.json.minisig`].forEach((p) => out.add(p));
   for (const r of releases) {
     const detail = (await admin.get(`/projects/${pid}/releases/${r.id}`)).body;
     for (const l of detail.languages) {
@@ -86,17 +93,28 @@ async function servedPaths(admin: DashboardClient, pid: string): Promise<string[
         if (r.id === newest?.id) out.add(u.slice(cdn.length).replace(/\/r\/[0-9A-Za-z]{16}\//, "/r/latest/"));
       }
     }
+    withManifest(`p/${slug}/r/${detail.slug}`);
   }
+  if (newest) withManifest(`p/${slug}/r/latest`);
   for (const c of (await admin.get(`/projects/${pid}/channels`)).body.items) {
     for (const byFormat of Object.values(c.urls) as Record<string, string>[]) for (const u of Object.values(byFormat)) out.add(u.slice(cdn.length));
+    withManifest(`p/${slug}/c/${c.slug}`);
   }
-  void slug;
+  // The CDN serves the key files always; a copy gets them with the first publish and keeps them.
+  if (t.query("SELECT 1 FROM path_changes WHERE kind = 'release_published'").length > 0) {
+    const key = (await admin.get(`/projects/${pid}/signing-key`)).body;
+    out.add(`p/${slug}/key.pub`);
+    for (let n = 1; n <= key.n; n++) {
+      out.add(`p/${slug}/keys/${n}.pub`);
+      if (n >= 2) out.add(`p/${slug}/keys/${n}.pub.minisig`);
+    }
+  }
   return [...out].sort();
 }
 
 /** The copy holds exactly the CDN's paths, each with the bytes the CDN answers. */
 async function expectSameAsCdn(t: TestApp, admin: DashboardClient, pid: string, copy: FolderCopy): Promise<void> {
-  const served = await servedPaths(admin, pid);
+  const served = await servedPaths(t, admin, pid);
   expect(walk(copy.root)).toEqual(served);
   for (const path of served) {
     const res = await t.fetch(`/cdn/${path}`);
@@ -111,7 +129,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
     const root = dir("phrasebook-copy-");
     const clock = new ManualClock();
     let t = await testApp({ dataDir, clock });
-    let copy = new FolderCopy(dataDir, root);
+    let copy = new FolderCopy(t, root);
     let targets = new PublishTargets([copy], t.deps.changes, t.deps, t.clock);
     let admin = await t.login();
     const step = async () => {
@@ -123,7 +141,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
     await admin.key(pid, "hello", { en: "Hello", de: "Hallo", fr: "Bonjour" });
     const v1 = await publish(admin, pid, "v1");
     await step();
-    expect(walk(root).length).toBe(18); // 3 languages x 3 formats, pinned and latest
+    expect(walk(root).length).toBe(24); // 3 languages x 3 formats, pinned and latest; their manifests and signatures; key.pub and keys/1.pub
 
     await admin.delete(`/projects/${pid}/languages/fr`);
     await admin.put(`/projects/${pid}/keys/${(await admin.get(`/projects/${pid}/keys`)).body.items[0].id}/translations/de`, { value: "Hallo!" });
@@ -139,13 +157,17 @@ describe("a folder copy of the CDN replayed from the path record", () => {
     await step();
     await admin.post(`/projects/${pid}/releases/${v1.id}/rotate-slug`);
     await step();
+    await admin.post(`/projects/${pid}/releases/${v2.id}/rotate-slug`); // latest's and beta's manifests name its files
+    await step();
+    await admin.post(`/projects/${pid}/signing-key/rotate`); // key 2; latest and beta signed again
+    await step();
 
     // A restart: a new app and a new copy target on the same folders pick up from the cursor.
     await targets.stop();
     await t.close();
     t = await testApp({ dataDir, clock });
     admin = await t.login();
-    copy = new FolderCopy(dataDir, root);
+    copy = new FolderCopy(t, root);
     targets = new PublishTargets([copy], t.deps.changes, t.deps, t.clock);
     await targets.settle();
     expect(copy.replayed).toEqual([]); // nothing replayed twice
@@ -163,7 +185,8 @@ describe("a folder copy of the CDN replayed from the path record", () => {
     expect((await admin.delete(`/projects/${pid}/releases/${v2.id}`)).status).toBe(204);
     expect((await admin.delete(`/projects/${pid}/releases/${v1.id}`)).status).toBe(204);
     await step();
-    expect(walk(root)).toEqual([]); // nothing published: nothing served, nothing kept
+    // Nothing published: nothing served but the project's key files, and nothing else kept.
+    expect(walk(root).every((p) => /\/keys?[/.]/.test(p))).toBe(true);
     await targets.stop();
     await t.close();
   });
@@ -173,7 +196,7 @@ describe("a folder copy of the CDN replayed from the path record", () => {
     const clock = new ManualClock();
     const t = await testApp({ clock });
     try {
-      const copy = new FolderCopy(t.dataDir, root);
+      const copy = new FolderCopy(t, root);
       // Not inline: it follows in the background like object storage, with the record's retries.
       Object.defineProperty(copy, "inline", { value: false });
       const targets = new PublishTargets([copy], t.deps.changes, t.deps, t.clock);

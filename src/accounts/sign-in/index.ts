@@ -6,13 +6,17 @@ import type { HttpFetch } from "../../deps.ts";
 import type { Db } from "../../storage/db.ts";
 import { createSession, type StartedSession } from "../sessions.ts";
 import { findUserByEmail } from "../users.ts";
-import { SignInRefusal, type SignInMethod } from "./method.ts";
+import { SignInRefusal, type AnySignInMethod, type SignInMethod } from "./method.ts";
 import { oidcSignIn } from "./oidc.ts";
 import { passwordSignIn } from "./password.ts";
 
-export type { SignInMethod, VerifiedSignIn } from "./method.ts";
+export type { AnySignInMethod, FormMethod, MethodUrls, RedirectCallback, RedirectMethod, SignInMethod, VerifiedSignIn } from "./method.ts";
+export { SignInRefusal, refuseFor } from "./method.ts";
 export type { PasswordAttempt } from "./password.ts";
-export type { OidcCallback, OidcMethod, PendingOidcSignIn } from "./oidc.ts";
+export type { OidcMethod, PendingOidcSignIn } from "./oidc.ts";
+export { sameOriginNext } from "./next.ts";
+export { SignInSeal } from "./sealed.ts";
+export { refusalSentence, SIGN_IN_REFUSALS, type SignInRefusalCode } from "./refusals.ts";
 
 export interface SignInDeps {
   db: Db;
@@ -23,19 +27,29 @@ export interface SignInDeps {
 }
 
 /**
- * Every way of signing in this server knows (docs/architecture.md "Adding a sign-in method"), one
- * module each, made once per app: a method may keep state (the password method its failed-login
- * counters, single sign-on its sign-ins under way). Routes take the method they serve from here;
- * what is offered is derived from this list.
+ * Every way of signing in this server knows (docs/architecture.md "Adding a sign-in method"): one
+ * module each, under its name, made once per app (a method may keep state: the password method its
+ * failed-login counters). The dashboard API derives everything else from this registry: each
+ * method's routes (a form's `POST` at its path, a redirect's `/<name>/start` and `/<name>/callback`),
+ * what `GET /auth-methods` offers (each method's `offer`, under its name, in this order), and where
+ * signing out sends a browser (the `endSessionUrl` of the method its session began with).
  */
 export function signInMethods(deps: SignInDeps) {
   return {
     password: passwordSignIn(deps),
     oidc: oidcSignIn(deps),
-  } satisfies Record<string, SignInMethod<never>>;
+  } satisfies Record<string, AnySignInMethod>;
 }
 
 export type SignInMethods = ReturnType<typeof signInMethods>;
+
+/** The registry as the routes read it: methods under their names (a test adds one of its own). */
+export type SignInRegistry = Readonly<Record<string, AnySignInMethod>>;
+
+/** The registry's methods, in its order, each under the name it gives itself (its key, test/accounts/sign-in-registry.test.ts). */
+export function listMethods(methods: SignInRegistry): AnySignInMethod[] {
+  return Object.values(methods);
+}
 
 /**
  * A refused sign-in in the audit log, in a transaction of its own (the refusal is the action):

@@ -1,5 +1,6 @@
 import { normaliseEmail } from "../users.ts";
-import { EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from "../limits.ts";
+import { EMAIL_MAX_LENGTH, OIDC_SUBJECT_MAX_LENGTH, USER_NAME_MAX_LENGTH } from "../limits.ts";
+import type { SignInRefusalCode } from "./refusals.ts";
 
 /**
  * What single sign-on reads from the provider's claims (the ID token's, with the userinfo
@@ -9,6 +10,9 @@ import { EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from "../limits.ts";
  * (test/accounts/oidc*.test.ts).
  */
 export interface OidcPerson {
+  /** The provider (the ID token's `iss`) and who the person is there (its `sub`): what the account is bound to. */
+  issuer: string;
+  subject: string;
   email: string;
   name: string;
   groups: string[];
@@ -19,14 +23,6 @@ export interface OidcRules {
   allowedDomains: string[];
   allowedGroups: string[];
 }
-
-/** Why a person may not sign in, as the one sentence the login page shows (`?sso_error=`). */
-export const OIDC_REFUSALS = {
-  noEmail: "The identity provider did not give an email address for your account.",
-  unverified: "Your email address is not verified by the identity provider.",
-  domain: "Your email address's domain is not allowed to sign in here.",
-  group: "You are not in a group that is allowed to sign in here.",
-} as const;
 
 /** The groups claim as a list of names: providers send a list, a few a single string. */
 export function groupsOf(claims: Record<string, unknown>, claim: string): string[] {
@@ -41,8 +37,13 @@ function emailVerified(claims: Record<string, unknown>): boolean {
   return claims.email_verified === true || claims.email_verified === "true";
 }
 
-/** The person the claims describe, or the refusal's sentence (with the email when it is known). */
-export function personFromClaims(claims: Record<string, unknown>, rules: OidcRules): { person: OidcPerson } | { refusal: string; email: string | null } {
+/**
+ * The person the claims describe, or the refusal's reason code (refusals.ts; with the email when it
+ * is known). `id` is the ID token's issuer and subject, which the library has checked.
+ */
+export function personFromClaims(claims: Record<string, unknown>, rules: OidcRules, id: { issuer: unknown; subject: unknown }): { person: OidcPerson } | { refusal: SignInRefusalCode; email: string | null } {
+  const { issuer, subject } = id;
+  if (typeof issuer !== "string" || typeof subject !== "string" || subject === "" || subject.length > OIDC_SUBJECT_MAX_LENGTH) return { refusal: "invalid", email: null };
   const raw = typeof claims.email === "string" && claims.email.length <= EMAIL_MAX_LENGTH ? claims.email : null;
   let email: string | null = null;
   try {
@@ -50,13 +51,13 @@ export function personFromClaims(claims: Record<string, unknown>, rules: OidcRul
   } catch {
     email = null;
   }
-  if (email === null) return { refusal: OIDC_REFUSALS.noEmail, email: null };
-  if (!emailVerified(claims)) return { refusal: OIDC_REFUSALS.unverified, email };
+  if (email === null) return { refusal: "no_email", email: null };
+  if (!emailVerified(claims)) return { refusal: "unverified", email };
   const domain = email.slice(email.lastIndexOf("@") + 1);
-  if (rules.allowedDomains.length > 0 && !rules.allowedDomains.includes(domain)) return { refusal: OIDC_REFUSALS.domain, email };
+  if (rules.allowedDomains.length > 0 && !rules.allowedDomains.includes(domain)) return { refusal: "domain", email };
   const groups = groupsOf(claims, rules.groupsClaim);
-  if (rules.allowedGroups.length > 0 && !groups.some((g) => rules.allowedGroups.includes(g))) return { refusal: OIDC_REFUSALS.group, email };
+  if (rules.allowedGroups.length > 0 && !groups.some((g) => rules.allowedGroups.includes(g))) return { refusal: "group", email };
   const named = [claims.name, claims.preferred_username].find((n): n is string => typeof n === "string" && n.trim() !== "");
   const name = (named?.trim() ?? email.slice(0, email.indexOf("@"))).slice(0, USER_NAME_MAX_LENGTH);
-  return { person: { email, name, groups } };
+  return { person: { issuer, subject, email, name, groups } };
 }

@@ -106,7 +106,16 @@ export class PhrasebookClient {
   /** The origins the client fetches from: the server's, and the CDN's when it has its own. */
   private readonly origins: Set<string>;
 
-  constructor(readonly connection: Connection) {
+  /**
+   * `needs`: the scope the command needs (docs/automation.md "A token for CI"), named when the
+   * server refuses the token for lacking one: the route the command tried first may be allowed by
+   * another scope (a read token running `publish` is refused on the project list, which `write`
+   * would allow), and the person should hear what the command needs.
+   */
+  constructor(
+    readonly connection: Connection,
+    private readonly needs?: string,
+  ) {
     this.origins = new Set([new URL(connection.server).origin, ...(connection.cdn ? [new URL(connection.cdn).origin] : [])]);
   }
 
@@ -187,10 +196,38 @@ export class PhrasebookClient {
       throw new CliError(`${what}: ${res.status} from ${new URL(url).origin}, which does not look like a Phrasebook server (${type.split(";")[0] || "no content type"}); is --server its public address?`, 2);
     }
     if (!res.ok) {
-      const error = typeof (parsed as { error?: unknown }).error === "string" ? (parsed as { error: string }).error : "error";
+      let error = typeof (parsed as { error?: unknown }).error === "string" ? (parsed as { error: string }).error : "error";
+      if (res.status === 403 && this.needs && error.startsWith("token lacks scope")) error = `token lacks scope ${this.needs}`;
       throw new HttpRefusal(`${what}: ${res.status} ${error.slice(0, 500)}${hint(res.status, error)}`, res.status, parsed as Record<string, unknown>);
     }
     return parsed as T;
+  }
+
+  /**
+   * A CDN object held in memory (a manifest, a signature, a key file, a file to check: docs/delivery.md),
+   * no token, on an allowed origin, at most `max` bytes; null when the CDN answers 404. Redirects
+   * are not followed: a CDN path is answered where it is.
+   */
+  async fetchBytes(what: string, rawUrl: string, max: number = DOWNLOAD_MAX_BYTES): Promise<Uint8Array | null> {
+    const url = this.allowedUrl(what, rawUrl);
+    const res = await this.send(what, url.href, "GET", {}, {});
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => {});
+      return null;
+    }
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new CliError(`${what}: ${res.status} from ${shownUrl(url.href)}`, 2);
+    }
+    const chunks: Uint8Array[] = [];
+    const total = await readBounded(what, url.href, res, max, (c) => chunks.push(c));
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
   }
 
   /**

@@ -4,6 +4,7 @@ import { TOKEN_PREFIX, TOKEN_RANDOM_LENGTH, TOKEN_SHAPE } from "../../tokens/for
 import type { ParsedArgs } from "../args.ts";
 import type { Connection } from "./api.ts";
 import { hasPlaceholder } from "./patterns.ts";
+import type { FormatName } from "../../formats/registry.ts";
 
 /**
  * `phrasebook.yaml` (docs/product.md §6, docs/automation.md): the server (optional; the token always
@@ -16,8 +17,15 @@ export interface FileSet {
   /** Paths as the user reads them: relative to the current directory when the config is elsewhere. */
   source?: string;
   translations?: string;
+  /**
+   * A String Catalog (`.xcstrings`): source and translations in one file, which push sends and
+   * pull writes into (docs/automation.md "String Catalogs").
+   */
+  catalog?: string;
   /** How pull writes JSON: nested objects or flat keys (default: the shape of the source file). */
   structure?: "nested" | "flat";
+  /** The format of the set's files, where their extension names none (docs/automation.md "The format follows the path"). */
+  format?: FormatName;
 }
 
 export interface ClientConfig {
@@ -82,27 +90,43 @@ export async function loadConfig(args: ParsedArgs): Promise<ClientConfig | undef
   if (record.server !== undefined && typeof record.server !== "string") fail(path, "server: must be a URL such as https://i18n.example.com");
   if (record.cdn_url !== undefined && typeof record.cdn_url !== "string") fail(path, "cdn_url: must be a URL such as https://cdn.example.com");
   if (!Array.isArray(record.files) || record.files.length === 0) fail(path, "files: must list at least one entry with source: and translations:");
-  const files = record.files.map((entry: unknown, i: number): FileSet => {
-    const where = `files[${i}]`;
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) fail(path, `${where} must be a mapping with source: and translations:`);
-    const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) {
-      if (key !== "source" && key !== "translations" && key !== "structure") fail(path, `${where}: unknown setting "${key}" (the settings are source, translations and structure)`);
-    }
-    if (e.structure !== undefined && e.structure !== "nested" && e.structure !== "flat") fail(path, `${where}.structure must be nested or flat`);
-    if (e.source !== undefined && (typeof e.source !== "string" || !e.source)) fail(path, `${where}.source must be a file path`);
-    if (e.translations !== undefined && (typeof e.translations !== "string" || !e.translations)) fail(path, `${where}.translations must be a file pattern`);
-    if (e.source === undefined && e.translations === undefined) fail(path, `${where} needs source: or translations:`);
-    if (typeof e.translations === "string" && !hasPlaceholder(e.translations)) {
-      fail(path, `${where}.translations "${e.translations}" has neither {language} nor {locale}, so every language would be written to one file`);
-    }
-    return {
-      source: typeof e.source === "string" ? fromConfig(paths, path, e.source) : undefined,
-      translations: typeof e.translations === "string" ? fromConfig(paths, path, e.translations) : undefined,
-      structure: e.structure as FileSet["structure"],
-    };
-  });
+  const files: FileSet[] = [];
+  for (const [i, entry] of record.files.entries()) files.push(await fileSet(paths, path, `files[${i}]`, entry));
   return { path, server: record.server as string | undefined, cdnUrl: record.cdn_url as string | undefined, files };
+}
+
+const FILE_SETTINGS = ["source", "translations", "catalog", "structure", "format"];
+
+/** One entry of `files:`, checked: its paths as seen from here, its format the paths' (docs/automation.md). */
+async function fileSet(paths: PathModule, path: string, where: string, entry: unknown): Promise<FileSet> {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) fail(path, `${where} must be a mapping with source: and translations:`);
+  const e = entry as Record<string, unknown>;
+  for (const key of Object.keys(e)) {
+    if (!FILE_SETTINGS.includes(key)) fail(path, `${where}: unknown setting "${key}" (the settings are ${FILE_SETTINGS.join(", ")})`);
+  }
+  if (e.structure !== undefined && e.structure !== "nested" && e.structure !== "flat") fail(path, `${where}.structure must be nested or flat`);
+  for (const key of ["source", "translations", "catalog", "format"]) {
+    if (e[key] !== undefined && (typeof e[key] !== "string" || !e[key])) fail(path, `${where}.${key} must be ${key === "translations" ? "a file pattern" : key === "format" ? "a format's name" : "a file path"}`);
+  }
+  if (e.catalog !== undefined && (e.source !== undefined || e.translations !== undefined)) {
+    fail(path, `${where}: a catalog is source and translations in one file; give it alone, as catalog: ${String(e.catalog)}`);
+  }
+  if (e.source === undefined && e.translations === undefined && e.catalog === undefined) fail(path, `${where} needs source: and translations:, or catalog:`);
+  if (typeof e.translations === "string" && !hasPlaceholder(e.translations)) {
+    fail(path, `${where}.translations "${e.translations}" has neither {language} nor {locale}, so every language would be written to one file`);
+  }
+  const set: FileSet = {
+    source: typeof e.source === "string" ? fromConfig(paths, path, e.source) : undefined,
+    translations: typeof e.translations === "string" ? fromConfig(paths, path, e.translations) : undefined,
+    catalog: typeof e.catalog === "string" ? fromConfig(paths, path, e.catalog) : undefined,
+    structure: e.structure as FileSet["structure"],
+  };
+  // The format follows the path (docs/automation.md): the format table is loaded for a set that
+  // names a format or a catalog, not by every command that reads the configuration.
+  if (e.format === undefined && e.catalog === undefined && !/\.xcstrings$/i.test(String(e.source ?? ""))) return set;
+  const { checkSetFormats } = await import("./formats.ts");
+  const format = checkSetFormats(set, typeof e.format === "string" ? e.format : undefined, (why) => fail(path, `${where}: ${why}`));
+  return format ? { ...set, format } : set;
 }
 
 /** The server and token: flag, then environment, then (server only) the config. Never printed. */

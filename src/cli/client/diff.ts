@@ -6,6 +6,9 @@ import { connectionFrom, loadConfig } from "./config.ts";
 import { tokenProject } from "./project.ts";
 import { newestDraft, releaseByRef } from "./release-ref.ts";
 
+/** The scope `diff` needs (docs/automation.md "A token for CI"), named when a token lacks it. */
+const SCOPE = "write or publish";
+
 interface DiffAnswer {
   added: string[];
   removed: string[];
@@ -26,7 +29,7 @@ const shown = (value: string | null) => (value === null ? "(none)" : JSON.string
  */
 export async function runDiff(args: ParsedArgs): Promise<number> {
   if (args.words.length > 1) throw new CliError(`diff takes no FILE (got "${args.words[1]}")`, 1);
-  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)));
+  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)), SCOPE);
   const project = await tokenProject(client, "diff");
   const which = args.flags["--release"]?.trim();
   const release = which ? await releaseByRef(client, project.id, which, `diff --release ${which}`) : await newestDraft(client, project.id, "diff");

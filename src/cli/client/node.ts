@@ -22,6 +22,19 @@ Usage (PHRASEBOOK_SERVER and PHRASEBOOK_TOKEN, or --server and --token):
   node phrasebook.mjs publish --name N --tag T
                                           create a release and publish it
   node phrasebook.mjs status              progress and message problems per language; a CI gate
+  node phrasebook.mjs rollback --to T --tag NEW
+                                          republish an earlier release as a new one: latest serves it
+  node phrasebook.mjs promote --channel C --release T
+                                          point a channel (staging, production) at a release
+  node phrasebook.mjs diff [--release T] [--against T]
+                                          what a release (default: the newest draft) changes
+  node phrasebook.mjs languages [list]    the project's languages
+  node phrasebook.mjs languages add CODE...
+                                          add languages to the project
+  node phrasebook.mjs builds register    register the app build being made; prints its build id
+  node phrasebook.mjs verify --public-key KEY
+                                          check a manifest's signature and every file it names
+  node phrasebook.mjs signing-key         print the project's public key (its key.pub)
   node phrasebook.mjs <command> --help    every option of a client command, with examples
   node phrasebook.mjs version             print the version
 `;
@@ -38,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!isClientCommand(command)) {
-    throw new CliError(`unknown command "${command}": the Node client runs push, pull, publish and status (the server is the phrasebook executable)`, 1);
+    throw new CliError(`unknown command "${command}": the Node client runs ${CLIENT_COMMANDS.join(", ")} (the server is the phrasebook executable)`, 1);
   }
   checkFlags(command, args);
   return runClientCommand(command, args);

@@ -6,6 +6,9 @@ import { connectionFrom, loadConfig } from "./config.ts";
 import { tokenProject } from "./project.ts";
 import { releaseByRef } from "./release-ref.ts";
 
+/** The scope `promote` needs (docs/automation.md "A token for CI"), named when a token lacks it. */
+const SCOPE = "publish";
+
 interface ChannelAnswer {
   name: string;
   release_id: string;
@@ -19,7 +22,7 @@ export async function runPromote(args: ParsedArgs): Promise<number> {
   const which = args.flags["--release"]?.trim();
   if (!channel) throw new CliError("promote needs --channel, e.g. --channel production", 1);
   if (!which) throw new CliError("promote needs --release, the tag or id of a published release", 1);
-  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)));
+  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)), SCOPE);
   const project = await tokenProject(client, "promote");
   const release = await releaseByRef(client, project.id, which, `promote --release ${which}`);
   const moved = await client.dashboard<ChannelAnswer>(`promote --channel ${channel}`, "PUT", `/projects/${project.id}/channels/${encodeURIComponent(channel)}`, {

@@ -7,6 +7,9 @@ import { print } from "../output.ts";
 import { problemLines, type ProblemLine } from "./problems.ts";
 import { tokenProject } from "./project.ts";
 
+/** The scope `publish` needs (docs/automation.md "A token for CI"), named when a token lacks it. */
+const SCOPE = "publish";
+
 interface ReleaseRow {
   id: string;
   name: string;
@@ -47,7 +50,7 @@ export async function runPublish(args: ParsedArgs): Promise<number> {
   const tag = args.flags["--tag"]?.trim();
   if (!name) throw new CliError('publish needs --name, e.g. --name "Spring update"', 1);
   if (!tag) throw new CliError("publish needs --tag, e.g. --tag v1.4.0", 1);
-  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)));
+  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)), SCOPE);
   const project = await tokenProject(client, "publish");
   const base = `/projects/${project.id}/releases`;
   const { items } = await client.dashboard<{ items: ReleaseRow[] }>(`publish ${tag}`, "GET", base);

@@ -23,14 +23,26 @@ export interface ReleaseLanguage {
 
 export interface NativeWrite {
   path: string;
-  code: string;
-  bytes: Uint8Array;
+  /** The release languages the file holds. */
+  codes: string[];
+  text: string;
+}
+
+/** What a native pull built: its files, and what the release has (for the check that nothing is lost, ./lost.ts). */
+export interface NativePull {
+  writes: NativeWrite[];
+  /** Each language's strings in the release, from its JSON: what a local file is compared with. */
+  values: Map<string, Map<string, string>>;
+  /** The release's keys: the base language's. */
+  releaseKeys: Set<string>;
+  /** Paths the pattern names that are source files, which pull never writes. */
+  kept: string[];
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A CDN file of the release, read whole and checked; streamed into a temporary file beside `near` first. */
-async function downloadText(client: PhrasebookClient, what: string, url: string | undefined, format: "json" | "arb", near: string): Promise<string> {
+export async function downloadText(client: PhrasebookClient, what: string, url: string | undefined, format: "json" | "arb", near: string): Promise<string> {
   if (typeof url !== "string") throw new CliError(`${what}: the release has no ${format} file to build from`, 2);
   const file = new PendingFile(near);
   let text: string;
@@ -50,7 +62,7 @@ async function downloadText(client: PhrasebookClient, what: string, url: string 
 }
 
 /** A UTF-16 file stays UTF-16 (`.strings` files often are); everything else is written UTF-8. */
-function encode(path: string, text: string): Uint8Array {
+export function encode(path: string, text: string): Uint8Array {
   const old = existsSync(path) ? readFileSync(path).subarray(0, 2) : undefined;
   if (old && old[0] === 0xff && old[1] === 0xfe) return new Uint8Array(Buffer.from(`\ufeff${text}`, "utf16le"));
   if (old && old[0] === 0xfe && old[1] === 0xff) return new Uint8Array(Buffer.from(`\ufeff${text}`, "utf16le").swap16());
@@ -68,7 +80,9 @@ export async function pullNative(
   /** Files never written (normalized): the configured sources, which push sends. */
   protect: readonly string[],
   xliffVersion: "1.2" | "2.0",
-): Promise<NativeWrite[]> {
+  /** A String Catalog that is source and translations at once: written into, though it is a source (docs/automation.md "String Catalogs"). */
+  catalog = false,
+): Promise<NativePull> {
   const isSource = (path: string) => protect.includes(normalize(path));
   const base = all.find((l) => l.is_base_language) ?? wanted[0]!;
   const needed = [base, ...wanted.filter((l) => l.code !== base.code)];
@@ -78,6 +92,9 @@ export async function pullNative(
   const baseArb = JSON.parse(await downloadText(client, `pull ${tag} ${base.code}`, base.download_urls.arb, "arb", near)) as Record<string, unknown>;
   const builder = exportBuilder({ base: base.code, json, baseArb });
   const write = (codes: string[]) => builder.write(format, codes, { xliffVersion });
+  const values = new Map([...json].map(([code, v]) => [code, new Map(Object.keys(v).flatMap((k) => (typeof v[k] === "string" && v[k] !== "" ? [[k, v[k] as string] as const] : [])))]));
+  const kept: string[] = [];
+  const pulled = (writes: NativeWrite[]): NativePull => ({ writes, values, releaseKeys: new Set(Object.keys(json.get(base.code) ?? {})), kept });
 
   const out: NativeWrite[] = [];
   if (!hasPlaceholder(pattern)) {
@@ -88,13 +105,17 @@ export async function pullNative(
     if (format === "xliff" && xliffVersion === "2.0" && targets.length > 1) {
       throw new CliError(`an XLIFF 2.0 file holds one target language: put {language} in --out, or pull one --language`, 1);
     }
-    if (!isSource(pattern)) out.push({ path: pattern, code: wanted.map((l) => l.code).join(", "), bytes: encode(pattern, write(targets)) });
-    return out;
+    if (!isSource(pattern) || catalog) out.push({ path: pattern, codes: targets, text: write(targets) });
+    else kept.push(pattern);
+    return pulled(out);
   }
   for (const l of wanted) {
     const path = fillPattern(pattern, l.code, base.code);
-    if (isSource(path)) continue;
-    out.push({ path, code: l.code, bytes: encode(path, write([l.code])) });
+    if (isSource(path)) {
+      kept.push(path);
+      continue;
+    }
+    out.push({ path, codes: [l.code], text: write([l.code]) });
   }
-  return out;
+  return pulled(out);
 }

@@ -1,20 +1,23 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { normalize } from "node:path";
 import { CliError } from "../../common/errors.ts";
-import { ContentError, parseJsonObject } from "../../formats/read.ts";
-import { formatOfPath, isBundleFormat, isMultiLanguage, readFile, type BundleFormat, type FormatName } from "../../formats/registry.ts";
+import { formatOfPath, isBundleFormat, isMultiLanguage, type BundleFormat, type FormatName } from "../../formats/registry.ts";
 import { PAGE_SIZE_MAX } from "../../public-api/limits.ts";
 import type { ParsedArgs } from "../args.ts";
-import { PhrasebookClient, type TextShape } from "./api.ts";
-import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
-import { PendingFile, readTextFile, writeAtomically } from "./files.ts";
-import { isNested, nest, teamArb } from "./shape.ts";
-import { RELEASE_LANGUAGES_MAX, RELEASE_PAGES_MAX } from "./limits.ts";
-import { parseFormat, parseXliffVersion, PULL_FORMATS, writtenExtensions } from "./formats.ts";
-import { pullNative, type NativeWrite } from "./pull-native.ts";
-import { fillPattern, hasPlaceholder, safeLanguageCode } from "./patterns.ts";
 import { print } from "../output.ts";
-import { megabytes } from "./progress.ts";
+import { PhrasebookClient } from "./api.ts";
+import { connectionFrom, loadConfig, type ClientConfig } from "./config.ts";
+import { PendingFile, readTextFile } from "./files.ts";
+import { formatFor, parseFormat, parseXliffVersion, PULL_FORMATS, writtenExtensions } from "./formats.ts";
+import { RELEASE_LANGUAGES_MAX, RELEASE_PAGES_MAX } from "./limits.ts";
+import { downloadAll, type Planned } from "./pull-download.ts";
+import { downloadText, pullNative, type ReleaseLanguage } from "./pull-native.ts";
+import { settle, type Output, type Settlement } from "./pull-write.ts";
+import { filesMatching, fillPattern, hasPlaceholder, languageFromPath, safeLanguageCode } from "./patterns.ts";
+import { isNested, teamArb } from "./shape.ts";
+
+/** The scope `pull` needs (docs/automation.md "A token for CI"), named when a token lacks it. */
+const SCOPE = "read";
 
 /** The parts of the public API's answers pull reads (docs/interface.md §2.2, §2.3). */
 interface ReleaseSummary {
@@ -28,20 +31,26 @@ interface ReleaseDetail extends ReleaseSummary {
 
 interface Target {
   pattern: string;
-  /** The configured source of this pattern: its shape is the shape JSON is pulled in. */
+  format: FormatName;
+  /** The configured source of this pattern: its shape is the shape JSON is pulled in, its key order new keys'. */
   source?: string;
   structure?: "nested" | "flat";
   /**
-   * Files pull never writes, normalized: every `source:` of phrasebook.yaml, which push sends, also
-   * when `--out` names the pattern (docs/automation.md "pull").
+   * Files pull never writes, normalized: every `source:` and `catalog:` of phrasebook.yaml, which
+   * push sends, also when `--out` names the pattern (docs/automation.md "pull").
    */
   protect: string[];
+  /** A String Catalog of phrasebook.yaml: source and translations at once, written into. */
+  catalog?: boolean;
+  /**
+   * With several sets in phrasebook.yaml, a translation file holds the keys of its own source
+   * only, not those the other sets' sources brought into the project (docs/automation.md "Pull
+   * keeps the repository's shape").
+   */
+  ownKeys?: boolean;
 }
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
-
-/** Downloads at once: enough to keep a 2-core server compressing, few enough to be a polite client. */
-export const PULL_CONCURRENT_DOWNLOADS = 4;
 
 /** The release `which` names: latest, an id, or a tag (exactly, among the published ones). */
 async function findRelease(client: PhrasebookClient, which: string): Promise<ReleaseSummary> {
@@ -65,79 +74,44 @@ async function findRelease(client: PhrasebookClient, which: string): Promise<Rel
   throw new CliError(`pull --release ${which}: not found in the first ${RELEASE_PAGES_MAX} pages of releases the server lists; give the release's id instead`, 2);
 }
 
+/** A pattern's format: its extension's, which a --format or format: must match (docs/automation.md). */
+function formatOf(pattern: string, given: FormatName | undefined): FormatName {
+  const format = formatFor(pattern, given);
+  if (!format) throw new CliError(`cannot tell the format of "${pattern}": end it in ${writtenExtensions(PULL_FORMATS)}, or pass --format`, 1);
+  return format;
+}
+
 function targetsFrom(args: ParsedArgs, config: ClientConfig | undefined, only: string[], formatFlag: FormatName | undefined): Target[] {
-  const protect = (config?.files ?? []).flatMap((f) => (f.source ? [normalize(f.source)] : []));
+  const sets = config?.files ?? [];
+  const protect = sets.flatMap((f) => [f.source, f.catalog].filter((p): p is string => p !== undefined).map((p) => normalize(p)));
   const out = args.flags["--out"];
   if (out !== undefined) {
+    const format = formatOf(out, formatFlag);
     // A format of several languages (XLIFF, .xcstrings) writes them all into one file (docs/formats.md "Export").
-    const format = formatFlag ?? formatOfPath(out, PULL_FORMATS);
-    if (!hasPlaceholder(out) && only.length !== 1 && !(format && isMultiLanguage(format))) {
+    if (!hasPlaceholder(out) && only.length !== 1 && !isMultiLanguage(format)) {
       throw new CliError(`--out "${out}" has neither {language} nor {locale}, so every language would be written to one file (or pull exactly one --language)`, 1);
     }
-    return [{ pattern: out, protect }];
+    return [{ pattern: out, format, protect, catalog: sets.some((f) => f.catalog !== undefined && normalize(f.catalog) === normalize(out)) }];
   }
   if (!config) throw new CliError("no --out given and no phrasebook.yaml here (see phrasebook pull --help)", 1);
-  const targets = config.files.filter((f) => f.translations).map((f) => ({ pattern: f.translations!, source: f.source, structure: f.structure, protect }));
-  if (targets.length === 0) throw new CliError(`${config.path} names no translations: pattern to pull into`, 1);
+  const several = sets.filter((f) => f.source !== undefined || f.catalog !== undefined).length > 1;
+  const targets = sets.flatMap((f): Target[] => {
+    if (f.catalog) return [{ pattern: f.catalog, format: formatOf(f.catalog, formatFlag), protect, catalog: true }];
+    if (!f.translations) return [];
+    return [{ pattern: f.translations, format: formatOf(f.translations, formatFlag ?? f.format), source: f.source, structure: f.structure, protect, ownKeys: several && f.source !== undefined }];
+  });
+  if (targets.length === 0) throw new CliError(`${config.path} names no translations: pattern or catalog: to pull into`, 1);
   return targets;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-/**
- * A downloaded file must read back whole with the parser push uses: a connection cut short in a
- * chunked answer has no length to betray it, only a document that ends too soon.
- */
-async function checkWhole(path: string, url: string, format: BundleFormat, bytes: Uint8Array): Promise<void> {
-  try {
-    const text = utf8.decode(bytes);
-    // JSON and ARB end with the top object's brace, so parsing them proves them whole; reading
-    // them as push does would build every entry too, twice the time for an 8 MB file
-    // (bench/RESULTS.md "Scale": pull).
-    if (format === "json" || format === "arb") await parseJsonObject(text, format === "json" ? "JSON" : "ARB");
-    else await readFile(format, text);
-  } catch (err) {
-    const why = err instanceof ContentError ? `${err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : ""}${err.reason}` : "not UTF-8 text";
-    throw new CliError(`pull ${path}: the download of ${url.slice(0, 200)} is not a whole ${format} file (${why})`, 2);
-  }
-}
-
-/** UTF-8 text, and for JSON and ARB one object from its first brace to its last. */
-function shapedAs(format: BundleFormat, shape: TextShape): boolean {
-  if (!shape.utf8) return false;
-  return format === "yaml" || (shape.first === 0x7b && shape.last === 0x7d);
-}
-
 /** The release's languages, as far as the client believes them (./limits.ts bounds their number). */
-function languagesOf(detail: ReleaseDetail): ReleaseDetail["languages"] {
+function languagesOf(detail: ReleaseDetail): ReleaseLanguage[] {
   if (!Array.isArray(detail.languages)) throw new CliError(`pull ${detail.tag}: the server's release has no language list`, 2);
   if (detail.languages.length > RELEASE_LANGUAGES_MAX) {
     throw new CliError(`pull ${detail.tag}: the server lists ${detail.languages.length} languages, more than the ${RELEASE_LANGUAGES_MAX} the client accepts; nothing was written`, 2);
   }
   // Whether a language is the base one: PO and XLIFF write its strings as the source (pull-native.ts).
   return detail.languages.map((l) => ({ code: safeLanguageCode(String(l?.code)), is_base_language: l?.is_base_language === true, download_urls: l?.download_urls ?? {} }));
-}
-
-interface Planned {
-  path: string;
-  /** The language written (a fallback file's is the language alone). */
-  code: string;
-  /** The release language it comes from. */
-  from: string;
-  url: string;
-  format: BundleFormat;
-  /** ARB: the same language's JSON, for the keys as authored (docs/formats.md "ARB metadata"). */
-  jsonUrl?: string;
-  /** JSON: nested objects, when the team's file is nested. */
-  nested?: boolean;
-  fallback?: boolean;
-}
-
-interface Download extends Planned {
-  file: PendingFile;
-  bytes: number;
-  /** Why a JSON file meant to be nested was written flat. */
-  flatBecause?: string;
 }
 
 /** Whether the team's JSON is nested: the structure: setting, else the source file, else the file replaced. */
@@ -167,33 +141,113 @@ function fallbacksFor(available: { code: string }[], wanted: { code: string }[])
   return out;
 }
 
-/** Reads a downloaded temporary file as JSON (checked whole already). */
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+/** What one pull is about: the release, its languages, and what the command line asked for. */
+interface Pull {
+  client: PhrasebookClient;
+  tag: string;
+  available: ReleaseLanguage[];
+  wanted: ReleaseLanguage[];
+  base: ReleaseLanguage;
+  fallbackFiles: boolean;
+  xliffVersion: "1.2" | "2.0";
+  /** Lines said before the files': sources kept, files skipped. */
+  said: string[];
+}
 
-/** Shapes a downloaded file as the team's own (./shape.ts), in its temporary file. */
-async function shape(client: PhrasebookClient, d: Download): Promise<void> {
-  if (d.format === "arb" && d.jsonUrl) {
-    const json = new PendingFile(d.path);
-    try {
-      await client.download(`pull ${d.path}`, d.jsonUrl, json.descriptor);
-      json.close();
-      await checkWhole(d.path, d.jsonUrl, "json", readFileSync(json.temp));
-      const out = teamArb(`pull ${d.path}`, readJson(d.file.temp), readJson(json.temp), d.fallback ? d.code.replace(/-/g, "_") : undefined);
-      writeFileSync(d.file.temp, `${JSON.stringify(out, null, 2)}\n`);
-    } finally {
-      json.discard();
+/** The file whose key order new keys follow: the set's source, or the base language's file of the pattern. */
+function orderSource(target: Target, pull: Pull, path: string): string | undefined {
+  if (target.source) return target.source;
+  if (!hasPlaceholder(target.pattern)) return undefined;
+  const base = fillPattern(target.pattern, pull.base.code, pull.base.code);
+  return normalize(base) === normalize(path) ? undefined : base;
+}
+
+/** The CDN files of a target in a bundle format, planned: one per wanted language and fallback. */
+function planBundle(target: Target, format: BundleFormat, pull: Pull): Planned[] {
+  const fallbacks = format === "arb" && pull.fallbackFiles ? fallbacksFor(pull.available, pull.wanted) : new Map<string, string>();
+  const items = pull.wanted.map((l) => ({ code: l.code, language: l, fallback: false }));
+  for (const [code, from] of fallbacks) items.push({ code, language: pull.wanted.find((l) => l.code === from)!, fallback: true });
+  const planned: Planned[] = [];
+  for (const { code, language, fallback } of items) {
+    const path = fillPattern(target.pattern, code, pull.base.code);
+    if (target.protect.includes(normalize(path))) {
+      pull.said.push(`kept ${path}: it is the source file, which push sends and pull never overwrites`);
+      continue;
     }
-  } else if (d.format === "json" && d.nested) {
-    const result = nest(readJson(d.file.temp));
-    if ("why" in result) d.flatBecause = result.why;
-    else writeFileSync(d.file.temp, `${JSON.stringify(result.nested, null, 2)}\n`);
+    const url = language.download_urls[format];
+    if (typeof url !== "string") throw new CliError(`pull: the release has no ${format} file for ${language.code}`, 2);
+    const jsonUrl = format === "arb" ? language.download_urls.json : undefined;
+    if (format === "arb" && typeof jsonUrl !== "string") throw new CliError(`pull: the release has no json file for ${language.code}, which an ARB pull reads for the keys as authored`, 2);
+    // Every URL is judged before anything is fetched or written (docs/automation.md "What the client trusts").
+    pull.client.allowedUrl(`pull ${path}`, url);
+    if (jsonUrl !== undefined) pull.client.allowedUrl(`pull ${path}`, jsonUrl);
+    planned.push({ path, code, from: language.code, url, format, jsonUrl, fallback, nested: format === "json" && wantsNested(target, path) });
+  }
+  return planned;
+}
+
+/** The outputs of the bundle-format targets: downloaded, each in its temporary file. */
+async function bundleOutputs(targets: readonly Target[], pull: Pull): Promise<Output[]> {
+  const planned: { target: Target; item: Planned }[] = [];
+  for (const target of targets) {
+    if (isBundleFormat(target.format)) for (const item of planBundle(target, target.format, pull)) planned.push({ target, item });
+  }
+  const downloads = await downloadAll(
+    pull.client,
+    planned.map((p) => p.item),
+  );
+  return downloads.map((d, i) => ({
+    path: d.path,
+    format: d.format,
+    codes: [d.from],
+    label: d.fallback ? `${d.code}, gen-l10n's fallback for ${d.from}, ${pull.tag}` : `${d.code}, ${pull.tag}`,
+    file: d.file,
+    ...(d.flatBecause ? { note: `flat ${d.path}: not nested as the source is, because ${d.flatBecause}` } : {}),
+    orderFrom: orderSource(planned[i]!.target, pull, d.path),
+    ...(planned[i]!.target.ownKeys ? { keysOf: planned[i]!.target.source } : {}),
+  }));
+}
+
+/** The outputs of the other targets: built on this machine from the release's files (./pull-native.ts). */
+async function nativeOutputs(targets: readonly Target[], pull: Pull, done: Output[]): Promise<void> {
+  for (const target of targets) {
+    if (isBundleFormat(target.format)) continue;
+    const built = await pullNative(pull.client, pull.tag, pull.available, pull.wanted, target.format, target.pattern, target.protect, pull.xliffVersion, target.catalog);
+    for (const path of built.kept) pull.said.push(`kept ${path}: it is the source file, which push sends and pull never overwrites`);
+    for (const w of built.writes) {
+      const file = new PendingFile(w.path);
+      const from = { orderFrom: orderSource(target, pull, w.path), ...(target.ownKeys ? { keysOf: target.source } : {}), ...(target.catalog ? { catalog: { addKeys: false } } : {}) };
+      done.push({ path: w.path, format: target.format, codes: w.codes, label: `${w.codes.join(", ")}, ${pull.tag}`, file, values: built.values, ...from });
+      writeFileSync(file.descriptor, w.text);
+      file.close();
+    }
   }
 }
 
-/** Whether the file at `path` exists and holds what `temp` holds: sizes first, bytes only when they agree. */
-function sameBytes(path: string, temp: string): boolean {
-  if (!existsSync(path) || statSync(path).size !== statSync(temp).size) return false;
-  return readFileSync(path).equals(readFileSync(temp));
+/** The keys the release has (the base language's), as `format` names them: ARB by message name. Read once, when a file may lose some. */
+function releaseKeysOf(pull: Pull): (format: FormatName) => Promise<ReadonlySet<string>> {
+  let json: Promise<Record<string, unknown>> | undefined;
+  let names: Promise<Set<string>> | undefined;
+  const near = `.phrasebook-pull`;
+  const read = (format: "json" | "arb") => downloadText(pull.client, `pull ${pull.tag} ${pull.base.code}`, pull.base.download_urls[format], format, near).then((t) => JSON.parse(t) as Record<string, unknown>);
+  return async (format) => {
+    json ??= read("json");
+    if (format !== "arb") return new Set(Object.keys(await json));
+    names ??= Promise.all([read("arb"), json]).then(([arb, keys]) => new Set(Object.keys(teamArb(`pull ${pull.tag}`, arb, keys)).filter((k) => !k.startsWith("@"))));
+    return names;
+  };
+}
+
+/** Local files a pattern names for languages the release does not have: each said, none touched. */
+function skipped(targets: readonly Target[], pull: Pull): void {
+  const codes = new Set(pull.available.map((l) => l.code.toLowerCase()));
+  for (const target of targets) {
+    if (!hasPlaceholder(target.pattern)) continue;
+    for (const path of filesMatching(target.pattern)) {
+      const code = languageFromPath(target.pattern, path);
+      if (code && !codes.has(code.toLowerCase()) && !target.protect.includes(normalize(path))) pull.said.push(`skipped ${path}: release ${pull.tag} has no ${code}`);
+    }
+  }
 }
 
 /** `phrasebook pull` (docs/product.md §6). */
@@ -204,12 +258,7 @@ export async function runPull(args: ParsedArgs): Promise<number> {
   const config = await loadConfig(args);
   const targets = targetsFrom(args, config, only, formatFlag);
   const xliffVersion = parseXliffVersion(args.flags["--xliff-version"]);
-  const formats = targets.map((t) => {
-    const format = formatFlag ?? formatOfPath(t.pattern, PULL_FORMATS);
-    if (!format) throw new CliError(`cannot tell the format of "${t.pattern}": end it in ${writtenExtensions(PULL_FORMATS)}, or pass --format`, 1);
-    return format;
-  });
-  const client = new PhrasebookClient(connectionFrom(args, config));
+  const client = new PhrasebookClient(connectionFrom(args, config), SCOPE);
 
   const release = await findRelease(client, args.flags["--release"] ?? "latest");
   const detail = await client.publicApi<ReleaseDetail>(`pull ${release.tag}`, `/releases/${encodeURIComponent(release.id)}`);
@@ -219,95 +268,29 @@ export async function runPull(args: ParsedArgs): Promise<number> {
     if (!found) throw new CliError(`release ${detail.tag} has no language ${code} (it has ${available.map((l) => l.code).join(", ")})`, 1);
     return found;
   });
+  const base = available.find((l) => l.is_base_language) ?? available[0]!;
+  const pull: Pull = { client, tag: detail.tag, available, wanted, base, fallbackFiles: !args.switches.has("--no-fallback-files"), xliffVersion, said: [] };
+  if (only.length === 0) skipped(targets, pull);
 
-  // Everything is downloaded before the first file is replaced: a failed download writes nothing.
-  // Each download streams into a temporary file beside its target, so the client holds no more
-  // than the files it is checking (at most PULL_CONCURRENT_DOWNLOADS), whatever a server sends.
-  const fallbackFiles = !args.switches.has("--no-fallback-files");
-  const planned: Planned[] = [];
-  const kept: string[] = [];
-  const natives: NativeWrite[] = [];
-  for (const [i, target] of targets.entries()) {
-    if (!isBundleFormat(formats[i]!)) {
-      // A format the CDN does not serve is built here from the release's files (pull-native.ts).
-      natives.push(...(await pullNative(client, detail.tag, available, wanted, formats[i]!, target.pattern, target.protect, xliffVersion)));
-      continue;
-    }
-    const format = formats[i] as BundleFormat;
-    const fallbacks = format === "arb" && fallbackFiles ? fallbacksFor(available, wanted) : new Map<string, string>();
-    const items = [...wanted.map((l) => ({ code: l.code, language: l, fallback: false }))];
-    for (const [code, from] of fallbacks) items.push({ code, language: wanted.find((l) => l.code === from)!, fallback: true });
-    for (const { code, language, fallback } of items) {
-      const path = fillPattern(target.pattern, code);
-      if (target.protect.includes(normalize(path))) {
-        kept.push(path);
-        continue;
-      }
-      const url = language.download_urls[format];
-      if (typeof url !== "string") throw new CliError(`pull: the release has no ${format} file for ${language.code}`, 2);
-      const jsonUrl = format === "arb" ? language.download_urls.json : undefined;
-      if (format === "arb" && typeof jsonUrl !== "string") throw new CliError(`pull: the release has no json file for ${language.code}, which an ARB pull reads for the keys as authored`, 2);
-      // Every URL is judged before anything is fetched or written (docs/automation.md "What the client trusts").
-      client.allowedUrl(`pull ${path}`, url);
-      if (jsonUrl !== undefined) client.allowedUrl(`pull ${path}`, jsonUrl);
-      planned.push({ path, code, from: language.code, url, format, jsonUrl, fallback, nested: format === "json" && wantsNested(target, path) });
-    }
+  // Everything is downloaded and built before the first file is replaced: a failed download, or a
+  // file that would lose translations, writes nothing.
+  const outputs = await bundleOutputs(targets, pull);
+  try {
+    await nativeOutputs(targets, pull, outputs);
+  } catch (err) {
+    for (const o of outputs) o.file.discard();
+    throw err;
   }
-  // A few downloads at a time (docs/automation.md "pull"): the server compresses a file on its
-  // first request, off its main thread, so 50 languages one after the other wait for 50
-  // compressions in a row. Kept in the order of the plan whatever order they finish in.
-  const downloads: Download[] = [];
-  let next = 0;
-  let failure: { err: unknown } | undefined;
-  const worker = async () => {
-    while (next < planned.length && !failure) {
-      const at = next++;
-      const item = planned[at]!;
-      const file = new PendingFile(item.path);
-      const d: Download = { ...item, file, bytes: 0 };
-      downloads[at] = d;
-      try {
-        const got = await client.download(`pull ${item.path}`, item.url, file.descriptor);
-        file.close();
-        // Proven whole by its content tag and shaped as its format, a file is not read back
-        // (docs/automation.md "pull"); anything else is parsed, and refused with its fault.
-        if (!(got.provenWhole && shapedAs(item.format, got.shape))) await checkWhole(item.path, item.url, item.format, readFileSync(file.temp));
-        await shape(client, d);
-        d.bytes = statSync(file.temp).size;
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  // Every worker ends before anything is discarded or written, so no download is left writing.
-  await Promise.all(Array.from({ length: Math.min(PULL_CONCURRENT_DOWNLOADS, planned.length) }, worker));
-  if (failure) {
-    for (const d of downloads) d?.file.discard();
-    throw failure.err;
-  }
-  for (const path of kept) await print(`kept ${path}: it is the source file, which push sends and pull never overwrites\n`);
-  const saidFlat = new Set<string>();
-  for (const d of downloads) {
-    if (d.flatBecause && !saidFlat.has(d.flatBecause)) {
-      saidFlat.add(d.flatBecause);
-      await print(`flat ${d.path}: not nested as the source is, because ${d.flatBecause}\n`);
-    }
-    const what = d.fallback ? `${d.code}, gen-l10n's fallback for ${d.from}, ${detail.tag}` : `${d.code}, ${detail.tag}`;
-    if (sameBytes(d.path, d.file.temp)) {
-      d.file.discard();
-      await print(`unchanged ${d.path} (${what})\n`);
-      continue;
-    }
-    d.file.commit();
-    await print(`wrote ${d.path} (${what}, ${megabytes(d.bytes)})\n`);
-  }
-  for (const { path, bytes, code } of natives) {
-    if (existsSync(path) && readFileSync(path).equals(bytes)) {
-      await print(`unchanged ${path} (${code}, ${detail.tag})\n`);
-      continue;
-    }
-    writeAtomically(path, bytes);
-    await print(`wrote ${path} (${code}, ${detail.tag}, ${megabytes(bytes.byteLength)})\n`);
-  }
+  const done = await settle(outputs, { tag: detail.tag, force: args.switches.has("--force"), releaseKeys: releaseKeysOf(pull), before: pull.said });
+  if (done.wrote === 0) await print(`${nothingWritten(done, pull)}\n`);
   return 0;
+}
+
+/** Why a pull wrote nothing (docs/automation.md "pull"): one line, with what it did with each file. */
+function nothingWritten(done: Settlement, pull: Pull): string {
+  const kept = pull.said.filter((l) => l.startsWith("kept ")).length;
+  const skippedFiles = done.skipped + pull.said.filter((l) => l.startsWith("skipped ")).length;
+  const why = done.unchanged > 0 ? `every file already holds what release ${pull.tag} has` : `release ${pull.tag} gives no file to write here`;
+  const counts = [`${done.unchanged} unchanged`, ...(kept > 0 ? [`${kept} source file${kept === 1 ? "" : "s"} kept`] : []), ...(skippedFiles > 0 ? [`${skippedFiles} skipped`] : [])];
+  return `nothing written: ${why} (${counts.join(", ")})`;
 }

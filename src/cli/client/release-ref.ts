@@ -9,6 +9,8 @@ export interface ReleaseItem {
   status: "draft" | "published";
   created_at: string;
   published_at: string | null;
+  /** The release it was republished from (docs/releases.md "Roll back"). */
+  republished_from?: string;
 }
 
 const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
@@ -19,8 +21,18 @@ const RELEASE_ID = /^rel_[0-9A-Za-z]{20}$/;
  * promote and diff need no read scope besides.
  */
 export async function releaseByRef(client: PhrasebookClient, projectId: string, which: string, what: string): Promise<ReleaseItem> {
+  return findRelease(await listReleases(client, projectId, what), which, what);
+}
+
+/** The project's releases, newest first. */
+export async function listReleases(client: PhrasebookClient, projectId: string, what: string): Promise<ReleaseItem[]> {
   const { items } = await client.dashboard<{ items?: ReleaseItem[] }>(what, "GET", `/projects/${projectId}/releases`);
-  const found = (items ?? []).find((r) => (RELEASE_ID.test(which) ? r.id === which : r.tag === which));
+  return Array.isArray(items) ? items : [];
+}
+
+/** The release `which` names among `items`: its id, or its tag exactly. */
+export function findRelease(items: readonly ReleaseItem[], which: string, what: string): ReleaseItem {
+  const found = items.find((r) => (RELEASE_ID.test(which) ? r.id === which : r.tag === which));
   if (!found) throw new CliError(`${what}: no release of the project has the ${RELEASE_ID.test(which) ? "id" : "tag"} ${which}`, 2);
   return found;
 }

@@ -23,5 +23,13 @@ export async function runClientCommand(command: ClientCommand, args: ParsedArgs)
       return (await import("./diff.ts")).runDiff(args);
     case "screenshots":
       return (await import("./screenshots.ts")).runScreenshots(args);
+    case "languages":
+      return (await import("./languages.ts")).runLanguages(args);
+    case "builds":
+      return (await import("./builds.ts")).runBuilds(args);
+    case "verify":
+      return (await import("./verify.ts")).runVerify(args);
+    case "signing-key":
+      return (await import("./signing-key.ts")).runSigningKey(args);
   }
 }

@@ -27,7 +27,8 @@ export function teamArb(what: string, cdnArb: Json, cdnJson: Json, locale?: stri
   if (messages.length !== keys.length) {
     throw new CliError(`${what}: the release's ARB file has ${messages.length} messages and its JSON file ${keys.length} keys; they should match`, 2);
   }
-  const out: Json = {};
+  // No prototype: a message name is never a property of Object.prototype (docs/automation.md "What the client trusts").
+  const out: Json = Object.create(null);
   for (const [name, value] of Object.entries(cdnArb)) if (name.startsWith("@@")) out[name] = value;
   if (locale !== undefined) out["@@locale"] = locale;
   const used = new Set<string>();
@@ -52,7 +53,9 @@ export function isNested(doc: unknown): boolean {
  * another (`a` and `a.b`), or a key with an empty part (`a..b`).
  */
 export function nest(flat: Json): { nested: Json } | { why: string } {
-  const out: Json = {};
+  // Objects without a prototype: a key part `__proto__` or `constructor` is a key like any other,
+  // never a way into Object.prototype (docs/automation.md "What the client trusts").
+  const out: Json = Object.create(null);
   const keys = Object.keys(flat);
   for (const key of keys) {
     const parts = key.split(".");
@@ -60,7 +63,7 @@ export function nest(flat: Json): { nested: Json } | { why: string } {
     let node = out;
     for (let i = 0; i < parts.length - 1; i++) {
       const next = node[parts[i]!];
-      if (next === undefined) node = (node[parts[i]!] = {}) as Json;
+      if (next === undefined) node = (node[parts[i]!] = Object.create(null)) as Json;
       else if (typeof next === "object" && next !== null) node = next as Json;
       else return { why: `the key "${parts.slice(0, i + 1).join(".")}" is also the prefix of "${key}"` };
     }

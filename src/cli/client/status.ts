@@ -7,6 +7,9 @@ import { PROBLEM_LINES_MAX } from "./limits.ts";
 import { problemLines, type ProblemLine } from "./problems.ts";
 import { tokenProject } from "./project.ts";
 
+/** The scope `status` needs (docs/automation.md "A token for CI"), named when a token lacks it. */
+const SCOPE = "write or publish";
+
 /** A language of GET /projects/:pid/progress; `errors` and `warnings` count message problems (docs/product.md §7). */
 interface LanguageProgress {
   code: string;
@@ -80,7 +83,7 @@ export async function runStatus(args: ParsedArgs): Promise<number> {
   if (args.words.length > 1) throw new CliError(`status takes no FILE (got "${args.words[1]}")`, 1);
   const min = minProgress(args.flags["--min-progress"]);
   const failOnErrors = args.switches.has("--fail-on-errors");
-  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)));
+  const client = new PhrasebookClient(connectionFrom(args, await loadConfig(args)), SCOPE);
   const project = await tokenProject(client, "status");
   const progress = await client.dashboard<{ total_keys: number; languages: LanguageProgress[] }>("status", "GET", `/projects/${project.id}/progress`);
   const counts = await problemCounts(client, project.id, progress.languages);

@@ -76,6 +76,20 @@ const ROLE_ORDER = ["viewer", "translator", "reviewer", "developer", "publisher"
  */
 export const can = (role: string) =>
   session.user?.role === "admin" || (session.projectRole !== null && ROLE_ORDER.indexOf(session.projectRole.role) >= ROLE_ORDER.indexOf(role));
+/**
+ * Whether the signed-in user may change (`translator`) or approve (`reviewer`) values in language
+ * `code` of the project on screen: the role, and for a translator or reviewer their languages (all
+ * when absent), as the server judges it (docs/dashboard-api.md "Project roles"). The pages show no
+ * control, and run no shortcut, that this denies (docs/dashboard.md "Roles").
+ */
+export function canInLanguage(role: "translator" | "reviewer", code: string): boolean {
+  if (!can(role)) return false;
+  if (can("developer")) return true;
+  const languages = session.projectRole?.languages ?? null;
+  return languages === null || languages.some((c) => c.toLowerCase() === code.toLowerCase());
+}
+export const canEdit = (code: string) => canInLanguage("translator", code);
+export const canApprove = (code: string) => canInLanguage("reviewer", code);
 /** A project's admin inside a project (its settings, tokens, webhooks, members); a global admin. */
 export const isAdmin = () => can("admin");
 /** Users and creating projects are a global admin's alone. */

@@ -1,6 +1,6 @@
 import type { HistoryView } from "../../authoring/history.ts";
 import type { TranslationView } from "../../authoring/translations.ts";
-import { get, projectPath, put } from "./api.ts";
+import { canEdit, get, projectPath, put } from "./api.ts";
 import { h, time } from "./dom.ts";
 import { badge, loadError, message } from "./ui.ts";
 
@@ -57,7 +57,8 @@ export function historyPanel(options: HistoryOptions): { element: HTMLElement; l
               entries.map((e) => {
                 const error = h("span", { class: "error inline", role: "alert", hidden: true });
                 const isCurrent = e.value === current(e.language_code);
-                const restore = isCurrent
+                // Restoring is saving: only in a language the user may edit (docs/dashboard.md "Roles").
+                const restore = isCurrent || !canEdit(e.language_code)
                   ? null
                   : h(
                       "button",

@@ -1,4 +1,4 @@
-import { del, patch, post, projectPath, put } from "./api.ts";
+import { can, canApprove, canEdit, del, patch, post, projectPath, put } from "./api.ts";
 import { h, type Child } from "./dom.ts";
 import type { KeyView as KeyItem } from "../../authoring/keys.ts";
 import { notTranslatableMark, placeholderNotes } from "./placeholder-notes.ts";
@@ -6,6 +6,8 @@ import { historyPanel, type TranslationView } from "./history.ts";
 import type { Language } from "./layout.ts";
 import { messageEditor } from "./message-editor.ts";
 import { hasChoiceIn } from "./message-forms.ts";
+import { shownText, splitUnits } from "../../messages/units.ts";
+import { storedValue } from "./message-forms.ts";
 import { problemList, type MessageChecker, type MessageProblem } from "./problems.ts";
 import { badge, confirmDialog, field, form, input, message, openDialog } from "./ui.ts";
 import { CONTEXT_MAX_LENGTH, KEY_MAX_LENGTH } from "../../authoring/limits.ts";
@@ -45,171 +47,203 @@ interface RowState {
 
 type Status = "missing" | "translated" | "approved";
 
-function cell(item: KeyItem, lang: Language, options: GridOptions, row: RowState): HTMLElement {
-  const current = item.translations[lang.code];
-  let saved = current?.value ?? "";
-  let status: Status = current ? current.status : "missing";
-  const label = `${lang.code} translation of ${item.key}`;
-  const area = h("textarea", { rows: 1, "aria-label": label, spellcheck: "true", lang: lang.code, placeholder: "Untranslated", "data-lang": lang.code });
-  area.value = saved;
-  const statusEl = h("span", { class: "cell-status" });
-  const note = h("span", { class: "cell-note", "aria-live": "polite" });
-  const approve = h("button", { type: "button", class: "approve", "aria-label": `Approve ${label}` }, "Approve");
-  const found = h("div", { class: "cell-problems", "aria-live": "polite", "aria-label": `Problems in ${label}` });
-  const formsButton = h("button", { type: "button", class: "link small forms-button", "aria-label": `Edit forms of ${label}` }, "Forms…");
-  const td = h("td", { class: "cell" }, h("span", { class: "cell-lang" }, lang.code), area, h("div", { class: "cell-foot" }, statusEl, approve, formsButton, note), found);
-  // The forms editor is offered where it helps: a plural or select in the value or the base text.
-  const showFormsButton = () => {
-    const base = lang.is_base_language ? null : row.base;
-    formsButton.hidden = options.checker.syntax !== "icu" || !(hasChoiceIn(area.value) || hasChoiceIn(base));
+type Reply = { value: string; status: Status; problems: MessageProblem[] };
+
+/** One cell of the grid: a value of one key in one language, saved when the field is left. */
+class GridCell {
+  saved: string;
+  status: Status;
+  readonly label: string;
+  readonly editable: boolean;
+  readonly area: HTMLTextAreaElement;
+  readonly statusEl = h("span", { class: "cell-status" });
+  readonly note = h("span", { class: "cell-note", "aria-live": "polite" });
+  readonly approve: HTMLButtonElement;
+  readonly found: HTMLElement;
+  readonly formsButton: HTMLButtonElement;
+  readonly td: HTMLElement;
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Approve waits for a save still on its way, so it never approves the value being replaced. */
+  private inflight: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly item: KeyItem,
+    readonly lang: Language,
+    readonly options: GridOptions,
+    readonly row: RowState,
+  ) {
+    const current = item.translations[lang.code];
+    this.saved = current?.value ?? "";
+    this.status = current ? current.status : "missing";
+    this.label = `${lang.code} translation of ${item.key}`;
+    this.editable = canEdit(lang.code);
+    // A language outside a translator's or reviewer's own is shown, not edited (docs/dashboard.md "Roles").
+    this.area = h("textarea", { rows: 1, "aria-label": this.label, spellcheck: "true", lang: lang.code, placeholder: this.editable ? "Untranslated" : "", "data-lang": lang.code, readonly: !this.editable });
+    this.area.value = shownText(this.saved);
+    this.approve = h("button", { type: "button", class: "approve", "aria-label": `Approve ${this.label}` }, "Approve");
+    this.found = h("div", { class: "cell-problems", "aria-live": "polite", "aria-label": `Problems in ${this.label}` });
+    this.formsButton = h("button", { type: "button", class: "link small forms-button", "aria-label": `Edit forms of ${this.label}` }, "Forms…");
+    this.td = h("td", { class: "cell" }, h("span", { class: "cell-lang" }, lang.code), this.area, h("div", { class: "cell-foot" }, this.statusEl, this.approve, this.formsButton, this.note), this.found);
+    this.showProblems(current?.problems ?? []);
+    this.listen();
+    this.show();
+    this.showFormsButton();
+  }
+
+  private get base(): string | null {
+    return this.lang.is_base_language ? null : this.row.base;
+  }
+
+  /** The value as typed, as stored: a literal `<` is `&lt;` (docs/dashboard.md "Placeholders, tags and native formats"). */
+  typed(): string {
+    return storedValue(this.area.value);
+  }
+
+  /**
+   * The forms editor is offered where it helps: a plural or select in the value or the base text
+   * (ICU and gen-l10n values), or units to insert whole (native placeholders, tags) in any syntax.
+   */
+  showFormsButton = () => {
+    const { syntax } = this.options.checker;
+    const icuLike = syntax === "icu" || syntax === "flutter";
+    const helps = (v: string | null) => v !== null && ((icuLike && hasChoiceIn(v, syntax)) || splitUnits(v).some((x) => x.kind === "unit"));
+    this.formsButton.hidden = !this.editable || !(helps(this.typed()) || helps(this.base));
   };
 
-  const showProblems = (problems: readonly MessageProblem[]) => {
-    found.replaceChildren(problemList(problems) ?? "");
-    td.classList.toggle("has-errors", problems.some((p) => p.severity === "error"));
-  };
-  const checkNow = () => showProblems(area.value === "" ? [] : options.checker.check(area.value, lang.code, lang.is_base_language ? null : row.base));
-  let checkTimer: ReturnType<typeof setTimeout> | undefined;
-  const checkSoon = () => {
-    clearTimeout(checkTimer);
-    checkTimer = setTimeout(checkNow, CHECK_DELAY_MS);
-  };
-  showProblems(current?.problems ?? []);
-  if (!lang.is_base_language) row.events.addEventListener("base-saved", checkNow);
+  showProblems(problems: readonly MessageProblem[]): void {
+    this.found.replaceChildren(problemList(problems) ?? "");
+    this.td.classList.toggle("has-errors", problems.some((p) => p.severity === "error"));
+  }
 
-  const show = () => {
-    td.classList.remove("missing", "translated", "approved");
-    td.classList.add(status);
-    statusEl.replaceChildren(status === "missing" ? badge("missing", "missing") : status === "approved" ? badge("approved", "approved") : badge("translated", "translated"));
-    approve.hidden = status !== "translated";
-  };
-  const fail = (err: unknown) => {
-    note.textContent = message(err);
-    note.className = "cell-note error";
-  };
-  // Approve waits for a save still on its way, so it never approves the value being replaced.
-  let inflight: Promise<void> = Promise.resolve();
-  const save = () => (inflight = inflight.then(saveNow));
-  const saveNow = async () => {
-    const value = area.value;
-    if (value === saved || (status === "missing" && value === "")) return;
-    note.className = "cell-note";
-    note.textContent = "Saving…";
+  checkNow = () => this.showProblems(this.area.value === "" ? [] : this.options.checker.check(this.typed(), this.lang.code, this.base));
+
+  /** A key the base file marks not to translate needs no value here: not "missing" (docs/formats.md "Not translatable"). */
+  private get state(): Status | "not-translatable" {
+    return this.status === "missing" && this.item.translatable === false && !this.lang.is_base_language ? "not-translatable" : this.status;
+  }
+
+  show(): void {
+    const state = this.state;
+    this.td.classList.remove("missing", "translated", "approved", "not-translatable");
+    this.td.classList.add(state);
+    this.statusEl.replaceChildren(badge(state === "not-translatable" ? "not translatable" : state, state));
+    this.approve.hidden = this.status !== "translated" || !canApprove(this.lang.code);
+  }
+
+  fail(err: unknown): void {
+    this.note.textContent = message(err);
+    this.note.className = "cell-note error";
+  }
+
+  save = () => (this.inflight = this.inflight.then(() => this.saveNow()));
+
+  private async saveNow(): Promise<void> {
+    if (!this.editable) return;
+    const value = this.typed();
+    if (value === this.saved || (this.status === "missing" && value === "")) return;
+    this.note.className = "cell-note";
+    this.note.textContent = "Saving…";
     try {
-      const reply = await put<{ value: string; status: Status; problems: MessageProblem[] }>(projectPath(options.pid, "keys", item.id, "translations", lang.code), { value });
-      saved = reply.value;
-      status = reply.status;
-      td.classList.remove("dirty");
-      note.textContent = "Saved";
-      show();
-      if (area.value === saved) showProblems(reply.problems);
-      if (lang.is_base_language) {
-        row.base = saved;
-        row.events.dispatchEvent(new Event("base-saved"));
-      }
-      showFormsButton();
-      options.changed();
+      const reply = await put<Reply>(projectPath(this.options.pid, "keys", this.item.id, "translations", this.lang.code), { value });
+      this.took(reply, "Saved");
     } catch (err) {
-      fail(err);
+      this.fail(err);
     }
-  };
-  row.cells.set(lang.code, {
-    saved: () => saved,
-    saved_elsewhere(reply) {
-      saved = reply.value;
-      area.value = saved;
-      status = reply.status;
-      td.classList.remove("dirty");
-      note.className = "cell-note";
-      note.textContent = "Restored";
-      show();
-      showProblems(reply.problems);
-      showFormsButton();
-      if (lang.is_base_language) {
-        row.base = saved;
-        row.events.dispatchEvent(new Event("base-saved"));
-      }
-      options.changed();
-    },
-  });
-  formsButton.addEventListener("click", () => {
-    const editor = messageEditor({
-      value: area.value,
-      base: lang.is_base_language ? null : row.base,
-      code: lang.code,
-      languageName: lang.name,
-      syntax: options.checker.syntax,
-      catalog: options.checker.catalog,
-      label,
-    });
-    const { close } = openDialog(
-      `${item.key} · ${lang.name}`,
-      !lang.is_base_language && row.base ? h("div", { class: "dialog-base" }, h("p", { class: "small muted" }, "Base text"), h("p", { class: "value", lang: options.languages.find((l) => l.is_base_language)?.code }, row.base)) : null,
-      editor.element,
-      h(
-        "div",
-        { class: "actions end" },
-        h("button", { type: "button", onclick: () => close() }, "Cancel"),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "primary",
-            onclick: () => {
-              area.value = editor.value();
-              area.dispatchEvent(new Event("input"));
-              close();
-              void save();
-              area.focus();
-            },
-          },
-          "Use these forms",
-        ),
-      ),
-    );
-    editor.focus();
-  });
-  area.addEventListener("input", () => {
-    const dirty = area.value !== saved;
-    td.classList.toggle("dirty", dirty);
-    approve.hidden = status !== "translated" || dirty;
-    checkSoon();
-  });
-  if (!lang.is_base_language) row.events.addEventListener("base-saved", showFormsButton);
-  area.addEventListener("blur", () => void save());
-  area.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && area.value !== saved) {
+  }
+
+  /** A value the server saved, here or from the history (a restore). */
+  took(reply: Reply, said: string): void {
+    this.saved = reply.value;
+    if (said === "Restored") this.area.value = shownText(this.saved);
+    this.status = reply.status;
+    this.td.classList.remove("dirty");
+    this.note.className = "cell-note";
+    this.note.textContent = said;
+    this.show();
+    if (this.typed() === this.saved) this.showProblems(reply.problems);
+    if (this.lang.is_base_language) {
+      this.row.base = this.saved;
+      this.row.events.dispatchEvent(new Event("base-saved"));
+    }
+    this.showFormsButton();
+    this.options.changed();
+  }
+
+  private async approveNow(): Promise<void> {
+    this.approve.disabled = true;
+    try {
+      await this.inflight;
+      await post(projectPath(this.options.pid, "keys", this.item.id, "translations", this.lang.code, "approve"));
+      this.status = "approved";
+      this.note.textContent = "Approved";
+      this.show();
+      this.options.changed();
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.approve.disabled = false;
+    }
+  }
+
+  private keydown(event: KeyboardEvent): void {
+    if (event.key === "Escape" && this.typed() !== this.saved) {
       event.preventDefault();
-      area.value = saved;
-      td.classList.remove("dirty");
-      note.textContent = "";
-      checkNow();
+      this.area.value = shownText(this.saved);
+      this.td.classList.remove("dirty");
+      this.note.textContent = "";
+      this.checkNow();
     } else if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       // The same language one row down: typing through a column is the common path.
-      const next = td.closest("tr")?.nextElementSibling?.querySelector<HTMLTextAreaElement>(`textarea[data-lang="${lang.code}"]`);
+      const next = this.td.closest("tr")?.nextElementSibling?.querySelector<HTMLTextAreaElement>(`textarea[data-lang="${this.lang.code}"]`);
       if (next) next.focus();
-      else void save();
+      else void this.save();
     }
-  });
-  approve.addEventListener("click", async () => {
-    approve.disabled = true;
-    try {
-      await inflight;
-      await post(projectPath(options.pid, "keys", item.id, "translations", lang.code, "approve"));
-      status = "approved";
-      note.textContent = "Approved";
-      show();
-      options.changed();
-    } catch (err) {
-      fail(err);
-    } finally {
-      approve.disabled = false;
+  }
+
+  private listen(): void {
+    if (!this.lang.is_base_language) {
+      this.row.events.addEventListener("base-saved", this.checkNow);
+      this.row.events.addEventListener("base-saved", this.showFormsButton);
     }
-  });
-  show();
-  showFormsButton();
-  return td;
+    this.row.cells.set(this.lang.code, { saved: () => this.saved, saved_elsewhere: (reply) => this.took(reply, "Restored") });
+    this.formsButton.addEventListener("click", () => formsDialog(this));
+    this.area.addEventListener("input", () => {
+      const dirty = this.typed() !== this.saved;
+      this.td.classList.toggle("dirty", dirty);
+      this.approve.hidden = this.status !== "translated" || dirty || !canApprove(this.lang.code);
+      clearTimeout(this.checkTimer);
+      this.checkTimer = setTimeout(this.checkNow, CHECK_DELAY_MS);
+    });
+    this.area.addEventListener("blur", () => void this.save());
+    this.area.addEventListener("keydown", (event) => this.keydown(event));
+    this.approve.addEventListener("click", () => void this.approveNow());
+  }
+}
+
+/** "Forms…": the cell's value in the forms editor, in a dialog; "Use these forms" saves it. */
+function formsDialog(cell: GridCell): void {
+  const { lang, options, item, area } = cell;
+  const base = lang.is_base_language ? null : cell.row.base;
+  const editor = messageEditor({ value: cell.typed(), base, code: lang.code, languageName: lang.name, syntax: options.checker.syntax, catalog: options.checker.catalog, label: cell.label });
+  const use = () => {
+    area.value = shownText(editor.value());
+    area.dispatchEvent(new Event("input"));
+    close();
+    void cell.save();
+    area.focus();
+  };
+  const { close } = openDialog(
+    `${item.key} · ${lang.name}`,
+    base ? h("div", { class: "dialog-base" }, h("p", { class: "small muted" }, "Base text"), h("p", { class: "value", lang: options.languages.find((l) => l.is_base_language)?.code }, shownText(base))) : null,
+    editor.element,
+    h("div", { class: "actions end" }, h("button", { type: "button", onclick: () => close() }, "Cancel"), h("button", { type: "button", class: "primary", onclick: use }, "Use these forms")),
+  );
+  editor.focus();
+}
+
+function cell(item: KeyItem, lang: Language, options: GridOptions, row: RowState): HTMLElement {
+  return new GridCell(item, lang, options, row).td;
 }
 
 function showHistory(item: KeyItem, options: GridOptions, row: RowState): void {
@@ -276,7 +310,8 @@ export function keyRow(item: KeyItem, options: GridOptions): HTMLTableRowElement
     h(
       "div",
       { class: "key-actions" },
-      h("button", { type: "button", class: "link small", "aria-label": `Edit key ${item.key}`, onclick: () => editKey(item, options) }, "Edit"),
+      // Renaming and deleting keys is a developer's (docs/dashboard.md "Roles").
+      can("developer") ? h("button", { type: "button", class: "link small", "aria-label": `Edit key ${item.key}`, onclick: () => editKey(item, options) }, "Edit") : null,
       h("button", { type: "button", class: "link small", "aria-label": `History of ${item.key}`, onclick: () => showHistory(item, options, row) }, "History"),
     ),
   );

@@ -32,12 +32,8 @@ export interface ColumnPicker {
  * at once (the grid redraws); Escape, the button or a click elsewhere closes the list and puts the
  * focus back on the button.
  */
-export function columnPicker(languages: Language[], initial: string[], onChange: (codes: string[]) => void): ColumnPicker {
-  const chosen = new Set(initial);
-  const base = languages.find((l) => l.is_base_language);
-  if (base) chosen.add(base.code);
-  const panelId = uid("langs");
-  const button = h("button", { type: "button", class: "picker-button", "aria-expanded": "false", "aria-controls": panelId });
+/** The checkboxes of the languages, a box to find one past FIND_FROM, and "All" / "Base only". */
+function languageChecks(languages: Language[], chosen: Set<string>, changed: () => void) {
   const boxes = new Map<string, HTMLInputElement>();
   const items = languages.map((l) => {
     const box = h("input", { type: "checkbox", value: l.code, checked: chosen.has(l.code), disabled: l.is_base_language });
@@ -63,6 +59,21 @@ export function columnPicker(languages: Language[], initial: string[], onChange:
     }
     changed();
   };
+  return { items, find, setAll };
+}
+
+/**
+ * A button that opens the list of the project's languages as checkboxes. Every change is reported
+ * at once (the grid redraws); Escape, the button or a click elsewhere closes the list and puts the
+ * focus back on the button.
+ */
+export function columnPicker(languages: Language[], initial: string[], onChange: (codes: string[]) => void): ColumnPicker {
+  const chosen = new Set(initial);
+  const base = languages.find((l) => l.is_base_language);
+  if (base) chosen.add(base.code);
+  const panelId = uid("langs");
+  const button = h("button", { type: "button", class: "picker-button", "aria-expanded": "false", "aria-controls": panelId });
+  const { items, find, setAll } = languageChecks(languages, chosen, () => changed());
   const panel = h(
     "div",
     { class: "picker-panel", id: panelId, hidden: true },

@@ -1,5 +1,6 @@
 import type { PluralCatalog, PluralRulesOf } from "../../messages/plurals.ts";
 import type { MessageSyntax } from "../../messages/read.ts";
+import { shownText } from "../../messages/units.ts";
 import { h, uid } from "./dom.ts";
 import { editorForm, merged, printForms, readForms, sameMessage, type Case, type Choice, type Part, type Piece, type Placeholder } from "./message-forms.ts";
 
@@ -22,6 +23,8 @@ export interface MessageEditorOptions {
   catalog: PluralCatalog;
   /** Names the fields for assistive technology ("fr translation of cart.title"). */
   label: string;
+  /** Shown, not edited: a language outside the user's own (docs/dashboard.md "Roles"). */
+  readOnly?: boolean;
   onInput?: () => void;
 }
 
@@ -75,104 +78,149 @@ function categoryHint(rules: PluralRulesOf | undefined, selector: string): strin
   return integers.slice(0, 3).map((n) => n.toLocaleString()).join(", ") + (integers.length > 3 ? ", …" : "");
 }
 
-export function messageEditor(options: MessageEditorOptions): MessageEditor {
-  const { code, syntax, catalog } = options;
-  // `flutter` values are ICU too, read with apostrophes as text (docs/messages.md "Syntaxes").
-  const icuLike = syntax === "icu" || syntax === "flutter";
-  let saved = options.value;
-  let nodes: Node[] = [];
-  let placeholders: Placeholder[] = [];
-  let raw = false;
+/** A flutter placeholder as typed: `{name}` (docs/dashboard.md "Editing in the project's syntax"). */
+const FLUTTER_PLACEHOLDER = /\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+
+/** The first token in `text` (ending at `end` when given) that is a source of `known`, or a flutter `{name}`. */
+function tokenIn(text: string, known: Map<string, Placeholder>, flutter: boolean, end?: number): { at: number; placeholder: Placeholder } | null {
+  let best: { at: number; placeholder: Placeholder } | null = null;
+  const consider = (at: number, placeholder: Placeholder) => {
+    if (at >= 0 && (best === null || at < best.at)) best = { at, placeholder };
+  };
+  for (const [source, p] of known) {
+    if (end === undefined) consider(text.indexOf(source), p);
+    else if (text.slice(0, end).endsWith(source)) consider(end - source.length, p);
+  }
+  if (flutter && best === null) {
+    for (const m of (end === undefined ? text : text.slice(0, end)).matchAll(FLUTTER_PLACEHOLDER)) {
+      if (end !== undefined && m.index + m[0].length !== end) continue;
+      consider(m.index, { kind: "placeholder", name: m[0].slice(1, -1), source: m[0] });
+      break;
+    }
+  }
+  return best;
+}
+
+/**
+ * A placeholder typed in full in `run` becomes its chip (see Editor.chipTyped): while typing the
+ * token that ends at the caret, after a paste or a drop every one it brought.
+ */
+function chipTokens(run: HTMLElement, known: Map<string, Placeholder>, flutter: boolean, everywhere: boolean): void {
+  const sel = getSelection();
+  const convert = (text: Text, at: number, p: Placeholder) => {
+    const middle = text.splitText(at);
+    const after = middle.splitText(p.source.length);
+    middle.replaceWith(chip(p));
+    if (!sel) return;
+    const r = document.createRange();
+    r.setStart(after, 0);
+    sel.removeAllRanges();
+    sel.addRange(r);
+  };
+  if (everywhere) {
+    for (let again = true; again; ) {
+      again = false;
+      const walker = document.createTreeWalker(run, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode() as Text | null; node && !again; node = walker.nextNode() as Text | null) {
+        const found = tokenIn(node.data, known, flutter);
+        if (found) {
+          convert(node, found.at, found.placeholder);
+          again = true;
+        }
+      }
+    }
+    return;
+  }
+  const node = sel?.anchorNode;
+  if (!sel || !node || node.nodeType !== 3 || !run.contains(node)) return;
+  const found = tokenIn((node as Text).data, known, flutter, sel.anchorOffset);
+  if (found) convert(node as Text, found.at, found.placeholder);
+}
+
+/** The editor's state and drawing: its fields, the placeholders offered, and the raw-source mode. */
+class Editor {
+  readonly icuLike: boolean;
+  saved: string;
+  nodes: Node[] = [];
+  placeholders: Placeholder[] = [];
+  raw = false;
   /** The field the placeholder buttons insert into, and where its caret was. */
-  let lastRun: HTMLElement | null = null;
-  let lastRange: Range | null = null;
-
-  const fieldsBox = h("div", { class: "fields" });
-  const rawArea = h("textarea", { class: "raw mono", rows: 3, "aria-label": `${options.label}, ICU source`, spellcheck: "false", lang: code });
+  lastRun: HTMLElement | null = null;
+  lastRange: Range | null = null;
+  readonly fieldsBox = h("div", { class: "fields" });
+  readonly rawArea: HTMLTextAreaElement;
   /** Buttons inserting the base's placeholders, under the field last focused (at the top before). */
-  const bar = h("div", { class: "ph-bar", role: "group", "aria-label": "Insert a placeholder" });
-  const toggle = h("button", { type: "button", class: "link small" });
-  const note = h("small", { class: "hint", "aria-live": "polite" });
-  const element = h("div", { class: "message-editor" }, bar, fieldsBox, rawArea, h("div", { class: "editor-foot" }, toggle, note));
+  readonly bar = h("div", { class: "ph-bar", role: "group", "aria-label": "Insert a placeholder" });
+  readonly toggle = h("button", { type: "button", class: "link small" });
+  readonly note = h("small", { class: "hint", "aria-live": "polite" });
+  readonly element: HTMLElement;
 
-  const changed = () => options.onInput?.();
-  rawArea.addEventListener("input", changed);
+  constructor(readonly options: MessageEditorOptions) {
+    // `flutter` values are ICU too, read with apostrophes as text (docs/messages.md "Syntaxes").
+    this.icuLike = options.syntax === "icu" || options.syntax === "flutter";
+    this.saved = options.value;
+    this.rawArea = h("textarea", { class: "raw mono", rows: 3, "aria-label": `${options.label}, ${options.syntax === "icu" ? "ICU source" : "source"}`, spellcheck: "false", lang: options.code });
+    this.element = h("div", { class: "message-editor" }, this.bar, this.fieldsBox, this.rawArea, h("div", { class: "editor-foot" }, this.toggle, this.note));
+    this.rawArea.addEventListener("input", this.changed);
+    this.toggle.addEventListener("click", () => this.switchMode());
+    this.toggle.hidden = options.readOnly === true;
+    this.rawArea.readOnly = options.readOnly === true;
+  }
+
+  changed = () => this.options.onInput?.();
 
   /** Where the caret is in the field, kept for a button that inserts there after focus has moved to it. */
-  const rememberCaret = () => {
+  rememberCaret = () => {
     const sel = getSelection();
-    if (lastRun && sel && sel.rangeCount > 0 && lastRun.contains(sel.anchorNode)) lastRange = sel.getRangeAt(0).cloneRange();
+    if (this.lastRun && sel && sel.rangeCount > 0 && this.lastRun.contains(sel.anchorNode)) this.lastRange = sel.getRangeAt(0).cloneRange();
   };
 
   /**
-   * `{name}` typed in full becomes the chip of a placeholder the base has, and `#` typed in a
-   * plural's case the number's chip, as a translator who knows ICU would mean them: the keyboard
-   * needs no button. While typing, only the token that ends at the caret (text quoted on purpose
-   * elsewhere in the field stays text); a paste or a drop converts every token it brought.
+   * A placeholder, native placeholder or tag of the base typed in full becomes its chip, and `#`
+   * typed in a plural's case the number's chip, as a translator who knows the syntax would mean
+   * them: the keyboard needs no button. In `flutter` any `{name}` typed is the placeholder `name`
+   * (gen-l10n has no quoting: it could not be text). While typing, only the token that ends at
+   * the caret (text quoted on purpose elsewhere in the field stays text); a paste or a drop
+   * converts every token it brought.
    */
-  const chipTyped = (run: HTMLElement, everywhere: boolean) => {
-    const known = new Map(placeholders.map((p) => [p.source, p]));
+  chipTyped(run: HTMLElement, everywhere: boolean): void {
+    const known = new Map(this.placeholders.map((p) => [p.source, p]));
     if (run.dataset.plural === "1") known.set("#", { kind: "placeholder", name: "#", source: "#" });
-    if (known.size === 0) return;
-    const sel = getSelection();
-    const convert = (text: Text, m: RegExpMatchArray) => {
-      const middle = text.splitText(m.index!);
-      const after = middle.splitText(m[0].length);
-      middle.replaceWith(chip(known.get(m[0])!));
-      if (!sel) return;
-      const r = document.createRange();
-      r.setStart(after, 0);
-      sel.removeAllRanges();
-      sel.addRange(r);
-    };
-    if (everywhere) {
-      for (let again = true; again; ) {
-        again = false;
-        const walker = document.createTreeWalker(run, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode() as Text | null; node && !again; node = walker.nextNode() as Text | null) {
-          const m = [...node.data.matchAll(/\{[A-Za-z0-9_]+\}|#/g)].find((x) => known.has(x[0]));
-          if (m) {
-            convert(node, m);
-            again = true;
-          }
-        }
-      }
-      return;
-    }
-    const node = sel?.anchorNode;
-    if (!sel || !node || node.nodeType !== 3 || !run.contains(node)) return;
-    const m = [...(node as Text).data.slice(0, sel.anchorOffset).matchAll(/\{[A-Za-z0-9_]+\}$|#$/g)].find((x) => known.has(x[0]));
-    if (m) convert(node as Text, m);
-  };
+    const flutter = this.options.syntax === "flutter";
+    if (known.size > 0 || flutter) chipTokens(run, known, flutter, everywhere);
+  }
 
-  const runField = (list: Piece[], label: string, inPlural: boolean): HTMLElement => {
-    const el = h("div", { class: "run", contenteditable: "plaintext-only", role: "textbox", "aria-multiline": "true", "aria-label": label, spellcheck: "true", lang: code, "data-plural": inPlural ? "1" : null });
+  runField(list: Piece[], label: string, inPlural: boolean): HTMLElement {
+    const readOnly = this.options.readOnly === true;
+    const el = h("div", { class: "run", contenteditable: readOnly ? "false" : "plaintext-only", tabindex: readOnly ? 0 : null, role: "textbox", "aria-readonly": readOnly ? "true" : null, "aria-multiline": "true", "aria-label": label, spellcheck: "true", lang: this.options.code, "data-plural": inPlural ? "1" : null });
     el.append(...pieces(list));
     el.addEventListener("focus", () => {
-      lastRun = el;
+      this.lastRun = el;
       // The placeholder buttons follow the field with the focus: Tab reaches them from it.
-      if (el.nextElementSibling !== bar) el.after(bar);
-      showBar();
+      if (el.nextElementSibling !== this.bar) el.after(this.bar);
+      this.showBar();
     });
     el.addEventListener("input", (event) => {
       const type = (event as InputEvent).inputType;
-      chipTyped(el, type === "insertFromPaste" || type === "insertFromDrop" || type === "insertReplacementText");
-      rememberCaret();
-      changed();
+      this.chipTyped(el, type === "insertFromPaste" || type === "insertFromDrop" || type === "insertReplacementText");
+      this.rememberCaret();
+      this.changed();
     });
-    for (const type of ["keyup", "mouseup", "blur"]) el.addEventListener(type, rememberCaret);
+    for (const type of ["keyup", "mouseup", "blur"]) el.addEventListener(type, this.rememberCaret);
     return el;
-  };
+  }
 
-  const fieldName = (path: string[]) => (path.length ? `${options.label}, ${path.join(", ")}` : options.label);
+  fieldName(path: string[]): string {
+    return path.length ? `${this.options.label}, ${path.join(", ")}` : this.options.label;
+  }
 
   /** Runs between choices, and each choice's cases; `path` names the field ("count one"). */
-  const render = (parts: Part[], path: string[], inPlural: boolean, into: HTMLElement): Node[] => {
+  render(parts: Part[], path: string[], inPlural: boolean, into: HTMLElement): Node[] {
     const out: Node[] = [];
     let run: Piece[] | null = null;
     const flush = () => {
       if (run === null) return;
-      const el = runField(run, fieldName(path), inPlural);
+      const el = this.runField(run, this.fieldName(path), inPlural);
       into.append(el);
       out.push({ kind: "run", el });
       run = null;
@@ -183,23 +231,7 @@ export function messageEditor(options: MessageEditorOptions): MessageEditor {
         continue;
       }
       flush();
-      const rules = p.type === "select" ? undefined : catalog.of(code)?.[p.type === "selectordinal" ? "ordinal" : "cardinal"];
-      const set = h("fieldset", { class: `choice ${p.type}` }, h("legend", null, h("code", null, `{${p.argument}}`), " ", p.type === "select" ? "by case" : p.type === "selectordinal" ? "ordinal forms" : `plural forms in ${options.languageName}`));
-      const cases = p.cases.map((c) => {
-        const caseBox = h("div", { class: "case" });
-        const title = h("span", { class: "case-name" }, h("code", null, c.selector), p.type === "select" ? null : h("small", { class: "muted" }, categoryHint(rules, c.selector)));
-        caseBox.append(title);
-        const inner = c.parts.length === 0 ? [runField([], fieldName([...path, `${p.argument} ${c.selector}`]), p.type !== "select")] : null;
-        let caseNodes: Node[];
-        if (inner) {
-          caseBox.append(inner[0]!);
-          caseNodes = [{ kind: "run", el: inner[0]! }];
-        } else caseNodes = render(c.parts, [...path, `${p.argument} ${c.selector}`], p.type !== "select", caseBox);
-        set.append(caseBox);
-        return { selector: c.selector, added: c.added, nodes: caseNodes };
-      });
-      into.append(set);
-      out.push({ kind: "choice", choice: { ...p, cases: [] }, cases });
+      out.push(this.renderChoice(p, path, into));
     }
     // A message (or case) that is only text, or text after the last choice.
     if (run !== null || out.length === 0) {
@@ -207,48 +239,60 @@ export function messageEditor(options: MessageEditorOptions): MessageEditor {
       flush();
     }
     return out;
-  };
+  }
 
-  const read = (list: Node[]): Part[] =>
-    merged(
-      list.flatMap((n): Part[] =>
-        n.kind === "run" ? readRun(n.el) : [{ ...n.choice, cases: n.cases.map((c): Case => ({ selector: c.selector, added: c.added, parts: read(c.nodes) })) }],
-      ),
-    );
+  /** A plural or select: a fieldset with one field (or nested fields) per case. */
+  renderChoice(p: Choice, path: string[], into: HTMLElement): Node {
+    const { code, catalog, languageName } = this.options;
+    const rules = p.type === "select" ? undefined : catalog.of(code)?.[p.type === "selectordinal" ? "ordinal" : "cardinal"];
+    const set = h("fieldset", { class: `choice ${p.type}` }, h("legend", null, h("code", null, `{${p.argument}}`), " ", p.type === "select" ? "by case" : p.type === "selectordinal" ? "ordinal forms" : `plural forms in ${languageName}`));
+    const cases = p.cases.map((c) => {
+      const caseBox = h("div", { class: "case" });
+      caseBox.append(h("span", { class: "case-name" }, h("code", null, c.selector), p.type === "select" ? null : h("small", { class: "muted" }, categoryHint(rules, c.selector))));
+      const casePath = [...path, `${p.argument} ${c.selector}`];
+      let caseNodes: Node[];
+      if (c.parts.length === 0) {
+        const el = this.runField([], this.fieldName(casePath), p.type !== "select");
+        caseBox.append(el);
+        caseNodes = [{ kind: "run", el }];
+      } else caseNodes = this.render(c.parts, casePath, p.type !== "select", caseBox);
+      set.append(caseBox);
+      return { selector: c.selector, added: c.added, nodes: caseNodes };
+    });
+    into.append(set);
+    return { kind: "choice", choice: { ...p, cases: [] }, cases };
+  }
 
-  const showBar = () => {
-    const inPlural = lastRun?.dataset.plural === "1";
-    const offered: Placeholder[] = [...placeholders, ...(inPlural ? [{ kind: "placeholder" as const, name: "#", source: "#" }] : [])];
-    bar.replaceChildren(
-      ...(offered.length === 0 || raw
-        ? []
-        : [
-            h("span", { class: "muted small" }, "Insert:"),
-            ...offered.map((p) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "ph-insert",
-                  "aria-label": p.name === "#" ? "Insert the number #" : `Insert placeholder ${p.source}`,
-                  // Keeps the caret in the field for a mouse click; the keyboard comes back through lastRange.
-                  onmousedown: (e: MouseEvent) => e.preventDefault(),
-                  onclick: () => insert(p),
-                },
-                chip(p),
-              ),
-            ),
-          ]),
-    );
-    bar.hidden = bar.childElementCount === 0;
-  };
+  read(list: Node[]): Part[] {
+    return merged(list.flatMap((n): Part[] => (n.kind === "run" ? readRun(n.el) : [{ ...n.choice, cases: n.cases.map((c): Case => ({ selector: c.selector, added: c.added, parts: this.read(c.nodes) })) }])));
+  }
 
-  const insert = (p: Placeholder) => {
-    const run = lastRun ?? fieldsBox.querySelector<HTMLElement>(".run");
+  showBar(): void {
+    const inPlural = this.lastRun?.dataset.plural === "1";
+    const offered: Placeholder[] = [...this.placeholders, ...(inPlural ? [{ kind: "placeholder" as const, name: "#", source: "#" }] : [])];
+    const button = (p: Placeholder) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "ph-insert",
+          "aria-label": p.name === "#" ? "Insert the number #" : `Insert placeholder ${p.source}`,
+          // Keeps the caret in the field for a mouse click; the keyboard comes back through lastRange.
+          onmousedown: (e: MouseEvent) => e.preventDefault(),
+          onclick: () => this.insert(p),
+        },
+        chip(p),
+      );
+    this.bar.replaceChildren(...(offered.length === 0 || this.raw || this.options.readOnly ? [] : [h("span", { class: "muted small" }, "Insert:"), ...offered.map(button)]));
+    this.bar.hidden = this.bar.childElementCount === 0;
+  }
+
+  insert(p: Placeholder): void {
+    const run = this.lastRun ?? this.fieldsBox.querySelector<HTMLElement>(".run");
     if (!run) return;
     run.focus();
     const sel = getSelection()!;
-    let range = lastRange && run.contains(lastRange.startContainer) ? lastRange : null;
+    let range = this.lastRange && run.contains(this.lastRange.startContainer) ? this.lastRange : null;
     if (!range) {
       range = document.createRange();
       range.selectNodeContents(run);
@@ -261,63 +305,68 @@ export function messageEditor(options: MessageEditorOptions): MessageEditor {
     range.collapse(true);
     sel.removeAllRanges();
     sel.addRange(range);
-    lastRange = range.cloneRange();
-    changed();
-  };
+    this.lastRange = range.cloneRange();
+    this.changed();
+  }
 
-  const show = (value: string) => {
-    const form = editorForm(value, options.base, code, syntax, catalog);
-    placeholders = form.placeholders;
-    raw = raw || form.parts === null;
-    lastRun = null;
-    lastRange = null;
-    fieldsBox.before(bar);
-    fieldsBox.replaceChildren();
-    nodes = raw ? [] : render(form.parts!, [], false, fieldsBox);
-    rawArea.value = value;
-    fieldsBox.hidden = raw;
-    rawArea.hidden = !raw;
-    toggle.textContent = raw ? "Edit as fields" : icuLike ? "Edit ICU source" : "Edit source";
-    showBar();
-  };
+  show(value: string): void {
+    const { base, code, syntax, catalog } = this.options;
+    const form = editorForm(value, base, code, syntax, catalog);
+    this.placeholders = form.placeholders;
+    this.raw = this.raw || form.parts === null;
+    this.lastRun = null;
+    this.lastRange = null;
+    this.fieldsBox.before(this.bar);
+    this.fieldsBox.replaceChildren();
+    this.nodes = this.raw ? [] : this.render(form.parts!, [], false, this.fieldsBox);
+    this.rawArea.value = value;
+    this.fieldsBox.hidden = this.raw;
+    this.rawArea.hidden = !this.raw;
+    this.toggle.textContent = this.raw ? "Edit as fields" : this.options.syntax === "icu" ? "Edit ICU source" : "Edit source";
+    this.showBar();
+  }
 
-  toggle.addEventListener("click", () => {
-    if (raw) {
-      const text = rawArea.value;
-      if (icuLike && text !== "" && readForms(text) === null) {
-        note.textContent = "This text is not valid ICU; fix it here to edit it as fields.";
+  switchMode(): void {
+    if (this.raw) {
+      const text = this.rawArea.value;
+      if (this.icuLike && text !== "" && readForms(text, this.options.syntax) === null) {
+        this.note.textContent = "This text is not valid ICU; fix it here to edit it as fields.";
         return;
       }
-      raw = false;
-      note.textContent = "";
-      show(text);
+      this.raw = false;
+      this.note.textContent = "";
+      this.show(text);
     } else {
-      const text = current();
-      raw = true;
-      show(text);
+      const text = this.current();
+      this.raw = true;
+      this.show(text);
     }
-    focus();
-  });
+    this.focus();
+  }
 
-  const current = (): string => {
-    if (raw) return rawArea.value;
-    const written = printForms(read(nodes), syntax);
-    // Unchanged in meaning: keep the saved text as it was spelled (no new history entry for spacing).
-    return icuLike && written !== "" && saved !== "" && sameMessage(written, saved) ? saved : written;
+  current = (): string => {
+    if (this.raw) return this.rawArea.value;
+    const { syntax } = this.options;
+    const written = printForms(this.read(this.nodes), syntax);
+    if (written === "" || this.saved === "") return written;
+    // Unchanged in meaning: keep the saved text as it was spelled (no new history entry for
+    // spacing, quoting, or a `<` stored before it was stored as `&lt;`).
+    if (shownText(written) === shownText(this.saved)) return this.saved;
+    return this.icuLike && sameMessage(written, this.saved, syntax) ? this.saved : written;
   };
 
-  const focus = () => (raw ? rawArea : fieldsBox.querySelector<HTMLElement>(".run"))?.focus();
+  focus = () => (this.raw ? this.rawArea : this.fieldsBox.querySelector<HTMLElement>(".run"))?.focus();
 
-  show(saved);
-  return {
-    element,
-    value: current,
-    reset(value: string) {
-      saved = value;
-      raw = false;
-      note.textContent = "";
-      show(value);
-    },
-    focus,
+  reset = (value: string) => {
+    this.saved = value;
+    this.raw = false;
+    this.note.textContent = "";
+    this.show(value);
   };
+}
+
+export function messageEditor(options: MessageEditorOptions): MessageEditor {
+  const editor = new Editor(options);
+  editor.show(editor.saved);
+  return { element: editor.element, value: editor.current, reset: editor.reset, focus: editor.focus };
 }

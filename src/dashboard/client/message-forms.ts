@@ -1,12 +1,17 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { PLURAL_CATEGORIES, type PluralCatalog } from "../../messages/plurals.ts";
 import { MAX_NESTING, type MessageSyntax } from "../../messages/read.ts";
+import { shownText, splitUnits, storedText } from "../../messages/units.ts";
 
 /**
  * A message as the editor shows it (docs/dashboard.md "Plural and select forms"): text, with each
  * placeholder an atom (a chip that cannot be mistyped), and each plural or select as its cases, one
- * field per case. Read with the parser the message checks use (src/messages/read.ts), written back
- * as valid ICU. No DOM here: test/messages/forms.test.ts round-trips the checks' message table.
+ * field per case. Read with the parser the message checks use (src/messages/read.ts), in the
+ * project's syntax (docs/dashboard.md "Editing in the project's syntax"): ICU quoting in `icu`
+ * only; in `flutter` an apostrophe is text and a brace is syntax, as gen-l10n reads them; `i18next`
+ * and `text` never quote. Native placeholders and inline tags in the text are units like
+ * placeholders (src/messages/units.ts), and a literal `<` is stored as `&lt;`. No DOM here:
+ * test/messages/forms.test.ts round-trips the checks' message table.
  */
 
 /** A placeholder as written: `{name}`, `{n, number, ::percent}`, or a plural's `#`. */
@@ -42,24 +47,35 @@ export type Part = Piece | Choice;
 /** The parser's options, as the checks read messages (src/messages/read.ts). */
 const PARSE_OPTIONS = { ignoreTag: true, requiresOtherClause: true, shouldParseSkeletons: false, captureLocation: true } as const;
 
-/** The parts of an ICU message, or null when it does not parse (the raw text is then edited as it is). */
-export function readForms(value: string): Part[] | null {
+/**
+ * The parts of an ICU message, or null when it does not parse (the raw text is then edited as it
+ * is). A `flutter` value is read as gen-l10n reads it: with every apostrophe doubled, ICU's
+ * spelling of a literal one (src/messages/syntax-flutter.ts).
+ */
+export function readForms(value: string, syntax: MessageSyntax = "icu"): Part[] | null {
   // As deep as the checks read (src/messages/read.ts MAX_NESTING); deeper is edited as raw text.
   let depth = 0;
   for (const c of value) {
     if (c === "{" && ++depth > MAX_NESTING) return null;
     if (c === "}" && depth > 0) depth--;
   }
+  const flutter = syntax === "flutter" && value.includes("'");
+  const icu = flutter ? value.replaceAll("'", "''") : value;
   let elements: MessageFormatElement[];
   try {
-    elements = parse(value, PARSE_OPTIONS);
+    elements = parse(icu, PARSE_OPTIONS);
   } catch {
     return null;
   }
-  return partsOf(elements, value);
+  return partsOf(elements, icu, flutter);
 }
 
-function partsOf(elements: MessageFormatElement[], source: string): Part[] {
+/** Text of the value as pieces: its units (native placeholders, tags) apart, `&lt;` shown as `<`. */
+function textPieces(text: string): Piece[] {
+  return splitUnits(text).map((s): Piece => (s.kind === "text" ? { kind: "text", text: shownText(s.text) } : { kind: "placeholder", name: s.unit.name, source: s.unit.source }));
+}
+
+function partsOf(elements: MessageFormatElement[], source: string, flutter: boolean): Part[] {
   const out: Part[] = [];
   for (const el of elements) {
     if (el.type === TYPE.literal) out.push({ kind: "text", text: el.value });
@@ -67,12 +83,14 @@ function partsOf(elements: MessageFormatElement[], source: string): Part[] {
     else if (el.type === TYPE.plural || el.type === TYPE.select) {
       const type = el.type === TYPE.select ? "select" : el.pluralType === "ordinal" ? "selectordinal" : "plural";
       const offset = el.type === TYPE.plural ? el.offset : 0;
-      out.push({ kind: "choice", argument: el.value, type, offset, cases: Object.entries(el.options).map(([selector, o]) => ({ selector, parts: partsOf(o.value, source) })) });
+      out.push({ kind: "choice", argument: el.value, type, offset, cases: Object.entries(el.options).map(([selector, o]) => ({ selector, parts: partsOf(o.value, source, flutter) })) });
     } else if (el.type !== TYPE.tag) {
-      out.push({ kind: "placeholder", name: el.value, source: source.slice(el.location!.start.offset, el.location!.end.offset) });
+      const written = source.slice(el.location!.start.offset, el.location!.end.offset);
+      out.push({ kind: "placeholder", name: el.value, source: flutter ? written.replaceAll("''", "'") : written });
     }
   }
-  return merged(out);
+  // Literal text, merged first (the parser may split it at a quote), then cut into its units.
+  return merged(merged(out).flatMap((p): Part[] => (p.kind === "text" ? textPieces(p.text) : [p])));
 }
 
 /** Adjacent texts as one, empty texts dropped: the form two readings of the same message share. */
@@ -99,12 +117,12 @@ export function readText(value: string): Piece[] {
   for (const m of value.matchAll(/\{\{([^{}]*)\}\}|\{([^{}]*)\}/g)) {
     const inner = (m[1] ?? m[2] ?? "").split(",")[0]!.trim().replace(/^-\s*/, "");
     if (!/^[\p{L}\p{N}_.$-]+$/u.test(inner)) continue;
-    if (m.index > at) out.push({ kind: "text", text: value.slice(at, m.index) });
+    if (m.index > at) out.push(...textPieces(value.slice(at, m.index)));
     out.push({ kind: "placeholder", name: inner, source: m[0] });
     at = m.index + m[0].length;
   }
-  if (at < value.length) out.push({ kind: "text", text: value.slice(at) });
-  return out;
+  if (at < value.length) out.push(...textPieces(value.slice(at)));
+  return merged(out) as Piece[];
 }
 
 /** The characters after which an apostrophe opens a quote, so a literal one before them is doubled. */
@@ -126,7 +144,7 @@ function printParts(parts: Part[], inPlural: boolean, followedBy: string): strin
     else {
       const after = parts[i + 1];
       const next = after === undefined ? followedBy : after.kind === "placeholder" ? after.source[0]! : after.kind === "choice" ? "{" : "";
-      const text = part.text;
+      const text = storedText(part.text);
       for (let j = 0; j < text.length; ) {
         const c = text[j]!;
         if (special(c)) {
@@ -163,11 +181,33 @@ function printChoice(choice: Choice): string {
   return `{${choice.argument}, ${choice.type}, ${offset}${cases.map((c) => `${c.selector} {${printParts(c.parts, inPlural, "}")}}`).join(" ")}}`;
 }
 
+/**
+ * A `flutter` message as gen-l10n reads it: text as typed (an apostrophe is an apostrophe, and
+ * there is no quoting, so a brace typed is a brace of the syntax), choices as in ICU.
+ */
+function printFlutter(parts: Part[]): string {
+  return parts
+    .map((p) => {
+      if (p.kind === "text") return storedText(p.text);
+      if (p.kind === "placeholder") return p.source;
+      const cases = p.cases.filter((c) => c.selector === "other" || !c.added || !isBlank(c.parts));
+      return `{${p.argument}, ${p.type}, ${p.offset ? `offset:${p.offset} ` : ""}${cases.map((c) => `${c.selector} {${printFlutter(c.parts)}}`).join(" ")}}`;
+    })
+    .join("");
+}
+
 /** The parts as a value in the project's syntax; "" when every field is empty (nothing to save). */
 export function printForms(parts: Part[], syntax: MessageSyntax): string {
   if (isEmpty(parts)) return "";
-  if (syntax === "text" || syntax === "i18next") return parts.map((p) => (p.kind === "text" ? p.text : p.kind === "placeholder" ? p.source : "")).join("");
+  if (syntax === "text" || syntax === "i18next") return parts.map((p) => (p.kind === "text" ? storedText(p.text) : p.kind === "placeholder" ? p.source : "")).join("");
+  if (syntax === "flutter") return printFlutter(parts);
   return printParts(parts, false, "");
+}
+
+/** A value typed as source (the grid's field), as stored: each literal `<` outside a tag as `&lt;`. */
+export function storedValue(typed: string): string {
+  if (typed.indexOf("<") < 0) return typed;
+  return splitUnits(typed).map((s) => (s.kind === "text" ? storedText(s.text) : s.unit.source)).join("");
 }
 
 /** Whether no field holds anything. */
@@ -186,8 +226,8 @@ const CHOICE_START = /\{\s*[^{}\s,]+\s*,\s*(?:plural|select|selectordinal)\s*,/;
  * Whether an ICU value has a plural or select it can be edited by: a test without the parser
  * first (the grid asks it of every cell it draws), the parser only for values that may.
  */
-export function hasChoiceIn(value: string | null): boolean {
-  return value !== null && CHOICE_START.test(value) && hasChoice(readForms(value));
+export function hasChoiceIn(value: string | null, syntax: MessageSyntax = "icu"): boolean {
+  return value !== null && CHOICE_START.test(value) && hasChoice(readForms(value, syntax));
 }
 
 /** The placeholders a message uses, once each, in order: what a translator may insert from the base. */
@@ -282,21 +322,19 @@ export interface EditorForm {
  */
 export function editorForm(value: string, base: string | null, code: string, syntax: MessageSyntax, catalog: PluralCatalog): EditorForm {
   if (syntax === "text" || syntax === "i18next") return { parts: readText(value), placeholders: base === null ? [] : (readText(base).filter((p) => p.kind === "placeholder") as Placeholder[]) };
-  const baseParts = base === null ? null : readForms(base);
+  const baseParts = base === null ? null : readForms(base, syntax);
   const placeholders = baseParts ? placeholdersOf(baseParts) : [];
   if (value === "") return { parts: baseParts && hasChoice(baseParts) ? skeleton(baseParts, code, catalog) : [], placeholders };
-  // The fields speak ICU's quoting; a gen-l10n value with an apostrophe (text there, a quote in
-  // ICU) is edited as its source so it is saved as written (docs/messages.md "Syntaxes").
-  const own = syntax === "flutter" && (value.includes("'") || base?.includes("'")) ? null : readForms(value);
+  const own = readForms(value, syntax);
   if (!own) return { parts: null, placeholders };
   return { parts: complete(own, baseParts, code, catalog), placeholders };
 }
 
 /** Two ICU values that read the same (spacing, quoting and case order aside). */
-export function sameMessage(a: string, b: string): boolean {
+export function sameMessage(a: string, b: string, syntax: MessageSyntax = "icu"): boolean {
   if (a === b) return true;
-  const pa = readForms(a);
-  const pb = readForms(b);
+  const pa = readForms(a, syntax);
+  const pb = readForms(b, syntax);
   return pa !== null && pb !== null && JSON.stringify(normal(pa)) === JSON.stringify(normal(pb));
 }
 

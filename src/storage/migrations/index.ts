@@ -13,7 +13,11 @@ import m10 from "./0010_project_members.sql" with { type: "text" };
 import m11 from "./0011_key_translatable.sql" with { type: "text" };
 import m12 from "./0012_approved_history_index.sql" with { type: "text" };
 import m13 from "./0013_path_changes.sql" with { type: "text" };
-import m14 from "./0014_translator_help.sql" with { type: "text" };
+import m14 from "./0014_sign_in_identities.sql" with { type: "text" };
+import m15 from "./0015_mirror_and_purge.sql" with { type: "text" };
+import m16 from "./0016_delivery.sql" with { type: "text" };
+import m17 from "./0017_history_cell_index.sql" with { type: "text" };
+import m18 from "./0018_translator_help.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -36,5 +40,9 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0011_key_translatable", createdAt: 1795798787438, sql: m11 },
   { tag: "0012_approved_history_index", createdAt: 1795822402613, sql: m12 },
   { tag: "0013_path_changes", createdAt: 1795845191781, sql: m13 },
-  { tag: "0014_translator_help", createdAt: 1795846174958, sql: m14 },
+  { tag: "0014_sign_in_identities", createdAt: 1795846079467, sql: m14 },
+  { tag: "0015_mirror_and_purge", createdAt: 1795847449151, sql: m15 },
+  { tag: "0016_delivery", createdAt: 1795848081564, sql: m16 },
+  { tag: "0017_history_cell_index", createdAt: 1795849357438, sql: m17 },
+  { tag: "0018_translator_help", createdAt: 1795850833966, sql: m18 },
 ];

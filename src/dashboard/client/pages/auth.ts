@@ -1,9 +1,11 @@
+import { refusalSentence } from "../../../accounts/sign-in/refusals.ts";
 import { get, post, session, type User } from "../api.ts";
 import { config } from "../config.ts";
 import { h, type Child } from "../dom.ts";
 import { setTitle } from "../layout.ts";
 import { BASE, navigate, type Ctx } from "../router.ts";
 import { field, form, input } from "../ui.ts";
+import { PASSWORD_MIN_LENGTH } from "../../../accounts/limits.ts";
 
 /** Login, logout, and the first-run screen that creates the admin (docs/dashboard-api.md). */
 
@@ -41,9 +43,6 @@ interface AuthMethods {
   oidc: { name: string; start_url: string } | null;
 }
 
-/** A refusal of single sign-on comes back as one sentence in `?sso_error=`; shown as text, bounded. */
-const SSO_ERROR_MAX_LENGTH = 300;
-
 export async function loginPage(ctx: Ctx) {
   if (session.user) return navigate("/", { replace: true });
   const setup = await get<{ needed: boolean }>("/setup");
@@ -62,7 +61,9 @@ export async function loginPage(ctx: Ctx) {
     field("Password", input({ name: "password", type: "password", autocomplete: "current-password", required: true })),
   );
   const ssoError = ctx.query.get("sso_error");
-  const refusal = ssoError ? h("p", { class: "error", role: "alert" }, ssoError.slice(0, SSO_ERROR_MAX_LENGTH)) : null;
+  // A refused single sign-on comes back as a reason code; the page shows its own sentence for it,
+  // never text from its URL (docs/dashboard.md "Login").
+  const refusal = ssoError !== null ? h("p", { class: "error", role: "alert" }, refusalSentence(ssoError)) : null;
   let sso: HTMLElement | null = null;
   if (methods.oidc) {
     // Back to the page asked for after the provider (only a dashboard path, as for a password login).
@@ -100,7 +101,7 @@ export async function setupPage() {
     },
     field("Your name", name),
     field("Email", input({ name: "email", type: "email", autocomplete: "username", required: true })),
-    field("Password", input({ name: "password", type: "password", autocomplete: "new-password", minlength: 8, required: true }), "At least 8 characters."),
+    field("Password", input({ name: "password", type: "password", autocomplete: "new-password", minlength: PASSWORD_MIN_LENGTH, required: true }), `At least ${PASSWORD_MIN_LENGTH} characters.`),
   );
   queueMicrotask(() => name.focus());
   return card(

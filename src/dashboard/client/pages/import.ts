@@ -1,16 +1,16 @@
 import { post, projectPath } from "../api.ts";
 import { fill, h, plural } from "../dom.ts";
 import { acceptAttribute, formatNames, formatOfFile, importFormats } from "../formats.ts";
-import { projectLanguages, projectPage } from "../layout.ts";
+import { projectLanguages, projectPage, type Language } from "../layout.ts";
 import { link, type Ctx } from "../router.ts";
 import { field, form, section } from "../ui.ts";
+import { IMPORT_FILE_MAX_BYTES } from "../../../formats/limits.ts";
 
 /**
  * Import an existing file (docs/product.md §4, import; docs/dashboard.md "Import"), in any format
  * of the registry, which the server lists in the page's config (docs/formats.md). The form first
  * asks for a dry run and shows what would change on the page; only "Import" changes anything.
  */
-export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 /** Changes listed in the preview; the rest are counted. */
 const PREVIEW_LISTED = 50;
 
@@ -51,46 +51,107 @@ async function fileText(file: File): Promise<string> {
 
 const MARK = { created: "+", updated: "~", deleted: "−" } as const;
 
+/** The file's format from its extension, and its language when the file names one. */
+function onFileChosen(file: HTMLInputElement, fields: ImportFields, languages: Language[], result: HTMLElement): () => Promise<void> {
+  return async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    const detected = formatOfFile(chosen.name);
+    if (detected) fields.format.value = detected;
+    let text = "";
+    try {
+      if (chosen.size <= IMPORT_FILE_MAX_BYTES) text = await fileText(chosen);
+    } catch (err) {
+      fields.content.value = "";
+      fill(result, h("p", { class: "error", role: "alert" }, (err as Error).message));
+      return;
+    }
+    fields.content.value = text;
+    fill(result);
+    // A file of several languages names them; one that names its language (ARB's @@locale) preselects it.
+    if (importFormats().find((f) => f.name === detected)?.multi_language) {
+      fields.language.value = FROM_FILE;
+      return;
+    }
+    const locale = (/"@@locale"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? /^"Language: ([^\\"]+)\\n"/m.exec(text)?.[1])?.replace(/_/g, "-").toLowerCase();
+    const match = languages.find((l) => l.code.toLowerCase() === locale);
+    if (match) fields.language.value = match.code;
+  };
+}
+
+interface ImportFields {
+  language: HTMLSelectElement;
+  format: HTMLSelectElement;
+  content: HTMLTextAreaElement;
+}
+
+type Send = (data: Record<string, string>, dryRun: boolean) => Promise<ImportReply>;
+
+const into = (data: Record<string, string>, reply: ImportReply) => (reply.languages ? reply.languages.join(", ") : data.language_code || "the file's language");
+
+/** "Import": the real run of what the preview showed. */
+function applyButton(pid: string, send: Send, data: Record<string, string>, result: HTMLElement): { button: HTMLButtonElement; error: HTMLElement } {
+  const button = h("button", { type: "button", class: "primary" }, "Import");
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const reply = await send(data, false);
+      fill(
+        result,
+        h(
+          "div",
+          { class: "success", role: "status" },
+          h("p", null, `Imported into ${into(data, reply)}: ${plural(reply.created_keys, "new key")}, ${plural(reply.updated_translations, "translation")} set.`),
+          link(`/projects/${encodeURIComponent(pid)}/keys`, "Back to the keys"),
+        ),
+      );
+    } catch (err) {
+      button.disabled = false;
+      error.hidden = false;
+      error.textContent = err instanceof Error ? err.message : String(err);
+    }
+  });
+  return { button, error };
+}
+
+/** What a dry run says would change, with "Import" to do it. */
+function previewOf(data: Record<string, string>, preview: ImportReply, apply: { button: HTMLButtonElement; error: HTMLElement }): HTMLElement {
+  const listed = preview.changes.slice(0, PREVIEW_LISTED);
+  const more = preview.changes.length - listed.length + (preview.changes_truncated ? 1 : 0);
+  return h(
+    "div",
+    { class: "preview", role: "region", "aria-label": "Preview of the import" },
+    h(
+      "p",
+      null,
+      `Preview for ${into(data, preview)}, nothing changed yet: ${plural(preview.created_keys, "new key")}, ${plural(preview.updated_translations, "translation")} to set, ` +
+        `${plural(preview.deleted_keys, "key")} to delete, ${preview.unchanged} unchanged` +
+        (preview.problems > 0 ? `; ${plural(preview.problems, "value")} with message problems.` : "."),
+    ),
+    listed.length > 0 ? h("ul", { class: "mono changes" }, listed.map((c) => h("li", null, `${MARK[c.change]} ${c.key}`))) : null,
+    more > 0 ? h("p", null, `…and ${more}${preview.changes_truncated ? "+" : ""} more.`) : null,
+    (preview.source_differs ?? []).length > 0
+      ? h("p", { class: "warning" }, `Not imported, because the file's source text differs from the base string: ${preview.source_differs!.map((d) => `${d.key} [${d.language_code}]`).join(", ")}.`)
+      : null,
+    preview.changes.length > 0 ? h("div", { class: "actions" }, apply.button) : h("p", null, "Nothing to import."),
+    apply.error,
+  );
+}
+
 export function importPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   return projectPage(pid, "keys", "Import", async () => {
     const languages = await projectLanguages(pid);
     const result = h("div", { "aria-live": "polite" });
-    const language = h("select", { name: "language_code" }, [
-      ...languages.map((l) => h("option", { value: l.code }, `${l.code} · ${l.name}`)),
-      h("option", { value: FROM_FILE }, "Named in the file (XLIFF, String Catalog, PO)"),
-    ]);
-    const format = h("select", { name: "format", required: true }, importFormats().map((f) => h("option", { value: f.name }, f.label)));
+    const fields: ImportFields = {
+      language: h("select", { name: "language_code" }, [...languages.map((l) => h("option", { value: l.code }, `${l.code} · ${l.name}`)), h("option", { value: FROM_FILE }, "Named in the file (XLIFF, String Catalog, PO)")]),
+      format: h("select", { name: "format", required: true }, importFormats().map((f) => h("option", { value: f.name }, f.label))),
+      content: h("textarea", { name: "content", rows: 10, class: "mono", spellcheck: "false", placeholder: '{"checkout.pay_button": "Pay now"}' }),
+    };
     const file = h("input", { type: "file", name: "file", accept: acceptAttribute() });
-    const content = h("textarea", { name: "content", rows: 10, class: "mono", spellcheck: "false", placeholder: '{"checkout.pay_button": "Pay now"}' });
-    const deleteMissing = h("input", { type: "checkbox", name: "delete_missing", value: "true" });
-
-    file.addEventListener("change", async () => {
-      const chosen = file.files?.[0];
-      if (!chosen) return;
-      const detected = formatOfFile(chosen.name);
-      if (detected) format.value = detected;
-      let text = "";
-      try {
-        if (chosen.size <= IMPORT_MAX_BYTES) text = await fileText(chosen);
-      } catch (err) {
-        content.value = "";
-        fill(result, h("p", { class: "error", role: "alert" }, (err as Error).message));
-        return;
-      }
-      content.value = text;
-      fill(result);
-      // A file of several languages names them; one that names its language (ARB's @@locale) preselects it.
-      if (importFormats().find((f) => f.name === detected)?.multi_language) {
-        language.value = FROM_FILE;
-        return;
-      }
-      const locale = (/"@@locale"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? /^"Language: ([^\\"]+)\\n"/m.exec(text)?.[1])?.replace(/_/g, "-").toLowerCase();
-      const match = languages.find((l) => l.code.toLowerCase() === locale);
-      if (match) language.value = match.code;
-    });
-
-    const request = (data: Record<string, string>, dryRun: boolean) =>
+    file.addEventListener("change", onFileChosen(file, fields, languages, result));
+    const send: Send = (data, dryRun) =>
       post<ImportReply>(projectPath(pid, "import"), {
         ...(data.language_code ? { language_code: data.language_code } : {}),
         format: data.format,
@@ -98,8 +159,6 @@ export function importPage(ctx: Ctx) {
         dry_run: dryRun,
         delete_missing: data.delete_missing === "true",
       });
-    const into = (data: Record<string, string>, reply: ImportReply) => (reply.languages ? reply.languages.join(", ") : data.language_code || "the file's language");
-
     const body = form(
       {
         submit: "Preview import",
@@ -107,58 +166,15 @@ export function importPage(ctx: Ctx) {
         onSubmit: async (data) => {
           fill(result); // what an earlier file or preview said
           if (!data.content.trim()) throw new Error("Choose a file or paste its content first.");
-          if (data.content.length > IMPORT_MAX_BYTES) throw new Error("The file is larger than 10 MB; split it first.");
-          const preview = await request(data, true);
-          const apply = h("button", { type: "button", class: "primary" }, "Import");
-          const error = h("p", { class: "error", role: "alert", hidden: true });
-          apply.addEventListener("click", async () => {
-            apply.disabled = true;
-            try {
-              const reply = await request(data, false);
-              fill(
-                result,
-                h(
-                  "div",
-                  { class: "success", role: "status" },
-                  h("p", null, `Imported into ${into(data, reply)}: ${plural(reply.created_keys, "new key")}, ${plural(reply.updated_translations, "translation")} set.`),
-                  link(`/projects/${encodeURIComponent(pid)}/keys`, "Back to the keys"),
-                ),
-              );
-            } catch (err) {
-              apply.disabled = false;
-              error.hidden = false;
-              error.textContent = err instanceof Error ? err.message : String(err);
-            }
-          });
-          const listed = preview.changes.slice(0, PREVIEW_LISTED);
-          const more = preview.changes.length - listed.length + (preview.changes_truncated ? 1 : 0);
-          fill(
-            result,
-            h(
-              "div",
-              { class: "preview", role: "region", "aria-label": "Preview of the import" },
-              h(
-                "p",
-                null,
-                `Preview for ${into(data, preview)}, nothing changed yet: ${plural(preview.created_keys, "new key")}, ${plural(preview.updated_translations, "translation")} to set, ` +
-                  `${plural(preview.deleted_keys, "key")} to delete, ${preview.unchanged} unchanged` +
-                  (preview.problems > 0 ? `; ${plural(preview.problems, "value")} with message problems.` : "."),
-              ),
-              listed.length > 0 ? h("ul", { class: "mono changes" }, listed.map((c) => h("li", null, `${MARK[c.change]} ${c.key}`))) : null,
-              more > 0 ? h("p", null, `…and ${more}${preview.changes_truncated ? "+" : ""} more.`) : null,
-              (preview.source_differs ?? []).length > 0
-                ? h("p", { class: "warning" }, `Not imported, because the file's source text differs from the base string: ${preview.source_differs!.map((d) => `${d.key} [${d.language_code}]`).join(", ")}.`)
-                : null,
-              preview.changes.length > 0 ? h("div", { class: "actions" }, apply) : h("p", null, "Nothing to import."),
-              error,
-            ),
-          );
+          if (data.content.length > IMPORT_FILE_MAX_BYTES) throw new Error(`The file is larger than ${IMPORT_FILE_MAX_BYTES / 1024 / 1024} MB; split it first.`);
+          const preview = await send(data, true);
+          fill(result, previewOf(data, preview, applyButton(pid, send, data, result)));
         },
       },
-      h("div", { class: "row-fields" }, field("Language", language), field("Format", format)),
+      h("div", { class: "row-fields" }, field("Language", fields.language), field("Format", fields.format)),
       field("File", file, `${formatNames(importFormats(), "or")}. Keys that do not exist yet are created; existing translations are overwritten. You see what changes before anything does.`),
-      field("…or paste the content", content),
-      h("label", { class: "check" }, deleteMissing, " Delete the keys that are not in it (an import of the base strings only)"),
+      field("…or paste the content", fields.content),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "delete_missing", value: "true" }), " Delete the keys that are not in it (an import of the base strings only)"),
     );
     return [section("Import translations", body, result)];
   });

@@ -1,5 +1,5 @@
 import { ApiError, can, del, get, isAdmin, patch, post, projectPath } from "../api.ts";
-import { fill, h, plural, time } from "../dom.ts";
+import { fill, h, plural, time, type Child } from "../dom.ts";
 import { bundleFormats, formatNames, importFormats } from "../formats.ts";
 import { projectPage, type Project } from "../layout.ts";
 import { loadProgress, type Progress } from "../progress.ts";
@@ -51,6 +51,163 @@ function whatShips(progress: Progress, project: Project): HTMLElement {
   );
 }
 
+/** What the release page's parts share. */
+interface ReleaseScene {
+  pid: string;
+  rid: string;
+  path: string;
+  project: Project;
+  release: Release;
+  all: Release[];
+  isLatest: boolean;
+  published: boolean;
+  againstLabel: string;
+}
+
+/** The refusal of a publish for message errors, each linking to its key; admins may publish anyway. */
+function refusalSection(scene: ReleaseScene, refusal: Refusal, publishAnyway: () => Promise<void>): HTMLElement {
+  const more = refusal.error_count - refusal.problems.length;
+  return h(
+    "section",
+    { class: "card refusal", "aria-labelledby": "refusal-title" },
+    h("h2", { id: "refusal-title" }, "Errors block publishing"),
+    h("p", null, `${plural(refusal.error_count, "error")} in messages. Fix them in the key grid (each links there), or publish anyway.`),
+    problemTable(scene.pid, refusal.problems),
+    more > 0 ? h("p", { class: "muted small" }, `…and ${plural(more, "more error")}.`) : null,
+    isAdmin() ? h("div", { class: "actions" }, actionButton("Publish anyway…", publishAnyway, { class: "danger" })) : null,
+  );
+}
+
+/** Publish (with the confirmation of what ships), publish anyway, and the refusal between them. */
+function publishing(scene: ReleaseScene): { publish: () => Promise<void>; refusalBox: HTMLElement } {
+  const { pid, rid, release, project } = scene;
+  const refusalBox = h("div", { "aria-live": "polite" });
+  const publishNow = async (allowErrors: boolean) => {
+    try {
+      await post(projectPath(pid, "releases", rid, "publish"), allowErrors ? { allow_errors: true } : {});
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 409 && Array.isArray(err.data?.problems))) throw err;
+      fill(refusalBox, refusalSection(scene, err.data as Refusal, publishAnyway));
+      refusalBox.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    resolve();
+  };
+  const publishAnyway = async () => {
+    const ok = await confirmDialog({
+      title: "Publish with errors?",
+      body: [
+        h("p", null, "Apps get these messages exactly as they are: a broken message may show raw, or fail in the app (Flutter's gen-l10n refuses to build with it)."),
+        h("p", null, "The release is marked as published with errors."),
+      ],
+      confirm: "Publish anyway",
+      danger: true,
+    });
+    if (ok) await publishNow(true);
+  };
+  const publish = async () => {
+    const progress = await loadProgress(pid);
+    const changes = await loadDiff(pid, rid);
+    const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: [diffView(changes, scene.againstLabel), whatShips(progress, project)], confirm: "Publish now" });
+    if (ok) await publishNow(false);
+  };
+  return { publish, refusalBox };
+}
+
+function removeRelease(scene: ReleaseScene): () => Promise<void> {
+  return async () => {
+    const ok = await confirmDialog({
+      title: `Delete ${scene.release.name}?`,
+      body: scene.published
+        ? [
+            h("p", null, "Its files are removed and every pinned URL of this release returns 404 at once."),
+            scene.isLatest ? h("p", null, "It is the latest release: the latest URLs move to the previous published release, or 404 if there is none.") : null,
+          ]
+        : "The draft is removed.",
+      confirm: "Delete release",
+      danger: true,
+    });
+    if (!ok) return;
+    await del(scene.path);
+    navigate(`/projects/${encodeURIComponent(scene.pid)}/releases`);
+  };
+}
+
+function rotateSlug(scene: ReleaseScene): () => Promise<void> {
+  return async () => {
+    const ok = await confirmDialog({
+      title: "Rotate this release's slug?",
+      body: [
+        h("p", null, "Every pinned download URL of this release stops working at once (404); the files get new URLs."),
+        h("p", null, "Use it when a URL leaked. Apps that use the old pinned URLs must be updated; the latest URLs keep working."),
+      ],
+      confirm: "Rotate slug",
+      danger: true,
+    });
+    if (!ok) return;
+    await post(projectPath(scene.pid, "releases", scene.rid, "rotate-slug"));
+    resolve();
+  };
+}
+
+function releaseHead(scene: ReleaseScene): HTMLElement {
+  const { release, published, isLatest } = scene;
+  return h(
+    "div",
+    { class: "page-head" },
+    h(
+      "h2",
+      null,
+      release.name,
+      " ",
+      h("code", { class: "tag" }, release.tag),
+      " ",
+      statusBadge(release),
+      release.forced ? [" ", badge("published with errors", "forced", { title: "An admin published it while messages had errors" })] : null,
+      isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null,
+    ),
+    h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
+    republishedFrom(scene.pid, release, scene.all),
+  );
+}
+
+function renameSection(scene: ReleaseScene): HTMLElement | null {
+  if (!can("publisher")) return null;
+  const { release } = scene;
+  return section(
+    "Name and tag",
+    form(
+      {
+        submit: "Save",
+        class: "row-form",
+        label: "Rename release",
+        onSubmit: async (data) => {
+          await patch(scene.path, { name: data.name, tag: data.tag });
+          resolve();
+        },
+      },
+      field("Name", input({ name: "name", value: release.name, required: true, maxlength: RELEASE_NAME_MAX_LENGTH })),
+      field("Tag", input({ name: "tag", value: release.tag, required: true, maxlength: RELEASE_TAG_MAX_LENGTH, class: "mono" })),
+    ),
+  );
+}
+
+function filesSection(scene: ReleaseScene): Child {
+  const { release, project, pid } = scene;
+  if (!scene.published) return section("Draft", h("p", null, `A draft has no files yet. Publish it to compile every language to ${formatNames(bundleFormats(), "and")} and put them on the CDN.`));
+  return [
+    section(
+      "Download URLs",
+      h("p", { class: "muted small" }, "Pinned to this release: they never change content and are cached for a year. Slug ", h("code", null, release.slug ?? ""), "."),
+      release.languages?.length ? downloadTable(release.languages) : h("p", null, "This release shipped no language."),
+    ),
+    release.languages?.length ? exportSection(pid, release) : null,
+    scene.isLatest && release.languages?.length
+      ? section("Latest URLs", h("p", { class: "muted small" }, "This is the latest release, so these serve it too until the next publish."), latestTable(project.cdn_slug, release.languages))
+      : null,
+  ];
+}
+
 export function releasePage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   const rid = ctx.params.rid!;
@@ -60,152 +217,24 @@ export function releasePage(ctx: Ctx) {
     const latest = latestOf(all.items);
     const isLatest = latest?.id === release.id;
     const published = release.status === "published";
+    const scene: ReleaseScene = { pid, rid, path, project, release, all: all.items, isLatest, published, againstLabel: latest ? `latest (${latest.tag})` : "nothing published yet" };
     // docs/releases.md "Diff": a draft against what is live (what publishing now changes); a
     // published release against latest, unless it is latest.
     const diff = isLatest ? undefined : await loadDiff(pid, rid);
-    const againstLabel = latest ? `latest (${latest.tag})` : "nothing published yet";
-
-    const refusalBox = h("div", { "aria-live": "polite" });
-    const publishNow = async (allowErrors: boolean) => {
-      try {
-        await post(projectPath(pid, "releases", rid, "publish"), allowErrors ? { allow_errors: true } : {});
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 409 && Array.isArray(err.data?.problems)) return showRefusal(err.data as Refusal);
-        throw err;
-      }
-      resolve();
-    };
-    const publishAnyway = async () => {
-      const ok = await confirmDialog({
-        title: "Publish with errors?",
-        body: [
-          h("p", null, "Apps get these messages exactly as they are: a broken message may show raw, or fail in the app (Flutter's gen-l10n refuses to build with it)."),
-          h("p", null, "The release is marked as published with errors."),
-        ],
-        confirm: "Publish anyway",
-        danger: true,
-      });
-      if (ok) await publishNow(true);
-    };
-    const showRefusal = (refusal: Refusal) => {
-      const more = refusal.error_count - refusal.problems.length;
-      fill(
-        refusalBox,
-        h(
-          "section",
-          { class: "card refusal", "aria-labelledby": "refusal-title" },
-          h("h2", { id: "refusal-title" }, "Errors block publishing"),
-          h("p", null, `${plural(refusal.error_count, "error")} in messages. Fix them in the key grid (each links there), or publish anyway.`),
-          problemTable(pid, refusal.problems),
-          more > 0 ? h("p", { class: "muted small" }, `…and ${plural(more, "more error")}.`) : null,
-          isAdmin() ? h("div", { class: "actions" }, actionButton("Publish anyway…", publishAnyway, { class: "danger" })) : null,
-        ),
-      );
-      refusalBox.scrollIntoView({ block: "nearest" });
-    };
-    const publish = async () => {
-      const progress = await loadProgress(pid);
-      const changes = await loadDiff(pid, rid);
-      const ok = await confirmDialog({ title: `Publish ${release.name} (${release.tag})?`, body: [diffView(changes, againstLabel), whatShips(progress, project)], confirm: "Publish now" });
-      if (!ok) return;
-      await publishNow(false);
-    };
-    const remove = async () => {
-      const ok = await confirmDialog({
-        title: `Delete ${release.name}?`,
-        body: published
-          ? [
-              h("p", null, "Its files are removed and every pinned URL of this release returns 404 at once."),
-              isLatest ? h("p", null, "It is the latest release: the latest URLs move to the previous published release, or 404 if there is none.") : null,
-            ]
-          : "The draft is removed.",
-        confirm: "Delete release",
-        danger: true,
-      });
-      if (!ok) return;
-      await del(path);
-      navigate(`/projects/${encodeURIComponent(pid)}/releases`);
-    };
-    const rotate = async () => {
-      const ok = await confirmDialog({
-        title: "Rotate this release's slug?",
-        body: [
-          h("p", null, "Every pinned download URL of this release stops working at once (404); the files get new URLs."),
-          h("p", null, "Use it when a URL leaked. Apps that use the old pinned URLs must be updated; the latest URLs keep working."),
-        ],
-        confirm: "Rotate slug",
-        danger: true,
-      });
-      if (!ok) return;
-      await post(projectPath(pid, "releases", rid, "rotate-slug"));
-      resolve();
-    };
-
-    const head = h(
-      "div",
-      { class: "page-head" },
-      h(
-        "h2",
-        null,
-        release.name,
-        " ",
-        h("code", { class: "tag" }, release.tag),
-        " ",
-        statusBadge(release),
-        release.forced ? [" ", badge("published with errors", "forced", { title: "An admin published it while messages had errors" })] : null,
-        isLatest ? [" ", h("span", { class: "badge base" }, "latest")] : null,
-      ),
-      h("p", { class: "muted small" }, "Created ", time(release.created_at), published ? [" · published ", time(release.published_at)] : null),
-      republishedFrom(pid, release, all.items),
-    );
-
+    const { publish, refusalBox } = publishing(scene);
     const actions = can("publisher")
       ? h(
           "div",
           { class: "actions" },
           published ? null : actionButton("Publish…", publish, { class: "primary" }),
           published && !isLatest ? republishButton(pid, release) : null,
-          published && isAdmin() ? actionButton("Rotate slug…", rotate) : null,
-          actionButton("Delete…", remove, { class: "danger" }),
+          published && isAdmin() ? actionButton("Rotate slug…", rotateSlug(scene)) : null,
+          actionButton("Delete…", removeRelease(scene), { class: "danger" }),
         )
       : null;
-
-    const rename = can("publisher")
-      ? section(
-          "Name and tag",
-          form(
-            {
-              submit: "Save",
-              class: "row-form",
-              label: "Rename release",
-              onSubmit: async (data) => {
-                await patch(path, { name: data.name, tag: data.tag });
-                resolve();
-              },
-            },
-            field("Name", input({ name: "name", value: release.name, required: true, maxlength: RELEASE_NAME_MAX_LENGTH })),
-            field("Tag", input({ name: "tag", value: release.tag, required: true, maxlength: RELEASE_TAG_MAX_LENGTH, class: "mono" })),
-          ),
-        )
-      : null;
-
-    const files = published
-      ? [
-          section(
-            "Download URLs",
-            h("p", { class: "muted small" }, "Pinned to this release: they never change content and are cached for a year. Slug ", h("code", null, release.slug ?? ""), "."),
-            release.languages?.length ? downloadTable(release.languages) : h("p", null, "This release shipped no language."),
-          ),
-          release.languages?.length ? exportSection(pid, release) : null,
-          isLatest && release.languages?.length
-            ? section("Latest URLs", h("p", { class: "muted small" }, "This is the latest release, so these serve it too until the next publish."), latestTable(project.cdn_slug, release.languages))
-            : null,
-        ]
-      : section("Draft", h("p", null, `A draft has no files yet. Publish it to compile every language to ${formatNames(bundleFormats(), "and")} and put them on the CDN.`));
-
     // The diff comes before the publish button's consequences: what this would change (docs/releases.md).
-    const changes = diff ? region(published ? "Changes against latest" : "What publishing changes", diffView(diff, againstLabel)) : null;
-    return [h("div", { class: "card release-head" }, head, changes, actions), refusalBox, scheduleSection(pid, release), files, rename];
+    const changes = diff ? region(published ? "Changes against latest" : "What publishing changes", diffView(diff, scene.againstLabel)) : null;
+    return [h("div", { class: "card release-head" }, releaseHead(scene), changes, actions), refusalBox, scheduleSection(pid, release), filesSection(scene), renameSection(scene)];
   });
 }
 

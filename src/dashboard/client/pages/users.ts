@@ -3,7 +3,7 @@ import { h, time } from "../dom.ts";
 import { adminOnly, setTitle } from "../layout.ts";
 import { resolve } from "../router.ts";
 import { actionButton, badge, confirmDialog, errorBox, field, form, input, section, showError, clearError } from "../ui.ts";
-import { USER_NAME_MAX_LENGTH } from "../../../accounts/limits.ts";
+import { PASSWORD_MIN_LENGTH, USER_NAME_MAX_LENGTH } from "../../../accounts/limits.ts";
 
 /** Admins add users, change roles, delete users (docs/dashboard.md "The pages"). */
 function roleSelect(u: User): HTMLElement {
@@ -81,7 +81,7 @@ export async function usersPage() {
           },
           field("Name", input({ name: "name", required: true, maxlength: USER_NAME_MAX_LENGTH, autocomplete: "off" })),
           field("Email", input({ name: "email", type: "email", required: true, autocomplete: "off" })),
-          field("Password", input({ name: "password", type: "password", required: true, minlength: 8, autocomplete: "new-password" }), "At least 8 characters; share it with them safely."),
+          field("Password", input({ name: "password", type: "password", required: true, minlength: PASSWORD_MIN_LENGTH, autocomplete: "new-password" }), `At least ${PASSWORD_MIN_LENGTH} characters; share it with them safely.`),
           field("Role", h("select", { name: "role" }, h("option", { value: "member" }, "member: keys and translations"), h("option", { value: "admin" }, "admin: everything"))),
         ),
       )

@@ -87,6 +87,45 @@ function deliveryTable(pid: string, items: DeliverySummary[]): HTMLElement {
   );
 }
 
+/** An endpoint's settings and its deletion (admins). */
+function endpointSettings(pid: string, path: string, e: Endpoint): HTMLElement {
+  return section(
+    "Settings",
+    form(
+      {
+        submit: "Save changes",
+        label: "Edit endpoint",
+        onSubmit: async (data) => {
+          const body: Record<string, unknown> = { url: data.url, events: selectedEvents(data), enabled: data.enabled === "on" };
+          if (data.secret) body.secret = data.secret;
+          else if (data.remove_secret === "on") body.secret = null; // unsigned from now on
+          await patch(path, body);
+          resolve();
+        },
+      },
+      field("Endpoint URL", input({ name: "url", type: "url", value: e.url, required: true, class: "mono" })),
+      eventPicker(e.events),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "enabled", checked: e.enabled }), "Enabled (disabled endpoints get no deliveries)"),
+      secretField(e.has_secret ? "New secret" : "Secret", e.has_secret ? "A secret is set. Type a new one to replace it; leave empty to keep it." : "No secret: requests are unsigned."),
+      e.has_secret ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "remove_secret" }), "Remove the secret (deliveries become unsigned)") : null,
+    ),
+    h(
+      "div",
+      { class: "danger-zone" },
+      actionButton(
+        "Delete endpoint…",
+        async () => {
+          const ok = await confirmDialog({ title: "Delete this endpoint?", body: "It gets no more deliveries, and its delivery log is removed.", confirm: "Delete endpoint", danger: true });
+          if (!ok) return;
+          await del(path);
+          navigate(`/projects/${encodeURIComponent(pid)}/integrations`);
+        },
+        { class: "danger" },
+      ),
+    ),
+  );
+}
+
 export function endpointPage(ctx: Ctx) {
   const pid = ctx.params.pid!;
   const wid = ctx.params.wid!;
@@ -125,43 +164,7 @@ export function endpointPage(ctx: Ctx) {
         )
       : null;
 
-    const edit = isAdmin()
-      ? section(
-          "Settings",
-          form(
-            {
-              submit: "Save changes",
-              label: "Edit endpoint",
-              onSubmit: async (data) => {
-                const body: Record<string, unknown> = { url: data.url, events: selectedEvents(data), enabled: data.enabled === "on" };
-                if (data.secret) body.secret = data.secret;
-                else if (data.remove_secret === "on") body.secret = null; // unsigned from now on
-                await patch(path, body);
-                resolve();
-              },
-            },
-            field("Endpoint URL", input({ name: "url", type: "url", value: e.url, required: true, class: "mono" })),
-            eventPicker(e.events),
-            h("label", { class: "check" }, h("input", { type: "checkbox", name: "enabled", checked: e.enabled }), "Enabled (disabled endpoints get no deliveries)"),
-            secretField(e.has_secret ? "New secret" : "Secret", e.has_secret ? "A secret is set. Type a new one to replace it; leave empty to keep it." : "No secret: requests are unsigned."),
-            e.has_secret ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "remove_secret" }), "Remove the secret (deliveries become unsigned)") : null,
-          ),
-          h(
-            "div",
-            { class: "danger-zone" },
-            actionButton(
-              "Delete endpoint…",
-              async () => {
-                const ok = await confirmDialog({ title: "Delete this endpoint?", body: "It gets no more deliveries, and its delivery log is removed.", confirm: "Delete endpoint", danger: true });
-                if (!ok) return;
-                await del(path);
-                navigate(`/projects/${encodeURIComponent(pid)}/integrations`);
-              },
-              { class: "danger" },
-            ),
-          ),
-        )
-      : null;
+    const edit = isAdmin() ? endpointSettings(pid, path, e) : null;
 
     await loadLog();
     return [

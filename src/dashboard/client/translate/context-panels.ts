@@ -1,0 +1,64 @@
+import type { MessageSyntax } from "../../../messages/read.ts";
+import { h, type Child } from "../dom.ts";
+import type { KeyItem } from "../key-grid.ts";
+import type { Language } from "../layout.ts";
+import { pieces } from "../message-editor.ts";
+import { readForms, readText, type Part } from "../message-forms.ts";
+import { placeholderNotes } from "../placeholder-notes.ts";
+import { badge } from "../ui.ts";
+
+/**
+ * What the translate page shows beside the translation (docs/dashboard.md "Translating one
+ * language"): a column of panels, each a function of the key on screen that draws its element or
+ * nothing. A new kind of context (suggestions, glossary terms, comments, screenshots, another
+ * language) is one more function in CONTEXT_PANELS; a panel that loads something draws its frame
+ * at once and fills it when the answer comes.
+ */
+export interface KeyContext {
+  pid: string;
+  item: KeyItem;
+  base: Language;
+  target: Language;
+  /** The key's base-language value; null for the base language itself or a key without one. */
+  baseValue: string | null;
+  syntax: MessageSyntax;
+}
+
+export type ContextPanel = (key: KeyContext) => Child;
+
+/** The base text as it reads: text with placeholder chips, a plural or select as its cases. */
+export function showParts(parts: Part[], lang: string): Child[] {
+  return parts.map((p) =>
+    p.kind === "choice"
+      ? h(
+          "dl",
+          { class: "cases" },
+          p.cases.map((c) => [h("dt", null, h("code", null, c.selector)), h("dd", { lang }, showParts(c.parts, lang))]),
+        )
+      : pieces([p]),
+  );
+}
+
+const baseText: ContextPanel = ({ item, base, target, baseValue, syntax }) => {
+  // As the app will show it in the project's syntax (docs/dashboard.md "Editing in the project's syntax").
+  const parts = baseValue === null ? null : syntax === "text" || syntax === "i18next" ? readText(baseValue) : readForms(baseValue, syntax);
+  return [
+    h("h3", null, base.name, " ", badge("base", "base")),
+    target.is_base_language
+      ? h("p", { class: "muted small" }, "You are editing the base language itself.")
+      : baseValue === null
+        ? h("p", { class: "muted" }, "No base text yet.")
+        : h("div", { class: "base-text", lang: base.code }, parts ? showParts(parts, base.code) : baseValue),
+  ];
+};
+
+const keyContext: ContextPanel = ({ item }) => (item.context ? h("div", { class: "context-box" }, h("h3", null, "Context"), h("p", { class: "context" }, item.context)) : null);
+
+const declaredPlaceholders: ContextPanel = ({ item }) => placeholderNotes(item);
+
+/** The panels, top to bottom. */
+export const CONTEXT_PANELS: readonly ContextPanel[] = [baseText, keyContext, declaredPlaceholders];
+
+export function contextColumn(key: KeyContext): HTMLElement {
+  return h("div", { class: "source" }, CONTEXT_PANELS.map((panel) => panel(key)));
+}
