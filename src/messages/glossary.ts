@@ -84,18 +84,16 @@ export class GlossaryMatcher {
   }
 
   /**
-   * The terms found in `text`, each once, in the order first found. A `work` counter is charged a
-   * step per word looked up and per term compared (test/adversarial/translator-help.test.ts holds
-   * them to the text's words).
+   * Where the terms are in `text`, every occurrence, in order (the translate page marks them). A
+   * `work` counter is charged a step per word looked up and per term compared
+   * (test/adversarial/translator-help.test.ts holds them to the text's words).
    */
-  find(text: string, work?: { steps: number }): GlossaryTerm[] {
-    const found: { at: number; term: GlossaryTerm }[] = [];
-    const seen = new Set<GlossaryTerm>();
+  occurrences(text: string, work?: { steps: number }): { start: number; end: number; term: GlossaryTerm }[] {
+    const found: { start: number; end: number; term: GlossaryTerm }[] = [];
     const take = (at: number, e: Entry) => {
       if (work) work.steps++;
-      if (seen.has(e.term) || !this.at(text, at - e.offset, e)) return;
-      seen.add(e.term);
-      found.push({ at, term: e.term });
+      const start = at - e.offset;
+      if (this.at(text, start, e)) found.push({ start, end: start + e.term.term.length, term: e.term });
     };
     if (this.byWord.size > 0) {
       for (const m of text.matchAll(WORD)) {
@@ -111,7 +109,19 @@ export class GlossaryMatcher {
         if (entries) for (const e of entries) take(i, e);
       }
     }
-    return found.sort((a, b) => a.at - b.at).map((f) => f.term);
+    return found.sort((a, b) => a.start - b.start || b.end - a.end);
+  }
+
+  /** The terms found in `text`, each once, in the order first found. */
+  find(text: string, work?: { steps: number }): GlossaryTerm[] {
+    const seen = new Set<GlossaryTerm>();
+    const out: GlossaryTerm[] = [];
+    for (const o of this.occurrences(text, work)) {
+      if (seen.has(o.term)) continue;
+      seen.add(o.term);
+      out.push(o.term);
+    }
+    return out;
   }
 }
 
