@@ -89,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./cli/client/promote.ts")).runPromote(args);
     case "diff":
       return (await import("./cli/client/diff.ts")).runDiff(args);
+    case "screenshots":
+      return (await import("./cli/client/screenshots.ts")).runScreenshots(args);
     case "languages":
       return (await import("./cli/client/languages.ts")).runLanguages(args);
     case "builds":

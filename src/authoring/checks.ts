@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { log } from "../common/log.ts";
 import { checkMessage, countBySeverity, type MessageProblem } from "../messages/check.ts";
+import { GlossaryMatcher, glossaryFindings } from "../messages/glossary.ts";
 import { formsNeeded, languageHasForm, pluralSuffix, type PluralForm } from "../messages/plural-forms.ts";
 import { PluralCatalog, type LanguagePlurals } from "../messages/plurals.ts";
 import { readMessage, type ReadMessage } from "../messages/read.ts";
@@ -35,17 +36,43 @@ function baseShape(base: ReadMessage | null): string {
   return base === null || base.fault ? "" : JSON.stringify([base.arguments.map((a) => a.name), base.native ?? [], base.tags?.tags ?? []]);
 }
 
-/** One project's checking context: its syntax, base language and languages, read once. */
+/**
+ * Each connection's matchers of the projects' glossaries, kept while a glossary is unchanged (a
+ * save makes a ProjectChecks, and a glossary of thousands of terms is one large pattern).
+ */
+const glossaries = new WeakMap<object, Map<number, { stamp: string; matcher: GlossaryMatcher | null }>>();
+
+function glossaryMatcher(db: Db, q: CheckQueries, projectId: number): GlossaryMatcher | null {
+  const stamp = q.glossaryStamp.get(projectId)!.stamp;
+  let byProject = glossaries.get(db.$client);
+  if (!byProject) glossaries.set(db.$client, (byProject = new Map()));
+  const known = byProject.get(projectId);
+  if (known?.stamp === stamp) return known.matcher;
+  const terms = q.glossaryTerms.all(projectId).map((t) => ({
+    term: t.term,
+    translations: JSON.parse(t.translations) as Record<string, string>,
+    caseSensitive: t.caseSensitive === 1,
+    doNotTranslate: t.doNotTranslate === 1,
+  }));
+  const matcher = terms.length > 0 ? new GlossaryMatcher(terms) : null;
+  byProject.set(projectId, { stamp, matcher });
+  return matcher;
+}
+
+/** One project's checking context: its syntax, base language and languages, and glossary, read once. */
 export class ProjectChecks {
   readonly syntax: ProjectRow["messageSyntax"];
   private readonly q: CheckQueries;
   private readonly languages = new Map<number, LanguageInfo>();
   private readonly baseLanguageId: number | undefined;
   private readonly catalog = new PluralCatalog();
+  /** The project's glossary (the `glossary` check), null when it has none. */
+  readonly glossary: GlossaryMatcher | null;
 
   constructor(db: Db, project: ProjectRow) {
     this.q = prepareCheckQueries(db);
     this.syntax = project.messageSyntax;
+    this.glossary = glossaryMatcher(db, this.q, project.id);
     let baseId: number | undefined;
     for (const l of this.q.languages.all(project.id)) {
       this.languages.set(l.id, { code: l.code, name: l.name });
@@ -72,14 +99,16 @@ export class ProjectChecks {
    * The findings for `value` in a language of key `keyId`. The key's base value is read from the
    * database unless given (`null`: the key has none); a base-language value is checked alone.
    */
-  findings(keyId: number, languageId: number, value: string, base?: ReadMessage | null): Findings {
+  findings(keyId: number, languageId: number, value: string, base?: ReadMessage | null, baseText?: string | null): Findings {
     const lang = this.languages.get(languageId);
     if (!lang) return { problems: [], errors: 0, warnings: 0 };
     let baseRead: ReadMessage | null = null;
+    let baseValue: string | null = baseText ?? null;
     if (!this.isBase(languageId) && this.baseLanguageId !== undefined) {
       if (base !== undefined) baseRead = base;
       else {
         let stored = this.q.value.get(keyId, this.baseLanguageId);
+        baseValue = stored?.value ?? null;
         if (!stored && this.syntax === "i18next") {
           // A form the base language lacks (`items_few` for English) compares with its `_other` form.
           const found = this.formOf(keyId);
@@ -100,6 +129,11 @@ export class ProjectChecks {
     if (this.syntax === "i18next" && plurals) {
       const formProblems = this.formFindings(keyId, languageId, lang.name, plurals);
       if (formProblems.length > 0) problems = [...problems, ...formProblems];
+    }
+    if (this.glossary && !this.isBase(languageId)) {
+      if (baseValue === null && base !== undefined && this.baseLanguageId !== undefined) baseValue = this.q.value.get(keyId, this.baseLanguageId)?.value ?? null;
+      const terms = baseValue === null ? [] : glossaryFindings(baseValue, value, lang.code, this.glossary);
+      if (terms.length > 0) problems = [...problems, ...terms];
     }
     const { errors, warnings } = countBySeverity(problems);
     return { problems, errors, warnings };
@@ -194,6 +228,14 @@ export class ProjectChecks {
     return findings;
   }
 
+  /** Whether two base texts hold the same glossary terms: the glossary's findings read nothing else of the base. */
+  private sameTerms(a: string | null, b: string): boolean {
+    if (!this.glossary) return true;
+    const before = this.glossary.find(a ?? "");
+    const after = this.glossary.find(b);
+    return before.length === after.length && before.every((t, i) => t === after[i]);
+  }
+
   /**
    * After the base value of a key changed: its other translations, checked against `baseValue`.
    * A translation's findings depend on its base value only through the base's placeholder names
@@ -204,9 +246,9 @@ export class ProjectChecks {
   recheckOthers(keyId: number, baseValue: string, now: number, previous?: string | null): void {
     if (this.baseLanguageId === undefined) return;
     const base = readMessage(baseValue, this.syntax);
-    if (previous !== undefined && baseShape(base) === baseShape(previous === null ? null : readMessage(previous, this.syntax))) return;
+    if (previous !== undefined && baseShape(base) === baseShape(previous === null ? null : readMessage(previous, this.syntax)) && this.sameTerms(previous, baseValue)) return;
     for (const other of this.q.otherLanguages.all(keyId, this.baseLanguageId)) {
-      this.write(keyId, other.languageId, this.findings(keyId, other.languageId, other.value, base), now);
+      this.write(keyId, other.languageId, this.findings(keyId, other.languageId, other.value, base, baseValue), now);
     }
   }
 }

@@ -17,7 +17,7 @@ export interface HistoryView {
   previous_value: string | null;
   status: "translated" | "approved";
   by: { kind: "user" | "token"; id: string; name: string };
-  via: "edit" | "import" | "approve";
+  via: HistoryRow["via"];
   at: string;
 }
 

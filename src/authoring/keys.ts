@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { badRequest, conflict, invalidField, invalidQueryParameter, notFound } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
@@ -9,9 +9,9 @@ import type { ServiceDeps } from "../deps.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
 import { countOver, octetLength, sumOrZero } from "../storage/functions.ts";
-import { languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
+import { comments, languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
 import { ProjectPluralForms } from "./plural-forms.ts";
-import { keyHit, searchCondition, statusCondition, TRIGRAM_LENGTH, type SearchedLanguages } from "./queries.ts";
+import { keyHit, openCommentsCondition, searchCondition, statusCondition, TRIGRAM_LENGTH, type SearchedLanguages } from "./queries.ts";
 import {
   CONTEXT_MAX_LENGTH,
   KEY_MAX_LENGTH,
@@ -46,6 +46,8 @@ export interface KeyView {
   translatable?: false;
   /** By language code; `problems` are the message checks' findings (docs/product.md §7). */
   translations: Record<string, { value: string; status: TranslationStatus; problems: MessageProblem[] }>;
+  /** Comments on the key not yet resolved (docs/translators.md "Comments"). */
+  open_comments: number;
 }
 
 /**
@@ -139,9 +141,36 @@ function checkPageValues(db: Db, keyIds: number[], languageIds: number[] | undef
   );
 }
 
-function keyView(k: KeyRow, t: KeyView["translations"] = {}): KeyView {
-  const view: KeyView = { id: k.publicId, key: k.key, context: k.context, arb_metadata: k.arbMetadata === null ? null : (JSON.parse(k.arbMetadata) as Record<string, unknown>), translations: t };
+function keyView(k: KeyRow, t: KeyView["translations"] = {}, openComments = 0): KeyView {
+  const view: KeyView = {
+    id: k.publicId,
+    key: k.key,
+    context: k.context,
+    arb_metadata: k.arbMetadata === null ? null : (JSON.parse(k.arbMetadata) as Record<string, unknown>),
+    translations: t,
+    open_comments: openComments,
+  };
   return k.translatable ? view : { ...view, translatable: false };
+}
+
+/** The unresolved comments of each key that has any, by key row id (one look-up of the partial index per key). */
+function openCommentsOf(db: Db, keyIds: number[]): Map<number, number> {
+  if (keyIds.length === 0) return new Map();
+  const rows = db
+    .select({ keyId: comments.keyId, n: count() })
+    .from(comments)
+    .where(and(inArray(comments.keyId, keyIds), isNull(comments.resolvedAt)))
+    .groupBy(comments.keyId)
+    .all();
+  return new Map(rows.map((r) => [r.keyId, r.n]));
+}
+
+/** The page's key views, with their translations and open comment counts. */
+function keyViews(db: Db, rows: KeyRow[], shown: number[] | undefined): KeyView[] {
+  const ids = rows.map((r) => r.id);
+  const t = translationsOf(db, ids, shown);
+  const open = openCommentsOf(db, ids);
+  return rows.map((r) => keyView(r, t.get(r.id), open.get(r.id) ?? 0));
 }
 
 /** A query parameter's language code, matched in any letter case among the project's (400 naming it). */
@@ -199,18 +228,18 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery, visib
   const conditions = [eq(translationKeys.projectId, project.id)];
   if (search) conditions.push(searchCondition(db, project.id, search, searched));
   if (query.status !== undefined) conditions.push(statusFilter(db, project, query.status, language));
+  if (query.comments === "open") conditions.push(openCommentsCondition());
   const where = and(...conditions);
   const countAll = () => db.select({ n: count() }).from(translationKeys).where(where).get()!.n;
   let total: number;
   let rows: KeyRow[];
-  if (search && query.status === undefined && [...search].length < TRIGRAM_LENGTH) {
+  if (search && query.status === undefined && query.comments === undefined && [...search].length < TRIGRAM_LENGTH) {
     const walked = shortSearchPage(db, project, search, (page - 1) * pageSize, pageSize, undefined, searched);
     if (walked) {
       checkPageValues(db, walked.rows.map((r) => r.id), shown, walked.rows.length);
-      const t = translationsOf(db, walked.rows.map((r) => r.id), shown);
       const info: PageInfo = pageInfo(walked.total, page, pageSize);
       if (walked.atLeast) info.total_at_least = true;
-      return { items: walked.rows.map((r) => keyView(r, t.get(r.id))), page_info: info };
+      return { items: keyViews(db, walked.rows, shown), page_info: info };
     }
   }
   // One page of the matching keys in key order, whatever else a query selects.
@@ -227,12 +256,7 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery, visib
     rows = onPage(db.select().from(translationKeys).$dynamic()).all();
   }
   checkPageValues(db, rows.map((r) => r.id), shown, rows.length);
-  const t = translationsOf(
-    db,
-    rows.map((r) => r.id),
-    shown,
-  );
-  return { items: rows.map((r) => keyView(r, t.get(r.id))), page_info: pageInfo(total, page, pageSize) };
+  return { items: keyViews(db, rows, shown), page_info: pageInfo(total, page, pageSize) };
 }
 
 /**
@@ -290,8 +314,7 @@ function keyRows(db: Db, ids: number[]): KeyRow[] {
 }
 
 export function getKey(db: Db, project: ProjectRow, publicId: string): KeyView {
-  const k = findKey(db, project, publicId);
-  return keyView(k, translationsOf(db, [k.id]).get(k.id));
+  return keyViews(db, [findKey(db, project, publicId)], undefined)[0]!;
 }
 
 function assertKeyFree(db: Db, project: ProjectRow, key: string, exceptId?: number): void {

@@ -68,6 +68,8 @@ export const KeyListQuery = Type.Object({
   language: Type.Optional(LanguageCodeRef),
   /** Comma-separated codes: only these languages' translations in the answer. */
   languages: Type.Optional(Type.String({ maxLength: LANGUAGE_LIST_MAX_LENGTH })),
+  /** `open`: only keys with a comment not yet resolved (docs/translators.md "Comments"). */
+  comments: Type.Optional(Type.Literal("open")),
 });
 export type KeyListQuery = Static<typeof KeyListQuery>;
 

@@ -2,7 +2,7 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../storage/db.ts";
 import { TRANSLATION_SEARCH } from "../storage/derived.ts";
 import { indexOn, named, selected, type RowOf, type Stored } from "../storage/names.ts";
-import { languageCounts, languages, projects, translationHistory, translationKeys, translations } from "../storage/schema.ts";
+import { comments, glossaryTerms, languageCounts, languages, projects, translationHistory, translationKeys, translations } from "../storage/schema.ts";
 import type { KeyStatus } from "./model.ts";
 
 /**
@@ -16,6 +16,7 @@ const l = named(languages);
 const p = named(projects);
 const tr = named(translations);
 const th = named(translationHistory);
+const gt = named(glossaryTerms);
 // In a join, each under its alias: the key `k`, its value `t` in the language `l`, the language's counts `n`.
 const jk = named(translationKeys, "k");
 const jt = named(translations, "t");
@@ -341,6 +342,13 @@ export function prepareCheckQueries(db: Db) {
     uncheckedOfLanguage: sqlite.query<{ rowid: number } & RowOf<typeof unchecked>, [number, number, number]>(
       `SELECT rowid, ${unchecked} FROM ${tr} WHERE ${tr.languageId} = ? AND rowid > ? AND ${tr.checkedAt} IS NULL ORDER BY rowid LIMIT ?`,
     ),
+    /** What changes whenever the project's glossary does: its terms' count, their last changes and its newest id. */
+    glossaryStamp: sqlite.query<{ stamp: string }, [number]>(
+      `SELECT count(*) || ':' || coalesce(sum(${gt.updatedAt}), 0) || ':' || coalesce(max(${gt.id}), 0) AS stamp FROM ${gt} WHERE ${gt.projectId} = ?`,
+    ),
+    glossaryTerms: sqlite.query<Pick<Stored<typeof glossaryTerms>, "term" | "translations" | "caseSensitive" | "doNotTranslate">, [number]>(
+      `SELECT ${selected(gt, "term", "translations", "caseSensitive", "doNotTranslate")} FROM ${gt} WHERE ${gt.projectId} = ?`,
+    ),
     uncheckedAnywhere: sqlite.query<{ rowid: number } & RowOf<typeof uncheckedValue> & RowOf<typeof uncheckedProject>, [number, number]>(
       `SELECT t.rowid AS rowid, ${uncheckedValue}, ${uncheckedProject}
        FROM ${jt} JOIN ${jl} ON ${jl.id} = ${jt.languageId}
@@ -426,4 +434,9 @@ export function prepareProblemQueries(db: Db) {
     walkLanguage: sqlite.query<ProblemRow, Params>(PROBLEM_SQL.walkLanguage),
     sorted: sqlite.query<ProblemRow, Params>(PROBLEM_SQL.sorted),
   };
+}
+
+/** Keys with a comment not yet resolved (docs/translators.md "Comments"): the `comments=open` filter, through the partial index. */
+export function openCommentsCondition(): SQL {
+  return sql`${translationKeys.id} IN (SELECT ${comments.keyId} FROM ${comments} WHERE ${comments.resolvedAt} IS NULL)`;
 }

@@ -25,7 +25,7 @@ type Kind = "value" | "switch";
 export type FlagTable = Readonly<Record<string, { kind: Kind; commands: readonly string[] }>>;
 
 /** The client commands (docs/product.md §6): their usage errors exit 1. */
-export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "languages", "builds", "verify", "signing-key"] as const;
+export const CLIENT_COMMANDS = ["push", "pull", "publish", "status", "rollback", "promote", "diff", "languages", "builds", "verify", "signing-key", "screenshots"] as const;
 export type ClientCommand = (typeof CLIENT_COMMANDS)[number];
 
 /**

@@ -235,4 +235,22 @@ Example:
   phrasebook signing-key > key.pub
 
 ${EXIT_CODES}`,
+  screenshots: `Usage: phrasebook screenshots push DIR
+
+Uploads every .png, .jpg, .jpeg and .webp file of DIR to the token's project (the token needs the
+write scope) as the screenshot named by its file name without extension, and sets the keys it
+shows from NAME.json beside it (home.png -> home.json):
+
+  {"keys": ["checkout.title", {"key": "cart.empty", "box": {"x": 60, "y": 150, "width": 200, "height": 36}}]}
+
+A box is where the key's text is, in the image's pixels from its top left corner. An image the
+server already has is not sent again and keys already set are not set again: pushing the same
+folder twice changes nothing. A file's bytes must be the type its extension says; the server
+refuses anything else (SVG, an image larger than 16,384 pixels a side, more than 5 MB).
+
+${CONNECTION_HELP}
+Example:
+  phrasebook screenshots push app/screenshots
+
+${EXIT_CODES}`,
 };

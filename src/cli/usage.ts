@@ -60,6 +60,7 @@ As a client of a Phrasebook server, for CI (PHRASEBOOK_SERVER and PHRASEBOOK_TOK
   phrasebook signing-key                  print the project's public key (its key.pub)
   phrasebook languages [list]             the project's languages
   phrasebook languages add CODE...        add languages to the project
+  phrasebook screenshots push DIR         upload the screenshots of DIR, with their keys from NAME.json
   phrasebook <command> --help             every option of a client command, with examples
 
 Settings (environment variable, or the flag that overrides it):

@@ -22,7 +22,7 @@ export const SLUG_LENGTH = 16;
 export const newSlug = () => randomString(SLUG_LENGTH);
 
 /** Public id with a short kind prefix, so a pasted id says what it is (`rel_...`). */
-export type IdKind = "usr" | "prj" | "key" | "rel" | "tok" | "whk" | "dlv";
+export type IdKind = "usr" | "prj" | "key" | "rel" | "tok" | "whk" | "dlv" | "tmx" | "gls" | "cmt" | "scr";
 export const newId = (kind: IdKind) => `${kind}_${randomString(20)}`;
 
 /** The shape of every public id; route labels and file paths rely on it. */

@@ -58,6 +58,13 @@ export interface Settings {
   oidcSessionHours: number;
   /** false: only break-glass users (made by `phrasebook user create`) sign in with a password. */
   passwordLogin: boolean;
+  /** Machine translation (docs/deploy.md "Machine translation"): off while the kind is unset. */
+  mtKind: MachineTranslationKind | undefined;
+  /** The engine's base URL; the server appends the engine's path to it. */
+  mtUrl: string | undefined;
+  /** Sent to the engine only, never logged. */
+  mtKey: string | undefined;
+  mtModel: string | undefined;
   /**
    * Object storage behind another CDN (docs/deploy.md "Object storage and CDN purge"): every CDN
    * path mirrored to `{s3Prefix}/{path}` in the bucket; off while the bucket is unset. The keys
@@ -83,6 +90,10 @@ export interface Settings {
   /** Changes one person or token may make per minute through the dashboard API (docs/deploy.md "Security notes"). */
   writeRateLimit: number;
 }
+
+/** The machine translation engines the server can call (machine-translation/registry.ts has one file per kind). */
+export const MT_KINDS = ["libretranslate", "openai"] as const;
+export type MachineTranslationKind = (typeof MT_KINDS)[number];
 
 type Source = Record<string, string | undefined>;
 
@@ -358,6 +369,40 @@ export const SETTINGS: Spec<keyof Settings>[] = [
       // Without single sign-on, only break-glass accounts could sign in: surely not what was meant.
       if (!on && !so.oidcIssuer) fail("PHRASEBOOK_PASSWORD_LOGIN", "can be false only with PHRASEBOOK_OIDC_ISSUER set", r);
       return on;
+    },
+  },
+  {
+    key: "mtKind", env: "PHRASEBOOK_MT_KIND", flag: "--mt-kind", help: "machine translation engine: libretranslate or openai (unset: none)",
+    parse: (r) => {
+      const v = r?.trim().toLowerCase();
+      if (!v) return undefined;
+      if (!(MT_KINDS as readonly string[]).includes(v)) fail("PHRASEBOOK_MT_KIND", `must be one of ${MT_KINDS.join(", ")}`, r);
+      return v as MachineTranslationKind;
+    },
+  },
+  {
+    key: "mtUrl", env: "PHRASEBOOK_MT_URL", flag: "--mt-url", help: "the engine's base URL (the server appends /translate or /v1/chat/completions)",
+    parse: (r, so) => {
+      if (r === undefined || r === "") {
+        if (so.mtKind) fail("PHRASEBOOK_MT_URL", "is required when PHRASEBOOK_MT_KIND is set", r);
+        return undefined;
+      }
+      if (r.trim() !== r) fail("PHRASEBOOK_MT_URL", "must not start or end with white space", r);
+      if (!so.mtKind) fail("PHRASEBOOK_MT_URL", "needs PHRASEBOOK_MT_KIND (libretranslate or openai)", r);
+      return origin("PHRASEBOOK_MT_URL", r);
+    },
+  },
+  {
+    // Never echoed: a bad value is named without its text.
+    key: "mtKey", env: "PHRASEBOOK_MT_KEY", flag: "--mt-key", help: "the engine's API key (sent to the engine only, never logged)",
+    parse: (r) => r || undefined,
+  },
+  {
+    key: "mtModel", env: "PHRASEBOOK_MT_MODEL", flag: "--mt-model", help: "the model an openai engine is asked for",
+    parse: (r, so) => {
+      const v = r?.trim() || undefined;
+      if (so.mtKind === "openai" && !v) fail("PHRASEBOOK_MT_MODEL", "is required when PHRASEBOOK_MT_KIND is openai", r);
+      return v;
     },
   },
   {

@@ -5,7 +5,8 @@ import { findProject } from "../authoring/projects.ts";
 import { actorKey, type Actor } from "../changes/actor.ts";
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from "../common/errors.ts";
 import type { AppDeps } from "../deps.ts";
-import { grantCoversLanguage, grantOf, roleCovers, type Grant } from "../members/members.ts";
+import { grantCoversLanguage, grantOf, grantsOf, roleCovers, type Grant } from "../members/members.ts";
+import { EVERY_PROJECT, type ReadScope } from "../memory/scope.ts";
 import type { ProjectRole, ProjectRow, TokenScope } from "../storage/schema.ts";
 import { isBearer, TokenAuth, type Caller as TokenInfo } from "../tokens/token-auth.ts";
 import { pathOf } from "../common/http.ts";
@@ -56,6 +57,8 @@ export type Access =
   | "translate"
   /** approving a translation, in the language of the path's `:code` */
   | "approve"
+  /** writing, resolving and deleting comments on keys (docs/translators.md "Comments") */
+  | "comment"
   /** creating, renaming and deleting keys */
   | "keys"
   /** importing a file */
@@ -87,6 +90,7 @@ export const ROLE_FOR: Record<Exclude<Access, "admin">, ProjectRole> = {
   own: "viewer",
   translate: "translator",
   approve: "reviewer",
+  comment: "translator",
   "read-private": "developer",
   keys: "developer",
   import: "developer",
@@ -119,6 +123,7 @@ export const TOKEN_SCOPES_FOR: Record<Access, readonly TokenScope[]> = {
   own: [],
   translate: ["write"],
   approve: ["write"],
+  comment: ["write"],
   keys: ["write"],
   import: ["write"],
   "add-language": ["write"],
@@ -179,6 +184,29 @@ export function grantHolds(grant: Grant | null, access: Exclude<Access, "admin">
 export function visibleLanguages(grant: Grant | null, project: ProjectRow): Set<string> | null {
   if (grant === null || grant.languages === null) return null;
   return new Set([project.baseLanguageCode, ...grant.languages].map((c) => c.toLowerCase()));
+}
+
+/** 403 unless `grant` shows language `code` (a translator's or reviewer's own, or the base language). */
+export function requireVisible(grant: Grant | null, project: ProjectRow, code: string): void {
+  const visible = visibleLanguages(grant, project);
+  if (visible !== null && !visible.has(code.trim().toLowerCase())) {
+    throw forbidden(`your ${grant!.role} role in this project covers ${grant!.languages!.join(", ") || "no language"}, not ${code.slice(0, 40)}`);
+  }
+}
+
+/**
+ * The projects whose stored translations into `code` the caller may read (docs/translators.md
+ * "Translation memory"): a token's own project; a global admin's every project; a user's the
+ * projects they hold a role in (every project, with a default role), less those where their role
+ * is limited to other languages.
+ */
+export function readScope(deps: Pick<AppDeps, "db" | "settings">, caller: Caller, code: string): ReadScope {
+  if (caller.kind === "token") return { only: new Set([caller.token.projectId]), except: new Set() };
+  const grants = grantsOf(deps.db, { id: caller.userId, role: caller.session.user.role });
+  if (grants === null) return EVERY_PROJECT;
+  const covered = [...grants].filter(([, g]) => grantCoversLanguage(g, code)).map(([id]) => id);
+  if (deps.settings.defaultProjectRole === "none") return { only: new Set(covered), except: new Set() };
+  return { only: null, except: new Set([...grants].filter(([, g]) => !grantCoversLanguage(g, code)).map(([id]) => id)) };
 }
 
 /** `items` whose language (by `codeOf`) `visible` includes; all when it is null. */

@@ -344,12 +344,16 @@ export function jsonBodyParser(options: BodyParserOptions) {
   };
 }
 
-/** A declared route's body (rules 1 to 3): its types only, its caller admitted first, at most its limit. */
+/**
+ * A declared route's body (rules 1 to 3): its caller admitted first (as every route authenticates
+ * before it validates, a caller who may not send it learns nothing of what it takes: 401 and 403
+ * before 415), then its types only, at most its limit.
+ */
 async function readRawBody(request: Request, raw: RawBodyMatch, type: string, length: number | null, options: BodyParserOptions): Promise<RawBody> {
   const { route } = raw;
+  options.admit(request, { max: route.maxBytes, signIn: false, import: false, raw });
   if (!route.types.includes(type)) throw unsupported(route.types, type);
   if (length !== null && length > route.maxBytes) throw tooLargeFor(route.maxBytes);
-  options.admit(request, { max: route.maxBytes, signIn: false, import: false, raw });
   const bytes = await readAtMost(request, route.maxBytes);
   options.measured?.(request, bytes.byteLength);
   if (bytes.byteLength === 0) throw new HttpError(400, `request body is empty: this route takes ${route.types.join(", ")}`);

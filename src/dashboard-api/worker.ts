@@ -8,6 +8,9 @@ import { runKeyReadJob, type KeyReadJob, type KeyReadReply } from "../authoring/
 import { KEY_READS_AT_ONCE } from "../authoring/limits.ts";
 import { DATABASE_FILE, openReadOnly, type Db } from "../storage/db.ts";
 import { join } from "node:path";
+import { memoryExportOf, runMemoryExportJob, type MemoryExportFile, type MemoryExportJob, type MemoryExportReply } from "../memory/export.ts";
+import { memoryImportResultOf, runMemoryImportJob, type MemoryImportJob, type MemoryImportReply, type MemoryImportResult } from "../memory/import.ts";
+import { pretranslateResultOf, runPretranslateJob, type PretranslateJob, type PretranslateProgress, type PretranslateReply } from "../memory/pretranslate.ts";
 import { compileMessage, runCompileTask, type CompileReply } from "../releases/compile-job.ts";
 import { runReleaseReadJob, type ReleaseReadJob, type ReleaseReadReply } from "../releases/read-job.ts";
 import { parseJsonBody } from "./guards.ts";
@@ -25,6 +28,9 @@ type Task =
   | { kind: "parse-body"; bytes: Uint8Array }
   | { kind: "release-read"; job: ReleaseReadJob }
   | { kind: "key-read"; job: KeyReadJob }
+  | { kind: "memory-import"; job: MemoryImportJob }
+  | { kind: "memory-export"; job: MemoryExportJob }
+  | { kind: "pretranslate"; job: PretranslateJob }
   | ReturnType<typeof compileMessage>;
 
 /**
@@ -46,8 +52,11 @@ class KeptReader {
 
 type ParseReply = { ok: unknown } | { refused: { status: number; message: string } } | { crashed: string };
 
-async function perform(task: Task, reader: KeptReader): Promise<ImportReply | ParseReply | ReleaseReadReply | KeyReadReply | CompileReply> {
+async function perform(task: Task, reader: KeptReader): Promise<ImportReply | ParseReply | ReleaseReadReply | KeyReadReply | CompileReply | MemoryImportReply | MemoryExportReply | PretranslateReply> {
   if (task.kind === "compile") return runCompileTask(task.task);
+  if (task.kind === "memory-import") return runMemoryImportJob(task.job);
+  if (task.kind === "memory-export") return runMemoryExportJob(task.job);
+  if (task.kind === "pretranslate") return runPretranslateJob(task.job);
   if (task.kind === "key-read") return runKeyReadJob(reader.for(task.job.dataDir), task.job);
   if (task.kind === "import") return runImportJob(task.job);
   if (task.kind === "release-read") return runReleaseReadJob(task.job);
@@ -102,6 +111,21 @@ export async function parseBodyOffThread(bytes: Uint8Array): Promise<unknown> {
 /** An export or a diff on a worker thread (releases/read-job.ts). */
 export function releaseReadOffThread(job: ReleaseReadJob): Promise<ReleaseReadReply> {
   return runInWorker<ReleaseReadReply>({ kind: "release-read", job });
+}
+
+/** A TMX import on a worker thread (memory/import.ts). */
+export async function memoryImportOffThread(job: MemoryImportJob): Promise<MemoryImportResult> {
+  return memoryImportResultOf(await runInWorker<MemoryImportReply>({ kind: "memory-import", job }));
+}
+
+/** A TMX export on a worker thread (memory/export.ts). */
+export async function memoryExportOffThread(job: MemoryExportJob): Promise<MemoryExportFile> {
+  return memoryExportOf(await runInWorker<MemoryExportReply>({ kind: "memory-export", job }));
+}
+
+/** Pre-translation's memory part on a worker thread (memory/pretranslate.ts). */
+export async function pretranslateOffThread(job: PretranslateJob): Promise<PretranslateProgress> {
+  return pretranslateResultOf(await runInWorker<PretranslateReply>({ kind: "pretranslate", job }));
 }
 
 /**

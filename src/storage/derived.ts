@@ -80,14 +80,94 @@ const SEARCH_TRIGGERS = {
   END`,
 };
 
+/**
+ * The translation memory's index of source strings (docs/translators.md "Translation memory"):
+ * every base-language value of every project (by the value's rowid) and every imported memory
+ * unit's source (by its id, negated), each between STX and ETX so that a string of one or two
+ * characters has a trigram and a string's start and end count. Trigrams, case folded, without
+ * positions or a copy of the text (`content=''`, rows deleted by rowid: `contentless_delete`).
+ * Suggestions read the postings of a string's rarer trigrams and score what they find exactly
+ * (src/memory/search.ts); bench/RESULTS.md "Translation memory" has the figures.
+ */
+/** The memory's index and its short strings, for the statements that read them (memory/queries.ts). */
+export const MEMORY_SEARCH = "memory_search";
+export const MEMORY_SHORT = "memory_short";
+
+const MEMORY_TABLE = `CREATE VIRTUAL TABLE memory_search USING fts5(text, content='', contentless_delete=1, tokenize='trigram', detail='none')`;
+
+/** Whether the value of `row`'s language is its project's base language. */
+const isBase = (row: "NEW" | "OLD") =>
+  `(SELECT l.code = p.base_language_code FROM languages l JOIN projects p ON p.id = l.project_id WHERE l.id = ${row}.language_id)`;
+/** Whether `row` is known to be of another language than its project's base (not when its language or project is being deleted). */
+const knownNotBase = (row: "NEW" | "OLD") =>
+  `EXISTS (SELECT 1 FROM languages l JOIN projects p ON p.id = l.project_id WHERE l.id = ${row}.language_id AND l.code IS NOT p.base_language_code)`;
+const marked = (value: string) => `char(2) || ${value} || char(3)`;
+
+/**
+ * The memory's short strings, beside its index (src/memory/short.ts): every source string of at
+ * most SHORT_STORED_MAX code points, by length. A string of a few characters has too few trigrams to
+ * be found by them (`A the` and `A the.` share one), so a short one is compared with every stored
+ * string of a length it could match instead: a range of this table's clustered key.
+ */
+const SHORT_STORED_MAX = 20;
+const SHORT_TABLE = `CREATE TABLE memory_short (len INTEGER NOT NULL, id INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (len, id)) WITHOUT ROWID`;
+const shortInsert = (id: string, value: string) =>
+  `INSERT OR REPLACE INTO memory_short (len, id, text) SELECT length(${value}), ${id}, ${value} WHERE length(${value}) <= ${SHORT_STORED_MAX};`;
+const shortDelete = (id: string, value: string) => `DELETE FROM memory_short WHERE len = length(${value}) AND id = ${id};`;
+
+const MEMORY_TRIGGERS = {
+  memory_search_insert: `CREATE TRIGGER memory_search_insert AFTER INSERT ON translations WHEN ${isBase("NEW")} BEGIN
+    INSERT INTO memory_search (rowid, text) VALUES (NEW.rowid, ${marked("NEW.value")});
+    ${shortInsert("NEW.rowid", "NEW.value")}
+  END`,
+  memory_search_update: `CREATE TRIGGER memory_search_update AFTER UPDATE OF value ON translations WHEN OLD.value IS NOT NEW.value AND ${isBase("NEW")} BEGIN
+    DELETE FROM memory_search WHERE rowid = OLD.rowid;
+    INSERT INTO memory_search (rowid, text) VALUES (NEW.rowid, ${marked("NEW.value")});
+    ${shortDelete("OLD.rowid", "OLD.value")}
+    ${shortInsert("NEW.rowid", "NEW.value")}
+  END`,
+  // A cascade (a language or project deleted) removes the parent row first: unless the value is
+  // known to be of another language, its row goes from the index.
+  memory_search_delete: `CREATE TRIGGER memory_search_delete AFTER DELETE ON translations WHEN NOT ${knownNotBase("OLD")} BEGIN
+    DELETE FROM memory_search WHERE rowid = OLD.rowid;
+    ${shortDelete("OLD.rowid", "OLD.value")}
+  END`,
+  memory_search_base: `CREATE TRIGGER memory_search_base AFTER UPDATE OF base_language_code ON projects WHEN OLD.base_language_code IS NOT NEW.base_language_code BEGIN
+    DELETE FROM memory_search WHERE rowid IN (SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
+    DELETE FROM memory_short WHERE (len, id) IN (SELECT length(t.value), t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
+    INSERT INTO memory_search (rowid, text) SELECT t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code;
+    INSERT OR REPLACE INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value FROM translations t JOIN languages l ON l.id = t.language_id
+      WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code AND length(t.value) <= ${SHORT_STORED_MAX};
+  END`,
+  memory_search_unit_insert: `CREATE TRIGGER memory_search_unit_insert AFTER INSERT ON memory_units BEGIN
+    INSERT INTO memory_search (rowid, text) VALUES (-NEW.id, ${marked("NEW.source")});
+    ${shortInsert("-NEW.id", "NEW.source")}
+  END`,
+  memory_search_unit_delete: `CREATE TRIGGER memory_search_unit_delete AFTER DELETE ON memory_units BEGIN
+    DELETE FROM memory_search WHERE rowid = -OLD.id;
+    ${shortDelete("-OLD.id", "OLD.source")}
+  END`,
+};
+
+const FILL_MEMORY = [
+  `INSERT INTO memory_search (rowid, text) SELECT t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id WHERE l.code = p.base_language_code`,
+  `INSERT INTO memory_search (rowid, text) SELECT -id, ${marked("source")} FROM memory_units`,
+  `INSERT INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id
+   WHERE l.code = p.base_language_code AND length(t.value) <= ${SHORT_STORED_MAX}`,
+  `INSERT INTO memory_short (len, id, text) SELECT length(source), -id, source FROM memory_units WHERE length(source) <= ${SHORT_STORED_MAX}`,
+];
+
 /** Makes whatever of the kept data is missing, with its data; a no-op when all is there. Returns what it made. */
 export function ensureDerived(sqlite: Database): string[] {
   const present = new Set(sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'table')").all().map((r) => r.name));
   // Before the migration that makes language_counts (a test may apply only the older ones), there is nothing to keep.
   const countsMissing = present.has("language_counts") && Object.keys(COUNT_TRIGGERS).some((name) => !present.has(name));
   const searchMissing = !present.has(TRANSLATION_SEARCH) || Object.keys(SEARCH_TRIGGERS).some((name) => !present.has(name));
+  // Before the migration that makes memory_units there is no memory to index.
+  const memoryMissing =
+    present.has("memory_units") && (!present.has(MEMORY_SEARCH) || !present.has(MEMORY_SHORT) || Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
   const made: string[] = [];
-  if (!countsMissing && !searchMissing) return made;
+  if (!countsMissing && !searchMissing && !memoryMissing) return made;
   sqlite.transaction(() => {
     if (countsMissing) {
       for (const name of Object.keys(COUNT_TRIGGERS)) sqlite.run(`DROP TRIGGER IF EXISTS ${name}`);
@@ -103,6 +183,16 @@ export function ensureDerived(sqlite: Database): string[] {
       sqlite.run(`INSERT INTO ${TRANSLATION_SEARCH} (${TRANSLATION_SEARCH}) VALUES ('rebuild')`);
       for (const statement of Object.values(SEARCH_TRIGGERS)) sqlite.run(statement);
       made.push(TRANSLATION_SEARCH);
+    }
+    if (memoryMissing) {
+      for (const name of Object.keys(MEMORY_TRIGGERS)) sqlite.run(`DROP TRIGGER IF EXISTS ${name}`);
+      sqlite.run("DROP TABLE IF EXISTS memory_search");
+      sqlite.run("DROP TABLE IF EXISTS memory_short");
+      sqlite.run(MEMORY_TABLE);
+      sqlite.run(SHORT_TABLE);
+      for (const statement of FILL_MEMORY) sqlite.run(statement);
+      for (const statement of Object.values(MEMORY_TRIGGERS)) sqlite.run(statement);
+      made.push("memory_search");
     }
   })();
   if (sqlite.query("SELECT 1 FROM translations LIMIT 1").get()) log.info("storage: built the kept counts and search index from the values", { made });

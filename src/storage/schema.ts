@@ -166,7 +166,7 @@ export const languageCounts = sqliteTable("language_counts", {
 
 /** One finding of the message checks (docs/product.md §7). */
 export interface MessageProblem {
-  code: "icu_syntax" | "placeholder_unknown" | "plural_category" | "placeholder_missing";
+  code: "icu_syntax" | "placeholder_unknown" | "plural_category" | "placeholder_missing" | "glossary";
   severity: "error" | "warning";
   message: string;
 }
@@ -188,7 +188,8 @@ export const translationHistory = sqliteTable(
     byKind: text("by_kind", { enum: ["user", "token"] }).notNull(),
     byPublicId: text("by_public_id").notNull(),
     byName: text("by_name").notNull(),
-    via: text("via", { enum: ["edit", "import", "approve"] }).notNull(),
+    // `memory` and `machine`: filled by a developer's pre-translation, never approved (docs/translators.md "Pre-translation").
+    via: text("via", { enum: ["edit", "import", "approve", "memory", "machine"] }).notNull(),
     at: integer("at").notNull(),
   },
   (t) => [
@@ -506,6 +507,144 @@ export const publishTargetCursors = sqliteTable("publish_target_cursors", {
 });
 
 /**
+ * Translation memories imported into a project from TMX files (docs/translators.md "Translation
+ * memory"): one row per file, its units below. Deleting the row deletes its units.
+ */
+export const memoryImports = sqliteTable(
+  "memory_imports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The file's source language as it wrote it (`srclang`). */
+    sourceLanguage: text("source_language").notNull(),
+    units: integer("units").notNull().default(0),
+    byKind: text("by_kind", { enum: ["user", "token"] }).notNull(),
+    byPublicId: text("by_public_id").notNull(),
+    byName: text("by_name").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("memory_imports_project_idx").on(t.projectId)],
+);
+
+/**
+ * One translation unit of an imported memory: its source text (in the project's base language)
+ * and, in `memory_targets`, its translations. The source is in the memory's search index
+ * (`memory_search`, src/storage/derived.ts) under the negated id.
+ */
+export const memoryUnits = sqliteTable(
+  "memory_units",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    importId: integer("import_id").notNull().references(() => memoryImports.id, { onDelete: "cascade" }),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    /** The unit's `tuid` in the file (a key, for a Phrasebook export), or null. */
+    tuid: text("tuid"),
+    source: text("source").notNull(),
+  },
+  (t) => [index("memory_units_import_idx").on(t.importId)],
+);
+
+/** A unit's translation into one language, under the code the project spells it with. */
+export const memoryTargets = sqliteTable(
+  "memory_targets",
+  {
+    unitId: integer("unit_id").notNull().references(() => memoryUnits.id, { onDelete: "cascade" }),
+    languageCode: text("language_code").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.unitId, t.languageCode] })],
+);
+
+/**
+ * A project's glossary (docs/translators.md "Glossary"): a term of the base language, its
+ * translations by language code, a note, and two flags. The message checks warn (`glossary`)
+ * when a translation leaves a term's translation out or changes a term not to be translated.
+ */
+export const glossaryTerms = sqliteTable(
+  "glossary_terms",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    term: text("term").notNull(),
+    translations: text("translations", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
+    note: text("note").notNull().default(""),
+    caseSensitive: integer("case_sensitive", { mode: "boolean" }).notNull().default(false),
+    doNotTranslate: integer("do_not_translate", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("glossary_project_term_uq").on(t.projectId, t.term)],
+);
+
+/**
+ * Comments on a key (docs/translators.md "Comments"), plain text, maybe about one language. Who
+ * wrote one is kept by name as in the history, so a deleted user's comments stay readable;
+ * `by_user_id` (null for a token or a deleted user) decides who may delete it.
+ */
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    keyId: integer("key_id").notNull().references(() => translationKeys.id, { onDelete: "cascade" }),
+    languageCode: text("language_code"),
+    body: text("body").notNull(),
+    byKind: text("by_kind", { enum: ["user", "token"] }).notNull(),
+    byPublicId: text("by_public_id").notNull(),
+    byName: text("by_name").notNull(),
+    createdAt: integer("created_at").notNull(),
+    resolvedAt: integer("resolved_at"),
+  },
+  (t) => [
+    index("comments_key_idx").on(t.keyId, t.id),
+    // The keys with an open comment, for `?comments=open` and the `open_comments` counts.
+    index("comments_open_idx").on(t.keyId).where(sql`resolved_at IS NULL`),
+  ],
+);
+
+/**
+ * Screenshots of an app (docs/translators.md "Screenshots"), kept in the database itself as
+ * blobs, so backups (VACUUM INTO) and the replica (Litestream) carry them with everything else
+ * (docs/decisions.md "Screenshots in the database"). The type is the one sniffed from the bytes.
+ */
+export const screenshots = sqliteTable(
+  "screenshots",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    publicId: text("public_id").notNull().unique(),
+    projectId: integer("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    contentType: text("content_type", { enum: ["image/png", "image/jpeg", "image/webp"] }).notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    bytes: integer("bytes").notNull(),
+    /** SHA-256 of the image, hex: pushing the same file again changes nothing. */
+    sha256: text("sha256").notNull(),
+    image: blob("image", { mode: "buffer" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("screenshots_project_name_uq").on(t.projectId, t.name)],
+);
+
+/** Which keys a screenshot shows, and where (a box in the image's pixels, or none). */
+export const screenshotKeys = sqliteTable(
+  "screenshot_keys",
+  {
+    screenshotId: integer("screenshot_id").notNull().references(() => screenshots.id, { onDelete: "cascade" }),
+    keyId: integer("key_id").notNull().references(() => translationKeys.id, { onDelete: "cascade" }),
+    x: integer("x"),
+    y: integer("y"),
+    width: integer("width"),
+    height: integer("height"),
+  },
+  (t) => [primaryKey({ columns: [t.screenshotId, t.keyId] }), index("screenshot_keys_key_idx").on(t.keyId)],
+);
+
+/**
  * The mirror's queue (docs/deploy.md "Object storage and CDN purge"): each object to write or
  * remove in the bucket, from the path record's changes (`change_id`, 0 for a full pass), durable so
  * a publish never waits for the store and a restart loses nothing. A row is copied once no earlier
@@ -584,5 +723,9 @@ export type HistoryRow = typeof translationHistory.$inferSelect;
 export type MemberRow = typeof projectMembers.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type PathChangeRow = typeof pathChanges.$inferSelect;
+export type GlossaryTermRow = typeof glossaryTerms.$inferSelect;
+export type CommentRow = typeof comments.$inferSelect;
+export type ScreenshotRow = typeof screenshots.$inferSelect;
+export type MemoryImportRow = typeof memoryImports.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
 export type BuildRow = typeof builds.$inferSelect;

@@ -70,7 +70,8 @@ function refusedBeforeAnyRoute(r: { status: number; json: any }): boolean {
     case 413:
       return /^request body is larger than \d+ [KM]B, the limit of this route$/.test(error);
     case 415:
-      return error.startsWith("request body must be JSON");
+      // JSON, or for a file route the types it takes (a TMX memory, a CSV glossary, an image).
+      return error.startsWith("request body must be ");
     case 401:
     case 403:
       return error !== "";

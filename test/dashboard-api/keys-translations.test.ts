@@ -41,6 +41,7 @@ const rows: Scenario[] = [
         context: null,
         arb_metadata: null,
         translations: { en: { value: "EN home.title", status: "translated", problems: [] } },
+        open_comments: 0,
       });
     },
   },
@@ -83,7 +84,7 @@ const rows: Scenario[] = [
   { name: "a search over 500 characters is 400 naming it", method: "GET", url: list(`?search=${"s".repeat(501)}`), status: 400, contains: ['"search"'] },
   { name: "an unknown project is 404", method: "GET", url: "/projects/prj_00000000000000000000/keys", status: 404, contains: ["project not found"] },
 
-  { name: "a member may create a key, which writes key_created", as: "member", method: "POST", url: "/projects/:pid/keys", body: { key: "checkout.pay", context: "Button" }, status: 201, events: ["key_created"], after: (_, body) => expect(body).toEqual({ id: expect.stringMatching(KEY_ID), key: "checkout.pay", context: "Button", arb_metadata: null, translations: {} }) },
+  { name: "a member may create a key, which writes key_created", as: "member", method: "POST", url: "/projects/:pid/keys", body: { key: "checkout.pay", context: "Button" }, status: 201, events: ["key_created"], after: (_, body) => expect(body).toEqual({ id: expect.stringMatching(KEY_ID), key: "checkout.pay", context: "Button", arb_metadata: null, translations: {}, open_comments: 0 }) },
   { name: "keys are kept exactly as written: another letter case is another key", method: "POST", url: "/projects/:pid/keys", body: { key: "Checkout.Title" }, status: 201, contains: ['"key":"Checkout.Title"'], events: ["key_created"] },
   { name: "a blank context is none", method: "POST", url: "/projects/:pid/keys", body: { key: "k", context: "  " }, status: 201, contains: ['"context":null'] },
   { name: "a key that exists is 409 and writes no event", method: "POST", url: "/projects/:pid/keys", body: { key: "checkout.title" }, status: 409, contains: ["already exists"], events: [] },
@@ -103,6 +104,7 @@ const rows: Scenario[] = [
         context: "Page title",
         arb_metadata: null,
         translations: { en: { value: "Checkout", status: "approved", problems: [] }, de: { value: "Kasse", status: "translated", problems: [] } },
+        open_comments: 0,
       }),
   },
   { name: "an unknown key is 404", method: "GET", url: "/projects/:pid/keys/key_00000000000000000000", status: 404, contains: ["key not found"] },

@@ -8,7 +8,9 @@
 import { expect, test } from "bun:test";
 import { scenarios, type RoleWho, type Scenario, type ScenarioContext } from "../helpers/scenario.ts";
 import { testApp } from "../helpers/app.ts";
+import { PNG } from "../screenshots/images.ts";
 import { ROLE_USERS, rolesWorld } from "./roles-world.ts";
+import { TMX } from "./world.ts";
 import { dashboardRoutes } from "./routes.ts";
 
 type Needs = "viewer" | "translator" | "reviewer" | "developer" | "publisher" | "admin";
@@ -27,7 +29,11 @@ const ROLE_OF: Record<Exclude<RoleWho, "outsider">, Needs> = {
  * status: the success needs a state this world lacks (a channel, a schedule), and the route's own
  * table has it; the refusals are checked here all the same.
  */
-const RIGHTS: [route: string, needs: Needs, url: string, body: unknown, ok: number | null][] = [
+const XML = { "content-type": "application/xml" };
+const CSV = { "content-type": "text/csv" };
+const IMAGE = { "content-type": "image/png" };
+
+const RIGHTS: [route: string, needs: Needs, url: string, body: unknown, ok: number | null, headers?: Record<string, string>][] = [
   ["GET /projects/:pid", "viewer", "/projects/:pid", undefined, 200],
   ["PATCH /projects/:pid", "admin", "/projects/:pid", { name: "Renamed" }, 200],
   ["POST /projects/:pid/rotate-slug", "admin", "/projects/:pid/rotate-slug", undefined, 200],
@@ -86,24 +92,48 @@ const RIGHTS: [route: string, needs: Needs, url: string, body: unknown, ok: numb
   ["POST /projects/:pid/signing-key/rotate", "admin", "/projects/:pid/signing-key/rotate", undefined, 200],
   ["GET /projects/:pid/builds", "viewer", "/projects/:pid/builds", undefined, 200],
   ["POST /projects/:pid/builds", "developer", "/projects/:pid/builds", { files: [{ format: "json", content: '{"a":"A"}' }] }, 201],
+  // Help for translators (docs/translators.md).
+  ["GET /projects/:pid/keys/:keyId/suggestions", "viewer", "/projects/:pid/keys/:keyId/suggestions?language=de", undefined, 200],
+  ["GET /projects/:pid/tm.tmx", "viewer", "/projects/:pid/tm.tmx?language=de", undefined, 200],
+  ["POST /projects/:pid/tm/import", "developer", "/projects/:pid/tm/import", TMX, 200, XML],
+  ["GET /projects/:pid/tm/imports", "viewer", "/projects/:pid/tm/imports", undefined, 200],
+  ["DELETE /projects/:pid/tm/imports/:importId", "developer", "/projects/:pid/tm/imports/:importId", undefined, 204],
+  ["POST /projects/:pid/pretranslate", "developer", "/projects/:pid/pretranslate", { language_code: "de" }, 200],
+  ["GET /projects/:pid/glossary", "viewer", "/projects/:pid/glossary", undefined, 200],
+  ["POST /projects/:pid/glossary", "developer", "/projects/:pid/glossary", { term: "cart" }, 201],
+  ["PATCH /projects/:pid/glossary/:termId", "developer", "/projects/:pid/glossary/:termId", { note: "later" }, 200],
+  ["DELETE /projects/:pid/glossary/:termId", "developer", "/projects/:pid/glossary/:termId", undefined, 204],
+  ["GET /projects/:pid/glossary.csv", "viewer", "/projects/:pid/glossary.csv", undefined, 200],
+  ["POST /projects/:pid/glossary.csv", "developer", "/projects/:pid/glossary.csv", "term\ncart\n", 200, CSV],
+  ["GET /projects/:pid/keys/:keyId/comments", "viewer", "/projects/:pid/keys/:keyId/comments", undefined, 200],
+  ["POST /projects/:pid/keys/:keyId/comments", "translator", "/projects/:pid/keys/:keyId/comments", { body: "Which page?" }, 201],
+  ["POST /projects/:pid/keys/:keyId/comments/:commentId/resolve", "translator", "/projects/:pid/keys/:keyId/comments/:commentId/resolve", undefined, 200],
+  // Its author's or a project admin's to delete: comments.test.ts.
+  ["DELETE /projects/:pid/keys/:keyId/comments/:commentId", "translator", "/projects/:pid/keys/:keyId/comments/:commentId", undefined, null],
+  ["GET /projects/:pid/screenshots", "viewer", "/projects/:pid/screenshots", undefined, 200],
+  ["POST /projects/:pid/screenshots", "developer", "/projects/:pid/screenshots?name=home", PNG, 201, IMAGE],
+  ["GET /projects/:pid/screenshots/:sid/image", "viewer", "/projects/:pid/screenshots/:sid/image", undefined, 200],
+  ["PUT /projects/:pid/screenshots/:sid/keys", "developer", "/projects/:pid/screenshots/:sid/keys", { keys: [] }, 200],
+  ["DELETE /projects/:pid/screenshots/:sid", "developer", "/projects/:pid/screenshots/:sid", undefined, 204],
+  ["GET /projects/:pid/keys/:keyId/screenshots", "viewer", "/projects/:pid/keys/:keyId/screenshots", undefined, 200],
 ];
 
 const METHOD = (route: string) => route.split(" ")[0]!;
 
 const rows: Scenario[] = [];
-for (const [route, needs, url, body, ok] of RIGHTS) {
+for (const [route, needs, url, body, ok, headers] of RIGHTS) {
   for (const { who } of ROLE_USERS) {
     const method = METHOD(route);
     if (who === "outsider") {
-      rows.push({ name: "no role in the project: 404", as: who, method, url, body, status: 404, contains: ["project not found"] });
+      rows.push({ name: "no role in the project: 404", as: who, method, url, body, headers, status: 404, contains: ["project not found"] });
       continue;
     }
     const allowed = ORDER.indexOf(ROLE_OF[who]) >= ORDER.indexOf(needs);
     if (allowed && ok === null) continue;
     rows.push(
       allowed
-        ? { name: `${who} may (needs ${needs})`, as: who, method, url, body, status: ok! }
-        : { name: `${who} may not (needs ${needs})`, as: who, method, url, body, status: 403, contains: [`${needs} role`] },
+        ? { name: `${who} may (needs ${needs})`, as: who, method, url, body, headers, status: ok! }
+        : { name: `${who} may not (needs ${needs})`, as: who, method, url, body, headers, status: 403, contains: [`${needs} role`] },
     );
   }
 }

@@ -17,7 +17,28 @@ import { testApp } from "../helpers/app.ts";
 import type { Scenario } from "../helpers/scenario.ts";
 
 export type Rule = "member" | "admin" | "no session";
-export type Resource = "sessions" | "sso" | "audit" | "users" | "projects-languages" | "keys-translations" | "history" | "problems" | "editor" | "import" | "releases" | "channels" | "tokens" | "webhooks-endpoints" | "members" | "mirror" | "delivery";
+export type Resource =
+  | "sessions"
+  | "sso"
+  | "audit"
+  | "users"
+  | "projects-languages"
+  | "keys-translations"
+  | "history"
+  | "problems"
+  | "editor"
+  | "import"
+  | "releases"
+  | "channels"
+  | "tokens"
+  | "webhooks-endpoints"
+  | "members"
+  | "mirror"
+  | "delivery"
+  | "memory"
+  | "glossary"
+  | "comments"
+  | "screenshots";
 
 export const PREFIX = "/dashboard/api";
 
@@ -114,6 +135,37 @@ export const ROUTES: Record<Resource, [route: string, rule: Rule][]> = {
     ["GET /projects/:pid/webhooks/:wid/deliveries", "member"],
     ["GET /projects/:pid/deliveries/:did", "member"],
     ["POST /projects/:pid/deliveries/:did/redeliver", "admin"],
+  ],
+  // Help for translators (docs/translators.md); every role: roles.test.ts.
+  memory: [
+    ["GET /projects/:pid/keys/:keyId/suggestions", "member"],
+    ["GET /projects/:pid/tm.tmx", "member"],
+    ["POST /projects/:pid/tm/import", "member"],
+    ["GET /projects/:pid/tm/imports", "member"],
+    ["DELETE /projects/:pid/tm/imports/:importId", "member"],
+    ["POST /projects/:pid/pretranslate", "member"],
+  ],
+  glossary: [
+    ["GET /projects/:pid/glossary", "member"],
+    ["POST /projects/:pid/glossary", "member"],
+    ["PATCH /projects/:pid/glossary/:termId", "member"],
+    ["DELETE /projects/:pid/glossary/:termId", "member"],
+    ["GET /projects/:pid/glossary.csv", "member"],
+    ["POST /projects/:pid/glossary.csv", "member"],
+  ],
+  comments: [
+    ["GET /projects/:pid/keys/:keyId/comments", "member"],
+    ["POST /projects/:pid/keys/:keyId/comments", "member"],
+    ["POST /projects/:pid/keys/:keyId/comments/:commentId/resolve", "member"],
+    ["DELETE /projects/:pid/keys/:keyId/comments/:commentId", "member"],
+  ],
+  screenshots: [
+    ["GET /projects/:pid/screenshots", "member"],
+    ["POST /projects/:pid/screenshots", "member"],
+    ["GET /projects/:pid/screenshots/:sid/image", "member"],
+    ["PUT /projects/:pid/screenshots/:sid/keys", "member"],
+    ["DELETE /projects/:pid/screenshots/:sid", "member"],
+    ["GET /projects/:pid/keys/:keyId/screenshots", "member"],
   ],
   // Project admins and global admins (docs/dashboard-api.md "Project roles"); every role: roles.test.ts.
   members: [

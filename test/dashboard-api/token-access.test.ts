@@ -12,7 +12,9 @@ import { ManualClock } from "../helpers/app.ts";
 import { closeWriteLockProbe, holdWriteLock, writeLockHeld } from "../helpers/write-lock.ts";
 import { openWorld, scenarios, type Scenario, type TokenWho } from "../helpers/scenario.ts";
 import { ROUTES } from "./routes.ts";
+import { PNG } from "../screenshots/images.ts";
 import { tokenWorld } from "./token-world.ts";
+import { TMX } from "./world.ts";
 
 /** Which scopes let a token call the route (docs/dashboard-api.md "Tokens"). */
 type TokenRule = "write or publish" | "write" | "publish" | "no token";
@@ -22,6 +24,8 @@ interface Example {
   /** A request an admin makes successfully, and its status. */
   url: string;
   body?: unknown;
+  /** A file route's content type (docs/dashboard-api.md "Conventions"). */
+  headers?: Record<string, string>;
   ok: number;
 }
 
@@ -101,6 +105,30 @@ const EXAMPLES: Record<string, Example> = {
   "GET /projects/:pid/webhooks/:wid/deliveries": { rule: "no token", url: "/projects/:pid/webhooks/:webhookId/deliveries", ok: 200 },
   "GET /projects/:pid/deliveries/:did": { rule: "no token", url: "/projects/:pid/deliveries/:deliveryId", ok: 200 },
   "POST /projects/:pid/deliveries/:did/redeliver": { rule: "no token", url: "/projects/:pid/deliveries/:deliveryId/redeliver", ok: 202 },
+  // Help for translators (docs/translators.md): reading like the keys, writing like imports and keys.
+  "GET /projects/:pid/keys/:keyId/suggestions": { rule: "write or publish", url: "/projects/:pid/keys/:keyId/suggestions?language=de", ok: 200 },
+  "GET /projects/:pid/tm.tmx": { rule: "write or publish", url: "/projects/:pid/tm.tmx?language=de", ok: 200 },
+  "POST /projects/:pid/tm/import": { rule: "write", url: "/projects/:pid/tm/import", body: TMX, headers: { "content-type": "application/xml" }, ok: 200 },
+  "GET /projects/:pid/tm/imports": { rule: "write or publish", url: "/projects/:pid/tm/imports", ok: 200 },
+  "DELETE /projects/:pid/tm/imports/:importId": { rule: "write", url: "/projects/:pid/tm/imports/:importId", ok: 204 },
+  "POST /projects/:pid/pretranslate": { rule: "write", url: "/projects/:pid/pretranslate", body: { language_code: "de" }, ok: 200 },
+  "GET /projects/:pid/glossary": { rule: "write or publish", url: "/projects/:pid/glossary", ok: 200 },
+  "POST /projects/:pid/glossary": { rule: "write", url: "/projects/:pid/glossary", body: { term: "cart" }, ok: 201 },
+  "PATCH /projects/:pid/glossary/:termId": { rule: "write", url: "/projects/:pid/glossary/:termId", body: { note: "later" }, ok: 200 },
+  "DELETE /projects/:pid/glossary/:termId": { rule: "write", url: "/projects/:pid/glossary/:termId", ok: 204 },
+  "GET /projects/:pid/glossary.csv": { rule: "write or publish", url: "/projects/:pid/glossary.csv", ok: 200 },
+  "POST /projects/:pid/glossary.csv": { rule: "write", url: "/projects/:pid/glossary.csv", body: "term\ncart\n", headers: { "content-type": "text/csv" }, ok: 200 },
+  "GET /projects/:pid/keys/:keyId/comments": { rule: "write or publish", url: "/projects/:pid/keys/:keyId/comments", ok: 200 },
+  "POST /projects/:pid/keys/:keyId/comments": { rule: "write", url: "/projects/:pid/keys/:keyId/comments", body: { body: "From CI" }, ok: 201 },
+  "POST /projects/:pid/keys/:keyId/comments/:commentId/resolve": { rule: "write", url: "/projects/:pid/keys/:keyId/comments/:commentId/resolve", ok: 200 },
+  // A token may delete its own comments; the world's is a person's: 403 (docs/translators.md "Comments").
+  "DELETE /projects/:pid/keys/:keyId/comments/:commentId": { rule: "write", url: "/projects/:pid/keys/:keyId/comments/:commentId", ok: 403 },
+  "GET /projects/:pid/screenshots": { rule: "write or publish", url: "/projects/:pid/screenshots", ok: 200 },
+  "POST /projects/:pid/screenshots": { rule: "write", url: "/projects/:pid/screenshots?name=home", body: PNG, headers: { "content-type": "image/png" }, ok: 201 },
+  "GET /projects/:pid/screenshots/:sid/image": { rule: "write or publish", url: "/projects/:pid/screenshots/:sid/image", ok: 200 },
+  "PUT /projects/:pid/screenshots/:sid/keys": { rule: "write", url: "/projects/:pid/screenshots/:sid/keys", body: { keys: [] }, ok: 200 },
+  "DELETE /projects/:pid/screenshots/:sid": { rule: "write", url: "/projects/:pid/screenshots/:sid", ok: 204 },
+  "GET /projects/:pid/keys/:keyId/screenshots": { rule: "write or publish", url: "/projects/:pid/keys/:keyId/screenshots", ok: 200 },
 };
 
 /** The scope a refusal names: the first scope of the rule, `admin` where no token reaches. */
@@ -123,7 +151,7 @@ function row(route: string, who: TokenWho): Scenario | undefined {
   const method = route.split(" ")[0]!;
   const scope = who.slice("token:".length);
   const allowed = who === "token:other" ? ALLOWS[example.rule].length > 0 : ALLOWS[example.rule].includes(scope);
-  const base = { method, body: example.body, as: who };
+  const base = { method, body: example.body, headers: example.headers, as: who };
   // The project is loaded before the access is judged: another project's id is unknown to a token whatever the route.
   if (who === "token:other" && example.url.startsWith("/projects/:pid")) {
     return { ...base, name: "product §6: a token of another project is 404 on this one", url: example.url, status: 404, contains: ['{"error":"project not found"}'], events: [] };

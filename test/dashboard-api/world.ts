@@ -8,10 +8,14 @@
  *   token "CI"; a webhook endpoint for key_created and release_published with one test delivery
  *   (pending: no sender runs);
  * - "Listing" (en): six keys for search and paging; "Other" (fr): empty, for ids of one project
- *   used under another.
+ *   used under another;
+ * - help for translators in "Shop" (docs/translators.md): the glossary term "wishlist", a resolved
+ *   comment on `checkout.title`, the screenshot "checkout" showing it in a box, and an imported
+ *   memory of one unit.
  */
 import type { TestApp } from "../helpers/app.ts";
 import type { World } from "../helpers/scenario.ts";
+import { PNG } from "../screenshots/images.ts";
 
 export const MEMBER = { email: "member@example.test", password: "member-password" };
 export const AUTHOR = { email: "author@example.test", password: "author-password" };
@@ -22,6 +26,9 @@ function must<T extends { status: number; body: any }>(what: string, reply: T, s
   if (reply.status !== status) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply;
 }
+
+/** The world's imported memory: one unit, en to de. */
+export const TMX = `<?xml version="1.0" encoding="UTF-8"?><tmx version="1.4"><header srclang="en" creationtool="t" creationtoolversion="1" segtype="sentence" o-tmf="t" adminlang="en" datatype="plaintext"/><body><tu tuid="legacy"><tuv xml:lang="en"><seg>Pay now</seg></tuv><tuv xml:lang="de"><seg>Jetzt bezahlen</seg></tuv></tu></body></tmx>`;
 
 export async function standardWorld(t: TestApp): Promise<World> {
   const admin = await t.login();
@@ -52,6 +59,13 @@ export async function standardWorld(t: TestApp): Promise<World> {
   // The member holds `developer` in every project: the rights a member had before project roles
   // (docs/dashboard-api.md "Project roles"), which the tables of this world were written for.
   for (const project of [pid, listPid, otherPid]) must("member role", await admin.put(`/projects/${project}/members/${memberId}`, { role: "developer" }), 200);
+  const term = must("glossary term", await admin.post(`/projects/${pid}/glossary`, { term: "wishlist", translations: { de: "Wunschliste" } })).body;
+  const comment = must("comment", await member.post(`/projects/${pid}/keys/${keyId}/comments`, { body: "Page or button?" })).body;
+  must("resolve", await admin.post(`/projects/${pid}/keys/${keyId}/comments/${comment.id}/resolve`), 200);
+  const shot = must("screenshot", await admin.upload("POST", `/projects/${pid}/screenshots?name=checkout`, PNG, "image/png")).body;
+  must("screenshot keys", await admin.put(`/projects/${pid}/screenshots/${shot.id}/keys`, { keys: [{ key: "checkout.title", box: { x: 20, y: 20, width: 280, height: 40 } }] }), 200);
+  const memory = must("memory", await admin.upload("POST", `/projects/${pid}/tm/import?name=Legacy`, TMX, "application/xml"), 200).body;
+
   return {
     ids: {
       pid,
@@ -72,6 +86,10 @@ export async function standardWorld(t: TestApp): Promise<World> {
       authorId: author.body.id,
       authorCookie: authorClient.cookie,
       memberCsrf: member.csrf,
+      termId: term.id,
+      commentId: comment.id,
+      sid: shot.id,
+      importId: memory.id,
     },
     sessions: { admin: { cookie: admin.cookie, csrf: admin.csrf }, member: { cookie: member.cookie, csrf: member.csrf } },
   };

@@ -37,10 +37,13 @@ async function shellAssets(): Promise<string[]> {
  * 41,453 B. Editing in the project's syntax, native placeholders and tags as units
  * (src/messages/units.ts) and the controls by role add 1,061 B, to 42,514 B. Tags read as markup
  * only when paired (src/messages/markup.ts, which the checks run while a value is typed also
- * need) and the plural rules' rarely reached categories add 1,142 B, to 43,656 B: 44 KB leaves
- * 0.4 KB. A change that needs more raises this with its figure.
+ * need) and the plural rules' rarely reached categories add 1,142 B, to 43,656 B, and later changes
+ * to 43,994 B. Help for translators on the translate page (docs/translators.md "Context while
+ * translating": suggestions, glossary marks and checks, comments, screenshots, one more language)
+ * adds 2,612 B, to 46,606 B: 46 KB leaves 0.5 KB. A change that needs more raises this with its
+ * figure.
  */
-const SCRIPT_BUDGET_BROTLI_BYTES = 44 * 1024;
+const SCRIPT_BUDGET_BROTLI_BYTES = 46 * 1024;
 const STYLE_BUDGET_BROTLI_BYTES = 6 * 1024;
 
 describe("dashboard: the dashboard's pages and assets", () => {

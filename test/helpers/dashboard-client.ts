@@ -46,10 +46,11 @@ export class DashboardClient {
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrf && method !== "GET") headers["x-csrf-token"] = this.csrf;
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
-    let payload: string | undefined;
+    let payload: string | Uint8Array<ArrayBuffer> | undefined;
     if (body !== undefined) {
-      headers["content-type"] = "application/json";
-      payload = typeof body === "string" ? body : JSON.stringify(body);
+      // A file route's body (TMX, CSV, an image) goes as it is, with the type the caller gives.
+      headers["content-type"] ??= "application/json";
+      payload = typeof body === "string" || body instanceof Uint8Array ? (body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(body);
     }
     const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { method, headers, body: payload }));
     const text = await res.text();
@@ -69,6 +70,23 @@ export class DashboardClient {
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { headers }));
     return { status: res.status, text: await res.text(), headers: res.headers };
+  }
+
+  /** A request whose body is a file (a TMX memory, a CSV glossary, an image), sent as `type`. */
+  async upload<T = any>(method: string, path: string, body: string | Uint8Array<ArrayBuffer>, type: string): Promise<Reply<T>> {
+    const headers: Record<string, string> = { "content-type": type };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (this.csrf) headers["x-csrf-token"] = this.csrf;
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    const res = await this.transport(new Request(`${this.baseUrl}/dashboard/api${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // leave as text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
   get = <T = any>(path: string) => this.request<T>("GET", path);

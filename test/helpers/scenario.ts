@@ -54,7 +54,7 @@ export interface Scenario {
   method: string;
   /** Path under /dashboard/api; `:name` parts are replaced by the world's ids. */
   url: string;
-  /** The JSON body; `:name` parts of its strings are replaced by the world's ids too. */
+  /** The JSON body; `:name` parts of its strings are replaced by the world's ids too. A file route's body (bytes, or text with `headers["content-type"]`) goes as it is. */
   body?: unknown;
   as?: Who;
   /** Extra request headers; `:name` parts of their values are replaced by the world's ids too. */
@@ -206,7 +206,7 @@ export function scenarios(title: string, prepare: (t: TestApp) => Promise<World>
           const auditBefore = t.query<{ n: number }>("SELECT coalesce(max(id), 0) AS n FROM audit_log")[0]!.n;
           const headers = Object.fromEntries(Object.entries(s.headers ?? {}).map(([name, value]) => [name, fillIds(value, world.ids)]));
           // `:name` parts of the body's strings too (a release id in `{"release_id": ":releaseId"}`).
-          const body = s.body === undefined ? undefined : JSON.parse(fillIds(JSON.stringify(s.body), world.ids));
+          const body = s.body === undefined || s.body instanceof Uint8Array ? s.body : JSON.parse(fillIds(JSON.stringify(s.body), world.ids));
           const reply = await ctx.as(s.as ?? "admin", s.peer).request(s.method, fillIds(s.url, world.ids), body, headers);
           // The body as sent, and an error's message unescaped, so a row can say `'"name"'` for the field named.
           const text = (typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body)) + (typeof reply.body?.error === "string" ? "\n" + reply.body.error : "");

@@ -22,6 +22,8 @@ export { IMPORT_TIMEOUT_MS };
 export interface RequestOptions {
   /** The request body, already JSON; streamed when `onUpload` is given. */
   json?: string;
+  /** A file as the body (a screenshot), sent as `type`. */
+  file?: { bytes: Uint8Array<ArrayBuffer>; type: string };
   timeoutMs?: number;
   /** Called with the bytes sent so far, as the body is read by the connection. */
   onUpload?: (sent: number, total: number) => void;
@@ -157,6 +159,10 @@ export class PhrasebookClient {
       headers["content-type"] = "application/json";
       headers["content-length"] = String(bytes.byteLength);
       body = options.onUpload ? streamOf(bytes, options.onUpload) : bytes;
+    } else if (options.file !== undefined) {
+      headers["content-type"] = options.file.type;
+      headers["content-length"] = String(options.file.bytes.byteLength);
+      body = options.file.bytes;
     }
     try {
       const init: RequestInit & { duplex?: "half" } = { method, headers, body, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS) };

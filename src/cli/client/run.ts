@@ -21,6 +21,8 @@ export async function runClientCommand(command: ClientCommand, args: ParsedArgs)
       return (await import("./promote.ts")).runPromote(args);
     case "diff":
       return (await import("./diff.ts")).runDiff(args);
+    case "screenshots":
+      return (await import("./screenshots.ts")).runScreenshots(args);
     case "languages":
       return (await import("./languages.ts")).runLanguages(args);
     case "builds":

@@ -24,7 +24,7 @@ export interface HistoryOptions {
   restored: (reply: TranslationView) => void;
 }
 
-const VIA: Record<HistoryView["via"], string> = { edit: "Edited", import: "Imported", approve: "Approved" };
+const VIA: Record<HistoryView["via"], string> = { edit: "Edited", import: "Imported", approve: "Approved", memory: "Pre-translated from memory", machine: "Pre-translated by machine" };
 
 function who(by: HistoryView["by"]): string {
   return by.kind === "token" ? `token “${by.name}”` : by.name;

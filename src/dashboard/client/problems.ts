@@ -1,4 +1,5 @@
 import { checkMessage, type MessageProblem, type ProblemItem } from "../../messages/check.ts";
+import { glossaryFindings, type GlossaryMatcher } from "../../messages/glossary.ts";
 import { PluralCatalog } from "../../messages/plurals.ts";
 import { readMessage, type MessageSyntax, type ReadMessage } from "../../messages/read.ts";
 import { h } from "./dom.ts";
@@ -16,6 +17,8 @@ export class MessageChecker {
   readonly catalog = new PluralCatalog();
   private readonly names = new Map<string, string>();
   private readonly baseName: string;
+  /** The project's glossary, for its warnings as a value is typed (the translate page loads it). */
+  glossary: GlossaryMatcher | null = null;
 
   constructor(
     readonly syntax: MessageSyntax,
@@ -36,13 +39,16 @@ export class MessageChecker {
 
   /** The problems of `value` in `code`; `base` is the key's base-language value (null for the base language itself or none). */
   check(value: string, code: string, base: string | null): MessageProblem[] {
-    return checkMessage(value, this.read(value), {
+    const found = checkMessage(value, this.read(value), {
       syntax: this.syntax,
       languageName: this.names.get(code) ?? code,
       plurals: this.catalog.of(code),
       baseName: this.baseName,
       base: base === null ? null : this.read(base),
     });
+    // The server's order: the other checks' findings, then the glossary's (authoring/checks.ts).
+    const terms = this.glossary && base !== null ? glossaryFindings(base, value, code, this.glossary) : [];
+    return terms.length > 0 ? [...found, ...terms] : found;
   }
 }
 

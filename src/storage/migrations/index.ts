@@ -17,6 +17,7 @@ import m14 from "./0014_sign_in_identities.sql" with { type: "text" };
 import m15 from "./0015_mirror_and_purge.sql" with { type: "text" };
 import m16 from "./0016_delivery.sql" with { type: "text" };
 import m17 from "./0017_history_cell_index.sql" with { type: "text" };
+import m18 from "./0018_translator_help.sql" with { type: "text" };
 
 export interface EmbeddedMigration {
   tag: string;
@@ -43,4 +44,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { tag: "0015_mirror_and_purge", createdAt: 1795847449151, sql: m15 },
   { tag: "0016_delivery", createdAt: 1795848081564, sql: m16 },
   { tag: "0017_history_cell_index", createdAt: 1795849357438, sql: m17 },
+  { tag: "0018_translator_help", createdAt: 1795850833966, sql: m18 },
 ];

@@ -5,6 +5,7 @@ import { projectLanguages, projectPage, type Language } from "../layout.ts";
 import { MessageChecker } from "../problems.ts";
 import { link, navigate, type Ctx } from "../router.ts";
 import { empty } from "../ui.ts";
+import { loadGlossary, pageHelp, referenceLanguage } from "../translate/help.ts";
 import { keyCard, type Walk } from "../translate/key-card.ts";
 import { KeyQueue } from "../translate/key-queue.ts";
 
@@ -24,6 +25,8 @@ const SHORTCUTS: [string, string, "edit" | "approve" | null][] = [
   ["Alt+↑", "previous", null],
   ["Ctrl+Shift+Enter", "approve", "approve"],
   ["Escape", "undo changes", "edit"],
+  ["Ctrl+Shift+1…9", "use a suggestion", "edit"],
+  ["Ctrl+Shift+0", "copy source", "edit"],
 ];
 
 /** "Keyboard: …", the shortcuts the role has in the language only (docs/dashboard.md "Roles"). */
@@ -38,13 +41,26 @@ interface Choice {
   target: Language;
   status: StatusFilter;
   q: string;
+  /** One more language shown beside the base text (docs/translators.md "Context while translating"). */
+  reference: Language | null;
 }
 
-/** The page's URL for another language or filter, with the same search. */
-function hereWith(c: Choice, next: { lang?: string; status?: StatusFilter }): string {
+/** The page's URL for another language, filter or extra language, with the same search. */
+function hereWith(c: Choice, next: { lang?: string; status?: StatusFilter; ref?: string }): string {
   const qs = new URLSearchParams({ lang: next.lang ?? c.target.code, status: next.status ?? c.status });
   if (c.q) qs.set("q", c.q);
+  // An empty `ref` is kept: it is "no other language" chosen, remembered over the last choice.
+  const ref = next.ref ?? c.reference?.code;
+  if (ref !== undefined) qs.set("ref", ref);
   return `/projects/${encodeURIComponent(c.pid)}/translate?${qs}`;
+}
+
+/** "Also show": the one more language, any but the base and the one translated. */
+function referenceSelect(c: Choice): HTMLElement {
+  const others = c.languages.filter((l) => !l.is_base_language && l.code !== c.target.code);
+  const select = h("select", { id: uid() }, h("option", { value: "" }, "no other language"), others.map((l) => h("option", { value: l.code, selected: l.code === c.reference?.code }, `${l.code} · ${l.name}`)));
+  select.addEventListener("change", () => navigate(hereWith(c, { ref: select.value })));
+  return h("div", { class: "field" }, h("label", { for: select.id }, "Also show"), select);
 }
 
 /** Language, filter, and how many keys the filter holds (refreshed after each save). */
@@ -68,6 +84,7 @@ function translateBar(c: Choice): { element: HTMLElement; refresh: () => Promise
     { class: "translate-bar" },
     h("div", { class: "field" }, h("label", { for: langSelect.id }, "Language"), langSelect),
     h("div", { class: "field" }, h("label", { for: statusSelect.id }, "Keys"), statusSelect),
+    referenceSelect(c),
     h("div", { class: "translate-meta" }, remaining, link(`/projects/${encodeURIComponent(c.pid)}/keys`, "Back to the key grid")),
   );
   return { element, refresh };
@@ -103,7 +120,8 @@ async function choiceOf(ctx: Ctx, pid: string): Promise<Choice> {
   const wanted = ctx.query.get("lang")?.toLowerCase();
   const target = languages.find((l) => l.code.toLowerCase() === wanted) ?? languages.find((l) => !l.is_base_language) ?? base;
   const rawStatus = ctx.query.get("status") ?? "missing";
-  return { pid, languages, target, status: isStatusFilter(rawStatus) ? rawStatus : "missing", q: ctx.query.get("q") ?? "" };
+  const reference = referenceLanguage(pid, languages, target, ctx.query.get("ref"));
+  return { pid, languages, target, status: isStatusFilter(rawStatus) ? rawStatus : "missing", q: ctx.query.get("q") ?? "", reference };
 }
 
 export function translatePage(ctx: Ctx) {
@@ -111,7 +129,10 @@ export function translatePage(ctx: Ctx) {
   return projectPage(pid, "keys", "Translate", async (project) => {
     const c = await choiceOf(ctx, pid);
     const base = c.languages.find((l) => l.is_base_language) ?? c.languages[0]!;
-    const queue = new KeyQueue(pid, [...new Set([base.code, c.target.code])], c.target.code, c.status, c.q);
+    const queue = new KeyQueue(pid, [...new Set([base.code, c.target.code, ...(c.reference ? [c.reference.code] : [])])], c.target.code, c.status, c.q);
+    const glossary = await loadGlossary(pid);
+    const checker = new MessageChecker(project.message_syntax, c.languages);
+    checker.glossary = glossary;
     const bar = translateBar(c);
     const stage = h("div", { class: "translate-stage" });
     const announce = h("p", { class: "sr-only", "aria-live": "polite" });
@@ -132,7 +153,7 @@ export function translatePage(ctx: Ctx) {
       pid,
       base,
       target: c.target,
-      checker: new MessageChecker(project.message_syntax, c.languages),
+      checker,
       forward: async () => show(await queue.next()),
       back: () => {
         const item = queue.previous();
@@ -141,6 +162,7 @@ export function translatePage(ctx: Ctx) {
       atFirst: () => queue.index === 0,
       saved: () => void bar.refresh(),
       historyOpen: false,
+      help: pageHelp(glossary, c.reference),
     };
     void bar.refresh();
     await walk.forward();

@@ -6,13 +6,17 @@ import { pieces } from "../message-editor.ts";
 import { readForms, readText, type Part } from "../message-forms.ts";
 import { placeholderNotes } from "../placeholder-notes.ts";
 import { badge } from "../ui.ts";
+import { commentsPanel } from "./comments-panel.ts";
+import { markTerms, type CardHelp } from "./help.ts";
+import { glossaryPanel, referencePanel, screenshotsPanel, suggestionsPanel } from "./help-panels.ts";
 
 /**
  * What the translate page shows beside the translation (docs/dashboard.md "Translating one
  * language"): a column of panels, each a function of the key on screen that draws its element or
- * nothing. A new kind of context (suggestions, glossary terms, comments, screenshots, another
- * language) is one more function in CONTEXT_PANELS; a panel that loads something draws its frame
- * at once and fills it when the answer comes.
+ * nothing: the base text (its glossary terms marked), the key's context and placeholders, then
+ * help for translators (translate/help-panels.ts, comments-panel.ts: glossary terms, the extra
+ * language, suggestions, screenshots, comments). A panel that loads something draws its frame at
+ * once and fills it when the answer comes.
  */
 export interface KeyContext {
   pid: string;
@@ -22,6 +26,8 @@ export interface KeyContext {
   /** The key's base-language value; null for the base language itself or a key without one. */
   baseValue: string | null;
   syntax: MessageSyntax;
+  /** The glossary, the extra language, and how a suggestion is put in the editor (translate/help.ts). */
+  help: CardHelp;
 }
 
 export type ContextPanel = (key: KeyContext) => Child;
@@ -39,16 +45,15 @@ export function showParts(parts: Part[], lang: string): Child[] {
   );
 }
 
-const baseText: ContextPanel = ({ item, base, target, baseValue, syntax }) => {
+const baseText: ContextPanel = ({ base, target, baseValue, syntax, help }) => {
   // As the app will show it in the project's syntax (docs/dashboard.md "Editing in the project's syntax").
   const parts = baseValue === null ? null : syntax === "text" || syntax === "i18next" ? readText(baseValue) : readForms(baseValue, syntax);
+  const text = baseValue === null ? null : h("div", { class: "base-text", lang: base.code }, parts ? showParts(parts, base.code) : baseValue);
+  // The glossary's terms marked where they stand (docs/translators.md "Glossary").
+  if (text && help.page.glossary && !target.is_base_language) markTerms(text, help.page.glossary, target.code, target.name);
   return [
     h("h3", null, base.name, " ", badge("base", "base")),
-    target.is_base_language
-      ? h("p", { class: "muted small" }, "You are editing the base language itself.")
-      : baseValue === null
-        ? h("p", { class: "muted" }, "No base text yet.")
-        : h("div", { class: "base-text", lang: base.code }, parts ? showParts(parts, base.code) : baseValue),
+    target.is_base_language ? h("p", { class: "muted small" }, "You are editing the base language itself.") : (text ?? h("p", { class: "muted" }, "No base text yet.")),
   ];
 };
 
@@ -56,8 +61,8 @@ const keyContext: ContextPanel = ({ item }) => (item.context ? h("div", { class:
 
 const declaredPlaceholders: ContextPanel = ({ item }) => placeholderNotes(item);
 
-/** The panels, top to bottom. */
-export const CONTEXT_PANELS: readonly ContextPanel[] = [baseText, keyContext, declaredPlaceholders];
+/** The panels, top to bottom: the key's own context, then help for translators (docs/translators.md "Context while translating"). */
+export const CONTEXT_PANELS: readonly ContextPanel[] = [baseText, keyContext, declaredPlaceholders, glossaryPanel, referencePanel, suggestionsPanel, screenshotsPanel, commentsPanel];
 
 export function contextColumn(key: KeyContext): HTMLElement {
   return h("div", { class: "source" }, CONTEXT_PANELS.map((panel) => panel(key)));

@@ -8,6 +8,7 @@ import { notTranslatableMark } from "../placeholder-notes.ts";
 import { problemList, type MessageChecker, type MessageProblem } from "../problems.ts";
 import { badge, message } from "../ui.ts";
 import { contextColumn } from "./context-panels.ts";
+import type { CardHelp, PageHelp } from "./help.ts";
 import type { Cell } from "./key-queue.ts";
 
 /**
@@ -28,6 +29,8 @@ export interface Walk {
   saved(): void;
   /** Whether the history is open: it stays so from key to key. */
   historyOpen: boolean;
+  /** The glossary and the extra language (translate/help.ts). */
+  help: PageHelp;
 }
 
 /** Typing pauses this long before the value is checked again. */
@@ -127,7 +130,20 @@ export function keyCard(walk: Walk, item: KeyItem): KeyCard {
     statusLine();
     walk.saved();
   };
-  const actions = cardActions(walk, saved, editor, say, apply);
+  // A value put in the editor as if typed: a suggestion used, the source copied (docs/translators.md).
+  const help: CardHelp = {
+    page: walk.help,
+    suggestions: [],
+    use(value) {
+      if (!canEdit(walk.target.code)) return;
+      editor.reset(value);
+      show(walk.checker.check(value, walk.target.code, baseValue));
+      statusLine();
+      editor.focus();
+    },
+  };
+  const copySource = baseValue !== null && canEdit(walk.target.code) ? () => help.use(baseValue) : null;
+  const actions = cardActions(walk, saved, editor, say, apply, copySource);
   const statusLine = () => {
     const dirty = editor.value() !== saved.value;
     const cell = saved.cell;
@@ -150,13 +166,13 @@ export function keyCard(walk: Walk, item: KeyItem): KeyCard {
     h(
       "div",
       { class: "side-by-side" },
-      contextColumn({ pid: walk.pid, item, base: walk.base, target: walk.target, baseValue, syntax: walk.checker.syntax }),
+      contextColumn({ pid: walk.pid, item, base: walk.base, target: walk.target, baseValue, syntax: walk.checker.syntax, help }),
       h("div", { class: "target" }, h("h3", null, walk.target.name, " ", h("code", { class: "muted small" }, walk.target.code)), editor.element, found),
     ),
     h("div", { class: "actions translate-actions" }, actions.buttons, note),
     historyBox(walk, item, () => saved.value, apply),
   );
-  element.addEventListener("keydown", (event) => shortcut(event, actions, editor.value() !== saved.value ? undo : null));
+  element.addEventListener("keydown", (event) => shortcut(event, actions, editor.value() !== saved.value ? undo : null, help));
   statusLine();
   return { element, focus: () => editor.focus() };
 }
@@ -169,10 +185,18 @@ interface CardActions {
   next(): Promise<void>;
   previous(): Promise<void>;
   approve: (() => Promise<void>) | null;
+  copySource: (() => void) | null;
 }
 
 /** Save, move and approve, one step at a time: a second Ctrl+Enter waits for the first to finish. */
-function cardActions(walk: Walk, saved: SavedTranslation, editor: MessageEditor, say: (text: string, error?: boolean) => void, apply: (reply: TranslationView) => void): CardActions {
+function cardActions(
+  walk: Walk,
+  saved: SavedTranslation,
+  editor: MessageEditor,
+  say: (text: string, error?: boolean) => void,
+  apply: (reply: TranslationView) => void,
+  copySource: (() => void) | null,
+): CardActions {
   const save = async (): Promise<boolean> => {
     const value = editor.value();
     if (!saved.differs(value)) return true;
@@ -214,20 +238,25 @@ function cardActions(walk: Walk, saved: SavedTranslation, editor: MessageEditor,
   const buttons = [
     h("button", { type: "button", onclick: () => void previous(), disabled: walk.atFirst() }, "Previous", h("kbd", null, "Alt+↑")),
     h("button", { type: "button", onclick: () => void next() }, "Next", h("kbd", null, "Alt+↓")),
+    copySource ? h("button", { type: "button", onclick: copySource }, "Copy source", h("kbd", null, "Ctrl+Shift+0")) : null,
     approveButton,
     editable ? h("button", { type: "button", class: "primary", onclick: () => void next() }, "Save and next", h("kbd", null, "Ctrl+Enter")) : null,
   ].filter((b): b is HTMLButtonElement => b !== null);
-  return { buttons, approveButton, saveAndNext: editable ? next : null, next, previous, approve: approvable ? approve : null };
+  return { buttons, approveButton, saveAndNext: editable ? next : null, next, previous, approve: approvable ? approve : null, copySource };
 }
 
 /**
  * The card's keyboard (docs/dashboard.md "Translating one language"). A shortcut whose action the
  * role lacks is still taken from the field (no line break typed), and does nothing else.
  */
-function shortcut(event: KeyboardEvent, actions: CardActions, undo: (() => void) | null): void {
+function shortcut(event: KeyboardEvent, actions: CardActions, undo: (() => void) | null, help: CardHelp): void {
   const ctrl = event.ctrlKey || event.metaKey;
+  // Ctrl+Shift and a digit: 0 copies the source, 1 to 9 use that suggestion (by the key's place, whatever Shift makes of it).
+  const digit = ctrl && event.shiftKey && /^Digit\d$/.test(event.code) ? Number(event.code.slice(5)) : null;
   let action: (() => unknown) | null;
-  if (event.key === "Enter" && ctrl && event.shiftKey) action = actions.approve;
+  if (digit === 0) action = actions.copySource;
+  else if (digit !== null) action = help.suggestions[digit - 1] === undefined ? null : () => help.use(help.suggestions[digit - 1]!);
+  else if (event.key === "Enter" && ctrl && event.shiftKey) action = actions.approve;
   else if (event.key === "Enter" && ctrl) action = actions.saveAndNext;
   else if (event.key === "ArrowDown" && event.altKey) action = actions.next;
   else if (event.key === "ArrowUp" && event.altKey) action = actions.previous;
