@@ -1,6 +1,6 @@
 import type { Actor } from "../changes/actor.ts";
 import { Changes } from "../changes/changes.ts";
-import { HttpError } from "../common/errors.ts";
+import { replyOf, resultOf, type JobReply } from "../common/job-reply.ts";
 import { openDatabase, waitForLocks } from "../storage/db.ts";
 import type { ProjectRow } from "../storage/schema.ts";
 import { importTranslations, type ImportInput, type ImportResult } from "./import.ts";
@@ -21,7 +21,7 @@ export interface ImportJob {
   lockWaitMs?: number;
 }
 
-export type ImportReply = { ok: ImportResult } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
+export type ImportReply = JobReply<ImportResult>;
 
 /** Runs one job on a connection of its own, then closes it. Never throws: the reply says what happened. */
 export async function runImportJob(job: ImportJob): Promise<ImportReply> {
@@ -31,12 +31,7 @@ export async function runImportJob(job: ImportJob): Promise<ImportReply> {
     const clock = { now: () => job.now };
     // Events go to the outbox on this connection, in the import's transaction; the server wakes
     // its sender and drops its caches when the job is done.
-    return { ok: await importTranslations({ db, clock, changes: new Changes(db, clock) }, job.project, job.input, job.actor) };
-  } catch (err) {
-    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
-    // The error's code crosses over too (SQLITE_FULL, ENOSPC): a full disk is answered as one.
-    const code = (err as { code?: unknown })?.code;
-    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err), ...(typeof code === "string" ? { code } : {}) };
+    return await replyOf(() => importTranslations({ db, clock, changes: new Changes(db, clock) }, job.project, job.input, job.actor));
   } finally {
     db.$client.close();
   }
@@ -44,7 +39,5 @@ export async function runImportJob(job: ImportJob): Promise<ImportReply> {
 
 /** The result of a reply, or the error it reports. */
 export function importResultOf(reply: ImportReply): ImportResult {
-  if ("ok" in reply) return reply.ok;
-  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
-  throw Object.assign(new Error(`import job: ${reply.crashed}`), { code: reply.code });
+  return resultOf(reply, "import job");
 }

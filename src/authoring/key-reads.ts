@@ -1,3 +1,4 @@
+import { replyNow, resultOf, type JobReply } from "../common/job-reply.ts";
 import { HttpError } from "../common/errors.ts";
 import { FairPlaces, type PlaceRefusal } from "../common/fair-places.ts";
 import type { Db } from "../storage/db.ts";
@@ -34,26 +35,21 @@ export type KeyReadJob = { dataDir: string; project: ProjectRow; visible: string
 type KeyList = { items: KeyView[]; page_info: PageInfo };
 type Answer = KeyList | KeyCountsView | ReturnType<typeof listProblems>;
 
-export type KeyReadReply = { ok: Answer } | { refused: { status: number; message: string } } | { crashed: string };
+export type KeyReadReply = JobReply<Answer>;
 
 /** Runs one job on `db` (the thread's read-only connection). Never throws: the reply says what happened. */
 export function runKeyReadJob(db: Db, job: KeyReadJob): KeyReadReply {
-  try {
+  return replyNow<Answer>(() => {
     const visible = job.visible === null ? null : new Set(job.visible);
-    if (job.kind === "list") return { ok: listKeys(db, job.project, job.query, visible) };
-    if (job.kind === "counts") return { ok: keyCounts(db, job.project, job.query, visible) };
-    return { ok: listProblems(db, job.project, job.query) };
-  } catch (err) {
-    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
-    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
-  }
+    if (job.kind === "list") return listKeys(db, job.project, job.query, visible);
+    if (job.kind === "counts") return keyCounts(db, job.project, job.query, visible);
+    return listProblems(db, job.project, job.query);
+  });
 }
 
 /** The answer of a reply, or the error it reports. */
 export function keyReadResultOf<T extends Answer>(reply: KeyReadReply): T {
-  if ("ok" in reply) return reply.ok as T;
-  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
-  throw new Error(`key read job: ${reply.crashed}`);
+  return resultOf(reply, "key read job") as T;
 }
 
 /** The 429 of a search past KEY_READS_MAX, or past the caller's KEY_READS_PER_CALLER_MAX. */

@@ -97,3 +97,25 @@ export function etagMatches(header: string, etag: string): boolean {
   }
   return false;
 }
+
+/**
+ * Reads a body of at most `max` bytes: past that, the read stops, the rest is never read, and
+ * `tooLarge()` is thrown (a request's 413, an engine's answer refused). Null reads as empty.
+ */
+export async function readAtMost(body: ReadableStream<Uint8Array> | null, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}

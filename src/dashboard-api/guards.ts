@@ -1,7 +1,7 @@
 import { forbidden, HttpError, tooLarge } from "../common/errors.ts";
 import { IMPORT_QUEUE_MAX, IMPORTS_BUSY_MESSAGE, IMPORTS_PER_CALLER_BUSY_MESSAGE, IMPORTS_PER_CALLER_MAX } from "../authoring/limits.ts";
 import { FairPlaces } from "../common/fair-places.ts";
-import { pathOf } from "../common/http.ts";
+import { pathOf, readAtMost } from "../common/http.ts";
 
 /**
  * What every request to the dashboard API passes before a route sees it (docs/dashboard-api.md
@@ -170,24 +170,6 @@ function declaredLength(request: Request): number | null {
 
 const tooLargeFor = (max: number) => tooLarge(`request body is larger than ${megabytes(max)}, the limit of this route`);
 
-/** Reads at most `max` bytes of the body; more is a 413, and the rest is never read. */
-async function readAtMost(request: Request, max: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      reader.cancel().catch(() => {});
-      throw tooLargeFor(max);
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
 
 /**
  * True when JSON text nests objects and arrays deeper than `limit`. One pass over the text;
@@ -332,7 +314,7 @@ export function jsonBodyParser(options: BodyParserOptions) {
       if (refusal) throw new HttpError(429, refusal === "full" ? IMPORTS_BUSY_MESSAGE : IMPORTS_PER_CALLER_BUSY_MESSAGE, { "retry-after": "5" });
     }
     try {
-      const bytes = await readAtMost(request, limit.max);
+      const bytes = await readAtMost(request.body, limit.max, () => tooLargeFor(limit.max));
       if (!limit.import) options.measured?.(request, bytes.byteLength);
       if (bytes.byteLength === 0) return undefined;
       if (type === "") throw unsupported(["application/json"], "");
@@ -354,7 +336,7 @@ async function readRawBody(request: Request, raw: RawBodyMatch, type: string, le
   options.admit(request, { max: route.maxBytes, signIn: false, import: false, raw });
   if (!route.types.includes(type)) throw unsupported(route.types, type);
   if (length !== null && length > route.maxBytes) throw tooLargeFor(route.maxBytes);
-  const bytes = await readAtMost(request, route.maxBytes);
+  const bytes = await readAtMost(request.body, route.maxBytes, () => tooLargeFor(route.maxBytes));
   options.measured?.(request, bytes.byteLength);
   if (bytes.byteLength === 0) throw new HttpError(400, `request body is empty: this route takes ${route.types.join(", ")}`);
   return { type, bytes };

@@ -1,3 +1,4 @@
+import { readAtMost } from "../common/http.ts";
 import type { HttpFetch } from "../deps.ts";
 import { MachineError, type Engine, type EngineRequest, type EngineSettings } from "./engine.ts";
 
@@ -10,23 +11,6 @@ import { MachineError, type Engine, type EngineRequest, type EngineSettings } fr
 export const ENGINE_TIMEOUT_MS = 10_000;
 export const ANSWER_MAX_BYTES = 1024 * 1024;
 
-async function readAtMost(res: Response, max: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      reader.cancel().catch(() => {});
-      throw new MachineError(`the engine's answer is larger than ${max / 1024 / 1024} MB`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, 200);
 
@@ -55,7 +39,7 @@ export async function callEngine(fetch: HttpFetch, engine: Engine, settings: Eng
     }
     let text: string;
     try {
-      text = await readAtMost(res, ANSWER_MAX_BYTES);
+      text = new TextDecoder().decode(await readAtMost(res.body, ANSWER_MAX_BYTES, () => new MachineError(`the engine's answer is larger than ${ANSWER_MAX_BYTES / 1024 / 1024} MB`)));
     } catch (err) {
       if (err instanceof MachineError) throw err;
       if (controller.signal.aborted) throw late();

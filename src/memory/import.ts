@@ -1,3 +1,4 @@
+import { replyOf, resultOf, type JobReply } from "../common/job-reply.ts";
 import type { Actor } from "../changes/actor.ts";
 import { badRequest, HttpError } from "../common/errors.ts";
 import { newId } from "../common/ids.ts";
@@ -30,7 +31,7 @@ export interface MemoryImportJob {
   now: number;
 }
 
-export type MemoryImportReply = { ok: MemoryImportResult } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
+export type MemoryImportReply = JobReply<MemoryImportResult>;
 
 /** Units written per transaction. */
 export const UNITS_PER_CHUNK = 5000;
@@ -126,23 +127,20 @@ export async function importMemory(db: Db, project: ProjectRow, text: string, na
 
 /** Runs one import on a connection of its own (a worker thread's), then closes it. Never throws. */
 export async function runMemoryImportJob(job: MemoryImportJob): Promise<MemoryImportReply> {
-  let db: Db | null = null;
+  const opened: Db[] = [];
   try {
-    const text = decodeTmx(job.bytes);
-    db = openDatabase(job.dataDir);
-    return { ok: await importMemory(db, job.project, text, job.name, job.actor, job.now) };
-  } catch (err) {
-    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
-    const code = (err as { code?: unknown })?.code;
-    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err), ...(typeof code === "string" ? { code } : {}) };
+    return await replyOf(() => {
+      const text = decodeTmx(job.bytes);
+      const db = openDatabase(job.dataDir);
+      opened.push(db);
+      return importMemory(db, job.project, text, job.name, job.actor, job.now);
+    });
   } finally {
-    db?.$client.close();
+    for (const db of opened) db.$client.close();
   }
 }
 
 /** The result of a reply, or the error it reports. */
 export function memoryImportResultOf(reply: MemoryImportReply): MemoryImportResult {
-  if ("ok" in reply) return reply.ok;
-  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
-  throw Object.assign(new Error(`memory import job: ${reply.crashed}`), { code: reply.code });
+  return resultOf(reply, "memory import job");
 }

@@ -1,7 +1,8 @@
+import { replyOf, resultOf, type JobReply } from "../common/job-reply.ts";
 import type { Actor } from "../changes/actor.ts";
 import { Changes } from "../changes/changes.ts";
 import { ProjectChecks } from "../authoring/checks.ts";
-import { HttpError, invalidField } from "../common/errors.ts";
+import { invalidField } from "../common/errors.ts";
 import { openDatabase, type Db } from "../storage/db.ts";
 import type { KeyRow, LanguageRow, ProjectRow } from "../storage/schema.ts";
 import { PRETRANSLATE_MAX_VALUES, SUGGESTION_EXACT_SCORE } from "./limits.ts";
@@ -42,7 +43,7 @@ export interface PretranslateProgress {
   left: { id: number; key: string; base: string }[];
 }
 
-export type PretranslateReply = { ok: PretranslateProgress } | { refused: { status: number; message: string } } | { crashed: string; code?: string };
+export type PretranslateReply = JobReply<PretranslateProgress>;
 
 /** Values written per transaction. */
 export const VALUES_PER_CHUNK = 500;
@@ -146,20 +147,14 @@ export async function runPretranslateJob(job: PretranslateJob): Promise<Pretrans
   const db = openDatabase(job.dataDir);
   try {
     const clock = { now: () => job.now };
-    return { ok: pretranslateFromMemory(db, new Changes(db, clock), job) };
-  } catch (err) {
-    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
-    const code = (err as { code?: unknown })?.code;
-    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err), ...(typeof code === "string" ? { code } : {}) };
+    return await replyOf(() => pretranslateFromMemory(db, new Changes(db, clock), job));
   } finally {
     db.$client.close();
   }
 }
 
 export function pretranslateResultOf(reply: PretranslateReply): PretranslateProgress {
-  if ("ok" in reply) return reply.ok;
-  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
-  throw Object.assign(new Error(`pre-translation job: ${reply.crashed}`), { code: reply.code });
+  return resultOf(reply, "pre-translation job");
 }
 
 /** The language asked for, as the project spells it: a language of the project other than its base. */

@@ -1,3 +1,4 @@
+import { replyOf, resultOf, type JobReply } from "../common/job-reply.ts";
 import { HttpError } from "../common/errors.ts";
 import { openDatabase } from "../storage/db.ts";
 import type { ProjectRow } from "../storage/schema.ts";
@@ -20,17 +21,15 @@ export type ReleaseReadJob = { dataDir: string; project: ProjectRow; releaseId: 
   | { kind: "diff"; against: string | undefined }
 );
 
-export type ReleaseReadReply = { ok: ExportFile | ReleaseDiff } | { refused: { status: number; message: string } } | { crashed: string };
+export type ReleaseReadReply = JobReply<ExportFile | ReleaseDiff>;
 
 /** Runs one job on a connection of its own, then closes it. Never throws: the reply says what happened. */
 export async function runReleaseReadJob(job: ReleaseReadJob): Promise<ReleaseReadReply> {
   const db = openDatabase(job.dataDir);
   try {
-    if (job.kind === "export") return { ok: exportRelease(db, job.dataDir, job.project, findRelease(db, job.project, job.releaseId), job.query) };
-    return { ok: await diffRelease(db, job.dataDir, job.project, job.releaseId, job.against) };
-  } catch (err) {
-    if (err instanceof HttpError) return { refused: { status: err.status, message: err.message } };
-    return { crashed: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    return await replyOf<ExportFile | ReleaseDiff>(() =>
+      job.kind === "export" ? exportRelease(db, job.dataDir, job.project, findRelease(db, job.project, job.releaseId), job.query) : diffRelease(db, job.dataDir, job.project, job.releaseId, job.against),
+    );
   } finally {
     db.$client.close();
   }
@@ -38,9 +37,7 @@ export async function runReleaseReadJob(job: ReleaseReadJob): Promise<ReleaseRea
 
 /** The answer of a reply, or the error it reports. */
 export function releaseReadResultOf<T extends ExportFile | ReleaseDiff>(reply: ReleaseReadReply): T {
-  if ("ok" in reply) return reply.ok as T;
-  if ("refused" in reply) throw new HttpError(reply.refused.status, reply.refused.message);
-  throw new Error(`release read job: ${reply.crashed}`);
+  return resultOf(reply, "release read job") as T;
 }
 
 /**

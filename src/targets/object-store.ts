@@ -1,8 +1,7 @@
-import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { S3Client } from "bun";
-import { writeDurable } from "../bundles/files.ts";
-import { randomString } from "../common/ids.ts";
+import { writeAtomic } from "../bundles/files.ts";
 
 /**
  * Where objects live: a folder, or a bucket and a prefix in S3-compatible storage (AWS S3,
@@ -49,14 +48,7 @@ class FolderStore implements ObjectStore {
   async put(name: string, data: Uint8Array): Promise<void> {
     const path = join(this.root, name);
     await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
-    const temp = join(dirname(path), `.tmp-${randomString(8)}`);
-    try {
-      await writeDurable(temp, data);
-      await rename(temp, path);
-    } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
-    }
+    await writeAtomic(path, dirname(path), basename(path), data);
   }
 
   async get(name: string): Promise<Uint8Array | null> {
