@@ -85,6 +85,6 @@ describe("the same commands, output and exit codes as the executable", () => {
       expect(viaNode.code).toBeGreaterThan(0);
       expect(viaNode).toEqual(await bin(args, env));
     }
-    expect((await node(["serve"])).stderr).toBe('phrasebook: unknown command "serve": the Node client runs push, pull, publish, status, rollback, promote, diff, languages, builds, verify, signing-key (the server is the phrasebook executable)\n');
+    expect((await node(["serve"])).stderr).toBe('phrasebook: unknown command "serve": the Node client runs push, pull, publish, status, rollback, promote, diff, languages, builds, verify, signing-key, screenshots (the server is the phrasebook executable)\n');
   });
 });
