@@ -35,6 +35,8 @@ Usage (PHRASEBOOK_SERVER and PHRASEBOOK_TOKEN, or --server and --token):
   node phrasebook.mjs verify --public-key KEY
                                           check a manifest's signature and every file it names
   node phrasebook.mjs signing-key         print the project's public key (its key.pub)
+  node phrasebook.mjs screenshots push DIR
+                                          upload the screenshots of DIR, with their keys from NAME.json
   node phrasebook.mjs <command> --help    every option of a client command, with examples
   node phrasebook.mjs version             print the version
 `;
