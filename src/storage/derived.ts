@@ -85,7 +85,12 @@ const SEARCH_TRIGGERS = {
  * every base-language value of every project (by the value's rowid) and every imported memory
  * unit's source (by its id, negated), each between STX and ETX so that a string of one or two
  * characters has a trigram and a string's start and end count. Trigrams, case folded, without
- * positions or a copy of the text (`content=''`, rows deleted by rowid: `contentless_delete`).
+ * positions or a copy of the text (`content=''`). A row is taken out with FTS5's 'delete' command
+ * and the text it was put in with (the old value, which a trigger has): deleting by rowid from a
+ * `contentless_delete` table cost 0.16 ms a row and tripled the time of a push of 100,000 changed
+ * base strings (bench/RESULTS.md "Closing check of the round of 2026-11-28"). `memory_indexed`
+ * names the rows the index holds, so a value deleted with its language (a cascade, where whether
+ * it was a base value can no longer be read) is taken out exactly when it was put in.
  * Suggestions read the postings of a string's rarer trigrams and score what they find exactly
  * (src/memory/search.ts); bench/RESULTS.md "Translation memory" has the figures.
  */
@@ -93,15 +98,19 @@ const SEARCH_TRIGGERS = {
 export const MEMORY_SEARCH = "memory_search";
 export const MEMORY_SHORT = "memory_short";
 
-const MEMORY_TABLE = `CREATE VIRTUAL TABLE memory_search USING fts5(text, content='', contentless_delete=1, tokenize='trigram', detail='none')`;
+const MEMORY_TABLE = `CREATE VIRTUAL TABLE memory_search USING fts5(text, content='', tokenize='trigram', detail='none')`;
+const MEMORY_INDEXED = "memory_indexed";
+const INDEXED_TABLE = `CREATE TABLE ${MEMORY_INDEXED} (id INTEGER PRIMARY KEY)`;
 
 /** Whether the value of `row`'s language is its project's base language. */
 const isBase = (row: "NEW" | "OLD") =>
   `(SELECT l.code = p.base_language_code FROM languages l JOIN projects p ON p.id = l.project_id WHERE l.id = ${row}.language_id)`;
-/** Whether `row` is known to be of another language than its project's base (not when its language or project is being deleted). */
-const knownNotBase = (row: "NEW" | "OLD") =>
-  `EXISTS (SELECT 1 FROM languages l JOIN projects p ON p.id = l.project_id WHERE l.id = ${row}.language_id AND l.code IS NOT p.base_language_code)`;
 const marked = (value: string) => `char(2) || ${value} || char(3)`;
+/** Puts a row in the index, or takes it out with the text it was put in with (only when it is there). */
+const indexPut = (id: string, text: string) => `INSERT INTO memory_search (rowid, text) VALUES (${id}, ${marked(text)});
+    INSERT OR IGNORE INTO ${MEMORY_INDEXED} (id) VALUES (${id});`;
+const indexTake = (id: string, text: string) => `INSERT INTO memory_search (memory_search, rowid, text) SELECT 'delete', ${id}, ${marked(text)} WHERE EXISTS (SELECT 1 FROM ${MEMORY_INDEXED} WHERE id = ${id});
+    DELETE FROM ${MEMORY_INDEXED} WHERE id = ${id};`;
 
 /**
  * The memory's short strings, beside its index (src/memory/short.ts): every source string of at
@@ -117,34 +126,37 @@ const shortDelete = (id: string, value: string) => `DELETE FROM memory_short WHE
 
 const MEMORY_TRIGGERS = {
   memory_search_insert: `CREATE TRIGGER memory_search_insert AFTER INSERT ON translations WHEN ${isBase("NEW")} BEGIN
-    INSERT INTO memory_search (rowid, text) VALUES (NEW.rowid, ${marked("NEW.value")});
+    ${indexPut("NEW.rowid", "NEW.value")}
     ${shortInsert("NEW.rowid", "NEW.value")}
   END`,
   memory_search_update: `CREATE TRIGGER memory_search_update AFTER UPDATE OF value ON translations WHEN OLD.value IS NOT NEW.value AND ${isBase("NEW")} BEGIN
-    DELETE FROM memory_search WHERE rowid = OLD.rowid;
-    INSERT INTO memory_search (rowid, text) VALUES (NEW.rowid, ${marked("NEW.value")});
+    ${indexTake("OLD.rowid", "OLD.value")}
+    ${indexPut("NEW.rowid", "NEW.value")}
     ${shortDelete("OLD.rowid", "OLD.value")}
     ${shortInsert("NEW.rowid", "NEW.value")}
   END`,
-  // A cascade (a language or project deleted) removes the parent row first: unless the value is
-  // known to be of another language, its row goes from the index.
-  memory_search_delete: `CREATE TRIGGER memory_search_delete AFTER DELETE ON translations WHEN NOT ${knownNotBase("OLD")} BEGIN
-    DELETE FROM memory_search WHERE rowid = OLD.rowid;
+  // A cascade (a language or project deleted) removes the parent row first: what the index holds
+  // says whether the value is in it.
+  memory_search_delete: `CREATE TRIGGER memory_search_delete AFTER DELETE ON translations WHEN EXISTS (SELECT 1 FROM ${MEMORY_INDEXED} WHERE id = OLD.rowid) BEGIN
+    ${indexTake("OLD.rowid", "OLD.value")}
     ${shortDelete("OLD.rowid", "OLD.value")}
   END`,
   memory_search_base: `CREATE TRIGGER memory_search_base AFTER UPDATE OF base_language_code ON projects WHEN OLD.base_language_code IS NOT NEW.base_language_code BEGIN
-    DELETE FROM memory_search WHERE rowid IN (SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
+    INSERT INTO memory_search (memory_search, rowid, text) SELECT 'delete', t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id
+      WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code AND t.rowid IN (SELECT id FROM ${MEMORY_INDEXED});
+    DELETE FROM ${MEMORY_INDEXED} WHERE id IN (SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
     DELETE FROM memory_short WHERE (len, id) IN (SELECT length(t.value), t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
     INSERT INTO memory_search (rowid, text) SELECT t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code;
+    INSERT OR IGNORE INTO ${MEMORY_INDEXED} (id) SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code;
     INSERT OR REPLACE INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value FROM translations t JOIN languages l ON l.id = t.language_id
       WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code AND length(t.value) <= ${SHORT_STORED_MAX};
   END`,
   memory_search_unit_insert: `CREATE TRIGGER memory_search_unit_insert AFTER INSERT ON memory_units BEGIN
-    INSERT INTO memory_search (rowid, text) VALUES (-NEW.id, ${marked("NEW.source")});
+    ${indexPut("-NEW.id", "NEW.source")}
     ${shortInsert("-NEW.id", "NEW.source")}
   END`,
   memory_search_unit_delete: `CREATE TRIGGER memory_search_unit_delete AFTER DELETE ON memory_units BEGIN
-    DELETE FROM memory_search WHERE rowid = -OLD.id;
+    ${indexTake("-OLD.id", "OLD.source")}
     ${shortDelete("-OLD.id", "OLD.source")}
   END`,
 };
@@ -152,6 +164,8 @@ const MEMORY_TRIGGERS = {
 const FILL_MEMORY = [
   `INSERT INTO memory_search (rowid, text) SELECT t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id WHERE l.code = p.base_language_code`,
   `INSERT INTO memory_search (rowid, text) SELECT -id, ${marked("source")} FROM memory_units`,
+  `INSERT INTO ${MEMORY_INDEXED} (id) SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id WHERE l.code = p.base_language_code`,
+  `INSERT INTO ${MEMORY_INDEXED} (id) SELECT -id FROM memory_units`,
   `INSERT INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id
    WHERE l.code = p.base_language_code AND length(t.value) <= ${SHORT_STORED_MAX}`,
   `INSERT INTO memory_short (len, id, text) SELECT length(source), -id, source FROM memory_units WHERE length(source) <= ${SHORT_STORED_MAX}`,
@@ -165,7 +179,8 @@ export function ensureDerived(sqlite: Database): string[] {
   const searchMissing = !present.has(TRANSLATION_SEARCH) || Object.keys(SEARCH_TRIGGERS).some((name) => !present.has(name));
   // Before the migration that makes memory_units there is no memory to index.
   const memoryMissing =
-    present.has("memory_units") && (!present.has(MEMORY_SEARCH) || !present.has(MEMORY_SHORT) || Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
+    present.has("memory_units") &&
+    (!present.has(MEMORY_SEARCH) || !present.has(MEMORY_SHORT) || !present.has(MEMORY_INDEXED) || Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
   const made: string[] = [];
   if (!countsMissing && !searchMissing && !memoryMissing) return made;
   sqlite.transaction(() => {
@@ -188,8 +203,10 @@ export function ensureDerived(sqlite: Database): string[] {
       for (const name of Object.keys(MEMORY_TRIGGERS)) sqlite.run(`DROP TRIGGER IF EXISTS ${name}`);
       sqlite.run("DROP TABLE IF EXISTS memory_search");
       sqlite.run("DROP TABLE IF EXISTS memory_short");
+      sqlite.run(`DROP TABLE IF EXISTS ${MEMORY_INDEXED}`);
       sqlite.run(MEMORY_TABLE);
       sqlite.run(SHORT_TABLE);
+      sqlite.run(INDEXED_TABLE);
       for (const statement of FILL_MEMORY) sqlite.run(statement);
       for (const statement of Object.values(MEMORY_TRIGGERS)) sqlite.run(statement);
       made.push("memory_search");
