@@ -23,6 +23,7 @@ import { migrate } from "./storage/migrate.ts";
 import { startWebhooks } from "./webhooks/runtime.ts";
 import { startAuditRetentionJob } from "./audit/retention.ts";
 import { startUncheckedValuesPass } from "./authoring/checks.ts";
+import { startMemoryIndexPass } from "./memory/index-pass.ts";
 
 export interface RunningServer {
   url: string;
@@ -113,6 +114,8 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
   const auditRetention = startAuditRetentionJob(db, clock);
   // Values stored before there were message checks get theirs, in chunks after start (docs/messages.md).
   const checks = startUncheckedValuesPass(db, () => clock.now());
+  // The translation memory's index, brought up to date after the writes that change it (docs/translators.md).
+  const memoryIndex = startMemoryIndexPass(db);
   // The address bound, as bound: 0.0.0.0 takes every interface, not only loopback (docs/deploy.md).
   const address = `${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   log.info("listening", { address, port: server.port, public_url: settings.publicUrl, cdn_url: settings.cdnUrl, data_dir: settings.dataDir });
@@ -129,6 +132,7 @@ export async function startServer(settings: Settings, clock: Clock = systemClock
       await schedules.stop(); // a publish under way finishes before the database closes
       await webhooks.stop(); // after HTTP, so no new event arrives; before the database closes
       await checks.stop();
+      await memoryIndex.stop();
       auditRetention.stop();
       deps.observability.stop();
       await deps.targets.stop();

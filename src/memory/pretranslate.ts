@@ -1,4 +1,5 @@
 import { replyOf, resultOf, type JobReply } from "../common/job-reply.ts";
+import { refreshAll } from "./index-pass.ts";
 import type { Actor } from "../changes/actor.ts";
 import { Changes } from "../changes/changes.ts";
 import { ProjectChecks } from "../authoring/checks.ts";
@@ -111,6 +112,8 @@ export function pretranslateFromMemory(db: Db, changes: Changes, job: Omit<Pretr
   if (baseId === undefined) return { filled: 0, skipped: 0, left: [] };
   const missing = q.missing.all(project.id, language.id, baseId, PRETRANSLATE_MAX_VALUES);
   const exact = exactMatches(db, project, language, scope);
+  // The memory's index holds every string before it is read (src/memory/index-pass.ts).
+  if (minScore < SUGGESTION_EXACT_SCORE) refreshAll(db);
   const memory = minScore < SUGGESTION_EXACT_SCORE ? new TranslationMemory(db) : null;
   const checks = new ProjectChecks(db, project);
   const progress: PretranslateProgress = { filled: 0, skipped: 0, left: [] };

@@ -132,7 +132,9 @@ export class MemoryIndex {
     if (n === undefined) {
       n = this.q.cappedCount.get(phrase(gram), COMMON_POSTINGS + 1)!.n;
       if (this.rarity.size >= RARITY_MEMO_MAX) this.rarity.clear();
-      this.rarity.set(gram, n);
+      // A trigram no string holds yet is asked again next time: remembered as none, the strings
+      // indexed later with it would never be read through it.
+      if (n > 0) this.rarity.set(gram, n);
     }
     return n;
   }
@@ -157,7 +159,8 @@ export class MemoryIndex {
       // Past the budget only what is certain to fit; the first two are read whatever they cost.
       if (read >= 2 && spent + g.rarity > POSTINGS_BUDGET) continue;
       const rows = this.q.postings.values(phrase(g.gram));
-      this.rarity.set(g.gram, rows.length);
+      if (rows.length > 0) this.rarity.set(g.gram, rows.length);
+      else this.rarity.delete(g.gram);
       spent += rows.length;
       read++;
       for (const row of rows) this.shared.add(row[0] as number);

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { refreshBeforeReading } from "./index-pass.ts";
 import { ProjectChecks } from "../authoring/checks.ts";
 import { findKey } from "../authoring/keys.ts";
 import type { MessageProblem } from "../messages/check.ts";
@@ -183,6 +184,8 @@ export class TranslationMemory {
 
   /** `GET .../keys/:keyId/suggestions` without the machine: the memory's matches, each with its problems as this key's value. */
   suggest(project: ProjectRow, keyPublicId: string, language: LanguageRow, scope: ReadScope): MemorySuggestion[] {
+    // What was saved just before is in the index (src/memory/index-pass.ts).
+    refreshBeforeReading(this.db);
     const key = findKey(this.db, project, keyPublicId);
     const base = baseValueOf(this.db, project, key.id);
     if (base === null || base.trim() === "" || language.code === project.baseLanguageCode) return [];

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Database, Statement } from "bun:sqlite";
 import { log } from "../common/log.ts";
 
 /**
@@ -85,14 +85,16 @@ const SEARCH_TRIGGERS = {
  * every base-language value of every project (by the value's rowid) and every imported memory
  * unit's source (by its id, negated), each between STX and ETX so that a string of one or two
  * characters has a trigram and a string's start and end count. Trigrams, case folded, without
- * positions or a copy of the text (`content=''`). A row is taken out with FTS5's 'delete' command
- * and the text it was put in with (the old value, which a trigger has): deleting by rowid from a
- * `contentless_delete` table cost 0.16 ms a row and tripled the time of a push of 100,000 changed
- * base strings (bench/RESULTS.md "Closing check of the round of 2026-11-28"). `memory_indexed`
- * names the rows the index holds, so a value deleted with its language (a cascade, where whether
- * it was a base value can no longer be read) is taken out exactly when it was put in.
- * Suggestions read the postings of a string's rarer trigrams and score what they find exactly
- * (src/memory/search.ts); bench/RESULTS.md "Translation memory" has the figures.
+ * positions or a copy of the text (`content=''`); `memory_indexed` keeps the text each row went in
+ * with, which FTS5's 'delete' command needs to take it out again.
+ *
+ * The index is brought up to date after the write, not in it: a trigger only names the row in
+ * `memory_pending`, and `refreshMemoryIndex` puts the row's text in (or takes it out) in chunks,
+ * in the background and before a suggestion is made (src/memory/index-pass.ts). Indexing a string
+ * costs its trigrams, about 35 µs; in the write it tripled the time of a push of 100,000 changed
+ * base strings (bench/RESULTS.md "Closing check of the round of 2026-11-28"). Suggestions read the
+ * postings of a string's rarer trigrams and score what they find exactly (src/memory/search.ts);
+ * bench/RESULTS.md "Translation memory" has the figures.
  */
 /** The memory's index and its short strings, for the statements that read them (memory/queries.ts). */
 export const MEMORY_SEARCH = "memory_search";
@@ -100,23 +102,27 @@ export const MEMORY_SHORT = "memory_short";
 
 const MEMORY_TABLE = `CREATE VIRTUAL TABLE memory_search USING fts5(text, content='', tokenize='trigram', detail='none')`;
 const MEMORY_INDEXED = "memory_indexed";
-const INDEXED_TABLE = `CREATE TABLE ${MEMORY_INDEXED} (id INTEGER PRIMARY KEY)`;
+const INDEXED_TABLE = `CREATE TABLE ${MEMORY_INDEXED} (id INTEGER PRIMARY KEY, text TEXT NOT NULL)`;
+const MEMORY_PENDING = "memory_pending";
+const PENDING_TABLE = `CREATE TABLE ${MEMORY_PENDING} (id INTEGER PRIMARY KEY)`;
 
 /** Whether the value of `row`'s language is its project's base language. */
 const isBase = (row: "NEW" | "OLD") =>
   `(SELECT l.code = p.base_language_code FROM languages l JOIN projects p ON p.id = l.project_id WHERE l.id = ${row}.language_id)`;
 const marked = (value: string) => `char(2) || ${value} || char(3)`;
-/** Puts a row in the index, or takes it out with the text it was put in with (only when it is there). */
-const indexPut = (id: string, text: string) => `INSERT INTO memory_search (rowid, text) VALUES (${id}, ${marked(text)});
-    INSERT OR IGNORE INTO ${MEMORY_INDEXED} (id) VALUES (${id});`;
-const indexTake = (id: string, text: string) => `INSERT INTO memory_search (memory_search, rowid, text) SELECT 'delete', ${id}, ${marked(text)} WHERE EXISTS (SELECT 1 FROM ${MEMORY_INDEXED} WHERE id = ${id});
-    DELETE FROM ${MEMORY_INDEXED} WHERE id = ${id};`;
+/**
+ * Names a row whose place in the index may be out of date, once. (Not with OR IGNORE: in a trigger
+ * the outer statement's conflict clause wins, and a save is an upsert.)
+ */
+const pendWhere = (id: string, also = "") => `INSERT INTO ${MEMORY_PENDING} (id) SELECT ${id} WHERE NOT EXISTS (SELECT 1 FROM ${MEMORY_PENDING} WHERE id = ${id})${also};`;
+const pend = (id: string) => pendWhere(id);
 
 /**
  * The memory's short strings, beside its index (src/memory/short.ts): every source string of at
  * most SHORT_STORED_MAX code points, by length. A string of a few characters has too few trigrams to
  * be found by them (`A the` and `A the.` share one), so a short one is compared with every stored
- * string of a length it could match instead: a range of this table's clustered key.
+ * string of a length it could match instead: a range of this table's clustered key. Kept in the
+ * write: a row of a B-tree costs little.
  */
 const SHORT_STORED_MAX = 20;
 const SHORT_TABLE = `CREATE TABLE memory_short (len INTEGER NOT NULL, id INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (len, id)) WITHOUT ROWID`;
@@ -126,50 +132,112 @@ const shortDelete = (id: string, value: string) => `DELETE FROM memory_short WHE
 
 const MEMORY_TRIGGERS = {
   memory_search_insert: `CREATE TRIGGER memory_search_insert AFTER INSERT ON translations WHEN ${isBase("NEW")} BEGIN
-    ${indexPut("NEW.rowid", "NEW.value")}
+    ${pend("NEW.rowid")}
     ${shortInsert("NEW.rowid", "NEW.value")}
   END`,
   memory_search_update: `CREATE TRIGGER memory_search_update AFTER UPDATE OF value ON translations WHEN OLD.value IS NOT NEW.value AND ${isBase("NEW")} BEGIN
-    ${indexTake("OLD.rowid", "OLD.value")}
-    ${indexPut("NEW.rowid", "NEW.value")}
+    ${pend("NEW.rowid")}
     ${shortDelete("OLD.rowid", "OLD.value")}
     ${shortInsert("NEW.rowid", "NEW.value")}
   END`,
-  // A cascade (a language or project deleted) removes the parent row first: what the index holds
-  // says whether the value is in it.
-  memory_search_delete: `CREATE TRIGGER memory_search_delete AFTER DELETE ON translations WHEN EXISTS (SELECT 1 FROM ${MEMORY_INDEXED} WHERE id = OLD.rowid) BEGIN
-    ${indexTake("OLD.rowid", "OLD.value")}
+  // A cascade (a language or project deleted) removes the parent row first, so whether the value
+  // was a base one cannot be read: what the index holds says whether it is in it.
+  memory_search_delete: `CREATE TRIGGER memory_search_delete AFTER DELETE ON translations BEGIN
+    ${pendWhere("OLD.rowid", ` AND EXISTS (SELECT 1 FROM ${MEMORY_INDEXED} WHERE id = OLD.rowid)`)}
     ${shortDelete("OLD.rowid", "OLD.value")}
   END`,
   memory_search_base: `CREATE TRIGGER memory_search_base AFTER UPDATE OF base_language_code ON projects WHEN OLD.base_language_code IS NOT NEW.base_language_code BEGIN
-    INSERT INTO memory_search (memory_search, rowid, text) SELECT 'delete', t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id
-      WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code AND t.rowid IN (SELECT id FROM ${MEMORY_INDEXED});
-    DELETE FROM ${MEMORY_INDEXED} WHERE id IN (SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
+    INSERT INTO ${MEMORY_PENDING} (id) SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id
+      WHERE l.project_id = NEW.id AND l.code IN (OLD.base_language_code, NEW.base_language_code) AND t.rowid NOT IN (SELECT id FROM ${MEMORY_PENDING});
     DELETE FROM memory_short WHERE (len, id) IN (SELECT length(t.value), t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = OLD.base_language_code);
-    INSERT INTO memory_search (rowid, text) SELECT t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code;
-    INSERT OR IGNORE INTO ${MEMORY_INDEXED} (id) SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code;
     INSERT OR REPLACE INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value FROM translations t JOIN languages l ON l.id = t.language_id
       WHERE l.project_id = NEW.id AND l.code = NEW.base_language_code AND length(t.value) <= ${SHORT_STORED_MAX};
   END`,
   memory_search_unit_insert: `CREATE TRIGGER memory_search_unit_insert AFTER INSERT ON memory_units BEGIN
-    ${indexPut("-NEW.id", "NEW.source")}
+    ${pend("-NEW.id")}
     ${shortInsert("-NEW.id", "NEW.source")}
   END`,
   memory_search_unit_delete: `CREATE TRIGGER memory_search_unit_delete AFTER DELETE ON memory_units BEGIN
-    ${indexTake("-OLD.id", "OLD.source")}
+    ${pend("-OLD.id")}
     ${shortDelete("-OLD.id", "OLD.source")}
   END`,
 };
 
+const BASE_VALUES = `FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id WHERE l.code = p.base_language_code`;
 const FILL_MEMORY = [
-  `INSERT INTO memory_search (rowid, text) SELECT t.rowid, ${marked("t.value")} FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id WHERE l.code = p.base_language_code`,
-  `INSERT INTO memory_search (rowid, text) SELECT -id, ${marked("source")} FROM memory_units`,
-  `INSERT INTO ${MEMORY_INDEXED} (id) SELECT t.rowid FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id WHERE l.code = p.base_language_code`,
-  `INSERT INTO ${MEMORY_INDEXED} (id) SELECT -id FROM memory_units`,
-  `INSERT INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value FROM translations t JOIN languages l ON l.id = t.language_id JOIN projects p ON p.id = l.project_id
-   WHERE l.code = p.base_language_code AND length(t.value) <= ${SHORT_STORED_MAX}`,
+  `INSERT INTO ${MEMORY_INDEXED} (id, text) SELECT t.rowid, ${marked("t.value")} ${BASE_VALUES}`,
+  `INSERT INTO ${MEMORY_INDEXED} (id, text) SELECT -id, ${marked("source")} FROM memory_units`,
+  `INSERT INTO memory_search (rowid, text) SELECT id, text FROM ${MEMORY_INDEXED}`,
+  `INSERT INTO memory_short (len, id, text) SELECT length(t.value), t.rowid, t.value ${BASE_VALUES} AND length(t.value) <= ${SHORT_STORED_MAX}`,
   `INSERT INTO memory_short (len, id, text) SELECT length(source), -id, source FROM memory_units WHERE length(source) <= ${SHORT_STORED_MAX}`,
 ];
+
+interface RefreshStatements {
+  pending: Statement<{ id: number }, [number]>;
+  newest: Statement<{ id: number }, [number]>;
+  baseValue: Statement<{ text: string }, [number]>;
+  unitSource: Statement<{ text: string }, [number]>;
+  held: Statement<{ text: string }, [number]>;
+  take: Statement<unknown, [number, string]>;
+  put: Statement<unknown, [number, string]>;
+  hold: Statement<unknown, [number, string]>;
+  release: Statement<unknown, [number]>;
+  done: Statement<unknown, [number]>;
+}
+const refreshStatements = new WeakMap<Database, RefreshStatements>();
+
+function statementsOf(sqlite: Database): RefreshStatements {
+  let q = refreshStatements.get(sqlite);
+  if (!q) {
+    q = {
+      pending: sqlite.query(`SELECT id FROM ${MEMORY_PENDING} ORDER BY id LIMIT ?`),
+      newest: sqlite.query(`SELECT id FROM ${MEMORY_PENDING} ORDER BY id DESC LIMIT ?`),
+      baseValue: sqlite.query(`SELECT ${marked("t.value")} AS text ${BASE_VALUES} AND t.rowid = ?`),
+      unitSource: sqlite.query(`SELECT ${marked("source")} AS text FROM memory_units WHERE id = ?`),
+      held: sqlite.query(`SELECT text FROM ${MEMORY_INDEXED} WHERE id = ?`),
+      take: sqlite.query(`INSERT INTO memory_search (memory_search, rowid, text) VALUES ('delete', ?, ?)`),
+      put: sqlite.query(`INSERT INTO memory_search (rowid, text) VALUES (?, ?)`),
+      hold: sqlite.query(`INSERT OR REPLACE INTO ${MEMORY_INDEXED} (id, text) VALUES (?, ?)`),
+      release: sqlite.query(`DELETE FROM ${MEMORY_INDEXED} WHERE id = ?`),
+      done: sqlite.query(`DELETE FROM ${MEMORY_PENDING} WHERE id = ?`),
+    };
+    refreshStatements.set(sqlite, q);
+  }
+  return q;
+}
+
+/**
+ * Brings at most `limit` pending rows of the memory's index up to date, in one write transaction:
+ * each row's text as it is now (a base value, or a unit's source) goes in, the text it went in with
+ * before comes out, and a row that is no source string any more leaves. Idempotent: a row named
+ * twice, or already up to date, changes nothing; rows are independent, so any order is right.
+ * `newestFirst`: the values written last first (a suggestion's few, while a large import's rows
+ * wait for the background). Returns how many rows it looked at (0: none left).
+ */
+export function refreshMemoryIndex(sqlite: Database, limit: number, newestFirst = false): number {
+  const q = statementsOf(sqlite);
+  return sqlite.transaction(() => {
+    const ids = (newestFirst ? q.newest : q.pending).all(limit).map((r) => r.id);
+    for (const id of ids) {
+      const now = (id > 0 ? q.baseValue.get(id) : q.unitSource.get(-id))?.text ?? null;
+      const before = q.held.get(id)?.text ?? null;
+      if (now !== before) {
+        if (before !== null) q.take.run(id, before);
+        if (now !== null) {
+          q.put.run(id, now);
+          q.hold.run(id, now);
+        } else q.release.run(id);
+      }
+      q.done.run(id);
+    }
+    return ids.length;
+  }).immediate();
+}
+
+/** How many rows of the memory's index wait to be brought up to date. */
+export function pendingMemoryRows(sqlite: Database): number {
+  return sqlite.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${MEMORY_PENDING}`).get()?.n ?? 0;
+}
 
 /** Makes whatever of the kept data is missing, with its data; a no-op when all is there. Returns what it made. */
 export function ensureDerived(sqlite: Database): string[] {
@@ -180,7 +248,11 @@ export function ensureDerived(sqlite: Database): string[] {
   // Before the migration that makes memory_units there is no memory to index.
   const memoryMissing =
     present.has("memory_units") &&
-    (!present.has(MEMORY_SEARCH) || !present.has(MEMORY_SHORT) || !present.has(MEMORY_INDEXED) || Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
+    (!present.has(MEMORY_SEARCH) ||
+      !present.has(MEMORY_SHORT) ||
+      !present.has(MEMORY_INDEXED) ||
+      !present.has(MEMORY_PENDING) ||
+      Object.keys(MEMORY_TRIGGERS).some((name) => !present.has(name)));
   const made: string[] = [];
   if (!countsMissing && !searchMissing && !memoryMissing) return made;
   sqlite.transaction(() => {
@@ -204,9 +276,11 @@ export function ensureDerived(sqlite: Database): string[] {
       sqlite.run("DROP TABLE IF EXISTS memory_search");
       sqlite.run("DROP TABLE IF EXISTS memory_short");
       sqlite.run(`DROP TABLE IF EXISTS ${MEMORY_INDEXED}`);
+      sqlite.run(`DROP TABLE IF EXISTS ${MEMORY_PENDING}`);
       sqlite.run(MEMORY_TABLE);
       sqlite.run(SHORT_TABLE);
       sqlite.run(INDEXED_TABLE);
+      sqlite.run(PENDING_TABLE);
       for (const statement of FILL_MEMORY) sqlite.run(statement);
       for (const statement of Object.values(MEMORY_TRIGGERS)) sqlite.run(statement);
       made.push("memory_search");

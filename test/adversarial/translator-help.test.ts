@@ -11,6 +11,7 @@ import { libretranslate } from "../../src/machine-translation/libretranslate.ts"
 import { GlossaryMatcher, glossaryFindings, type GlossaryTerm } from "../../src/messages/glossary.ts";
 import { COMMON_POSTINGS, POSTINGS_BUDGET, trigramsOf } from "../../src/memory/search.ts";
 import { EVERY_PROJECT } from "../../src/memory/scope.ts";
+import { refreshMemoryIndex } from "../../src/storage/derived.ts";
 import { MATCHED_MAX_CODE_POINTS, SCORE_CELLS_BUDGET, TranslationMemory } from "../../src/memory/suggestions.ts";
 import type { KeyRow, LanguageRow, ProjectRow } from "../../src/storage/schema.ts";
 import { testApp, type TestApp } from "../helpers/app.ts";
@@ -40,6 +41,8 @@ function seed(strings: string[], prefix: string): void {
       c.query("INSERT INTO translations (key_id, language_id, value, status, updated_at) VALUES (?, ?, ?, 'translated', 0)").run(id, de, `${s} (de)`);
     });
   })();
+  // The memory's index is brought up to date after the write (src/memory/index-pass.ts).
+  while (refreshMemoryIndex(c, 1000) > 0);
 }
 
 function lookup(base: string) {
