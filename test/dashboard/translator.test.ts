@@ -135,6 +135,8 @@ for (const viewport of [DESKTOP, PHONE]) {
       await page.waitForURL(/status=(&|$)/);
       await page.locator(".translate h2 code.key").waitFor();
       expect(await page.getByLabel("Keys").evaluate((s: HTMLSelectElement) => s.selectedOptions[0]!.textContent)).toBe("All keys");
+      // The count arrives after the keys (its own request): wait for it, then read it.
+      await page.locator(".translate-meta p:not(:empty)").waitFor();
       expect(await page.locator(".translate-meta p").innerText()).toMatch(/^\d+ keys$/);
       await page.goto(`/dashboard/projects/${pid}/translate?lang=en&status=`);
       await page.locator(".translate h2 code.key").waitFor();
