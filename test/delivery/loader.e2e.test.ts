@@ -183,6 +183,13 @@ function loaderDay(name: string, make: () => Promise<Runner>) {
     afterEach(() => void (attacker.mode = "pass"));
     afterAll(() => r?.close());
 
+    test("pointed at the server's root instead of its CDN, it rejects, naming where the CDN is by default", async () => {
+      await r.create({ ...options(), cdnUrl: attacker.url });
+      const got = await r.load("de");
+      expect(got.ok).toBe(false);
+      if (!got.ok) expect(got.error).toMatch(/^phrasebook: no manifest at .*\/p\/.*cdnUrl is not the CDN's address: by default the server's address \+ \/cdn/);
+    });
+
     test("with nothing kept and a CDN that lies, it refuses (rejects) rather than use unchecked strings", async () => {
       await r.create(options());
       attacker.mode = "tamper";

@@ -138,7 +138,7 @@ export function createLoader(options: LoaderOptions): { load(language: string): 
     const init: RequestInit = inBrowser ? { cache: "no-cache" } : kept?.etag ? { headers: { "if-none-match": kept.etag } } : {};
     const res = await get(path, init);
     if (res.status === 304 && kept) return { state: kept, changed: false };
-    if (res.status === 404) throw new LoadError(`no manifest at ${cdn}/${path} (nothing published there yet?)`);
+    if (res.status === 404) throw new LoadError(`no manifest at ${cdn}/${path} (nothing published there yet, or cdnUrl is not the CDN's address: by default the server's address + /cdn)`);
     if (!res.ok) throw new LoadError(`${res.status} from ${cdn}/${path}`);
     const manifest = await res.text();
     if (kept && manifest === kept.manifest) return { state: kept, changed: false };
