@@ -121,16 +121,18 @@ function walkIcu(b: Builder, piece: Piece, elements: MessageFormatElement[], sou
 
 /** `value` split into what an engine translates and what it must keep; `target` decides a plural's forms. */
 export function protect(value: string, syntax: MessageSyntax, target: string): Protected {
-  const b = new Builder(protectedPattern(syntax), syntax === "icu" || syntax === "flutter");
+  const b = new Builder(protectedPattern(syntax), syntax === "icu");
   const root = b.piece();
   if (syntax === "icu" || syntax === "flutter") {
+    // gen-l10n reads an apostrophe as itself: doubled, ICU reads it so too (src/messages/syntax-flutter.ts).
+    const source = syntax === "flutter" ? value.replaceAll("'", "''") : value;
     let elements: MessageFormatElement[];
     try {
-      elements = parse(value, { ignoreTag: true, requiresOtherClause: true, shouldParseSkeletons: false, captureLocation: true });
+      elements = parse(source, { ignoreTag: true, requiresOtherClause: true, shouldParseSkeletons: false, captureLocation: true });
     } catch {
       throw new MachineError("the base text is not a valid ICU message, so it is not sent to the engine");
     }
-    walkIcu(b, root, elements, value, target);
+    walkIcu(b, root, elements, source, target);
   } else {
     b.text(root, value);
   }
@@ -192,15 +194,17 @@ export function readBack(piece: Piece, answer: string, html: boolean): Piece {
 const APOSTROPHE = "\uE001";
 
 function printPiece(p: Protected, piece: Piece, inPlural: boolean, syntax: MessageSyntax): string {
-  const icu = syntax === "icu" || syntax === "flutter";
+  // ICU quotes with apostrophes; gen-l10n's flutter syntax has no quoting: its text is printed as it is.
+  const quoting = syntax === "icu";
   let out = "";
   for (const part of piece.parts) {
     if ("text" in part) {
-      out += icu ? part.text.replace(/'/g, APOSTROPHE).replace(/#/g, inPlural ? "'#'" : "#") : part.text;
+      out += quoting ? part.text.replace(/'/g, APOSTROPHE).replace(/#/g, inPlural ? "'#'" : "#") : part.text;
       continue;
     }
     const token = p.tokens[part.token]!;
-    if ("raw" in token) out += token.raw;
+    // A flutter token was read from the value with its apostrophes doubled (`protect`): undone here.
+    if ("raw" in token) out += syntax === "flutter" ? token.raw.replaceAll("''", "'") : token.raw;
     else {
       const c = token.choice;
       const head = `{${c.name}, ${c.type}, ${c.offset ? `offset:${c.offset} ` : ""}`;

@@ -17,27 +17,38 @@ export interface NameSpan {
 
 const NAMED_TYPES = new Set([TYPE.argument, TYPE.number, TYPE.date, TYPE.time, TYPE.plural, TYPE.select]);
 
-function icuSpans(text: string): NameSpan[] | null {
+function icuSpans(text: string, flutter: boolean): NameSpan[] | null {
+  // gen-l10n reads an apostrophe as itself; doubled, ICU's parser reads it so too
+  // (src/messages/syntax-flutter.ts), and the offsets are mapped back below.
+  const read = flutter ? text.replaceAll("'", "''") : text;
   let elements: MessageFormatElement[];
   try {
-    elements = parse(text, { ignoreTag: true, requiresOtherClause: false, shouldParseSkeletons: false, captureLocation: true });
+    elements = parse(read, { ignoreTag: true, requiresOtherClause: false, shouldParseSkeletons: false, captureLocation: true });
   } catch {
     return null;
   }
-  const out: NameSpan[] = [];
+  const found: NameSpan[] = [];
   const walk = (list: MessageFormatElement[]) => {
     for (const el of list) {
       if (NAMED_TYPES.has(el.type) && el.location && "value" in el && typeof el.value === "string") {
         // The name follows the brace and any white space: `{ count, plural, ...}`.
-        const at = text.indexOf(el.value, el.location.start.offset + 1);
-        if (at >= 0) out.push({ start: at, end: at + el.value.length, name: el.value });
+        const at = read.indexOf(el.value, el.location.start.offset + 1);
+        if (at >= 0) found.push({ start: at, end: at + el.value.length, name: el.value });
       }
       if (el.type === TYPE.plural || el.type === TYPE.select) for (const option of Object.values(el.options)) walk(option.value);
       if (el.type === TYPE.tag) walk(el.children);
     }
   };
   walk(elements);
-  return out.sort((a, b) => a.start - b.start);
+  found.sort((a, b) => a.start - b.start);
+  if (read === text) return found;
+  // Offsets in the doubled text to offsets in `text`, in one pass (a name holds no apostrophe).
+  let i = 0;
+  let p = 0;
+  return found.map((span) => {
+    while (p < span.start) p += text.charCodeAt(i++) === 39 /* ' */ ? 2 : 1;
+    return { start: i, end: i + span.name.length, name: span.name };
+  });
 }
 
 /** `{{name}}`, `{{- name}}`, `{{name, format}}` and (not in i18next) `{name}`. */
@@ -63,7 +74,7 @@ function tokenSpans(text: string, singleBraces: boolean): NameSpan[] {
 /** The placeholder names of `text` in the order written, each occurrence once. */
 export function nameSpans(text: string, syntax: MessageSyntax): NameSpan[] {
   if (text.indexOf("{") < 0) return [];
-  if (syntax === "icu" || syntax === "flutter") return icuSpans(text) ?? tokenSpans(text, true);
+  if (syntax === "icu" || syntax === "flutter") return icuSpans(text, syntax === "flutter") ?? tokenSpans(text, true);
   return tokenSpans(text, syntax === "text");
 }
 

@@ -155,6 +155,25 @@ describe("translators.md: machine translation", () => {
     expect(engine.requests).toHaveLength(0);
   });
 
+  // Where machine translation meets the project's syntax: each syntax's placeholders (and the
+  // native ones an Android or iOS import brings) reach the engine as tokens and come back as they
+  // were, without a problem.
+  test.each([
+    ["i18next", "Hello {{name}}, see $t(common.help) <b>now</b>", "HELLO {{name}}, SEE $t(common.help) <b>NOW</b>"],
+    ["text", "Copied %1$s of %2$d files to %@ {folder}", "COPIED %1$s OF %2$d FILES TO %@ {folder}"],
+    // gen-l10n reads an apostrophe as itself: `'{query}'` is a placeholder between quotes.
+    ["flutter", "Search for '{query}' in {count, plural, one {# file} other {# files}}", "SEARCH FOR '{query}' IN {count, plural, one {# FILE} other {# FILES}}"],
+  ])("in a project of the %s syntax, the syntax's placeholders come back untouched", async (syntax, base, expected) => {
+    engine.misbehave = "none";
+    const pid = await libre.admin.project(`Syntax ${syntax}`, "en", ["de"]);
+    expect((await libre.admin.patch(`/projects/${pid}`, { message_syntax: syntax })).status).toBe(200);
+    const key = await libre.admin.key(pid, "k", { en: base });
+    const r = await libre.admin.get(`/projects/${pid}/keys/${key}/suggestions?language=de`);
+    expect(r.status).toBe(200);
+    expect(r.body.machine_error ?? null).toBeNull();
+    expect(machineItem(r.body)).toMatchObject({ value: expected, problems: [] });
+  });
+
   test("the glossary's terms found in the text go into the openai prompt", async () => {
     engine.misbehave = "none";
     engine.requests.length = 0;

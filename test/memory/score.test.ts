@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { nameMapping, nameSpans, renamed, withoutNames } from "../../src/memory/placeholders.ts";
 import { codePoints, comparable, distance, score, scoreOf } from "../../src/memory/score.ts";
 
-const s = (a: string, b: string, syntax: "icu" | "text" | "i18next" = "icu") => score(codePoints(comparable(a, syntax)), codePoints(comparable(b, syntax)));
+const s = (a: string, b: string, syntax: "icu" | "flutter" | "text" | "i18next" = "icu") => score(codePoints(comparable(a, syntax)), codePoints(comparable(b, syntax)));
 
 /** The formula written out over code points, independently of the implementation's cut-off. */
 function reference(a: string, b: string): number {
@@ -103,6 +103,17 @@ describe("translators.md: a suggestion keeps this key's placeholders", () => {
   test("names found by the parser in ICU, with quoting respected", () => {
     expect(nameSpans("Hi {name}, '{quoted}' {n, number}", "icu").map((x) => x.name)).toEqual(["name", "n"]);
     expect(withoutNames("Hi {name}", "icu")).toBe("Hi {\uE000}");
+  });
+
+  test("in the flutter syntax an apostrophe is itself: `'{query}'` names query, at its place in the value", () => {
+    const value = "L'appli cherche '{query}' dans {n, plural, one {# l'fichier} other {# fichiers}} d'{who}";
+    const spans = nameSpans(value, "flutter");
+    expect(spans.map((x) => x.name)).toEqual(["query", "n", "who"]);
+    for (const span of spans) expect(value.slice(span.start, span.end)).toBe(span.name);
+    expect(s("Search '{query}' now", "Search '{term}' now", "flutter")).toBe(100);
+    expect(s("Search '{query}' now", "Search '{term}' now", "icu")).toBeLessThan(100); // quoted text in ICU
+    const mapping = nameMapping(nameSpans("Search '{term}' in {n}", "flutter"), nameSpans("Search '{query}' in {count}", "flutter"))!;
+    expect(renamed("Suche '{term}' in {n}", "flutter", mapping)).toBe("Suche '{query}' in {count}");
   });
 
   test("names that line up one to one are renamed, all at once", () => {
