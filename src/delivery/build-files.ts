@@ -6,6 +6,7 @@ import { compareCodePoints } from "../common/text.ts";
 import type { FileFormat } from "../formats/format.ts";
 import { formatNamed, shippedFormats, type BundleFormat } from "../formats/registry.ts";
 import { keyTexts } from "../formats/texts.ts";
+import { pluralSuffix } from "../messages/plural-forms.ts";
 import type { MessageSyntax } from "../messages/read.ts";
 import { isPlainObject } from "../formats/read.ts";
 import type { ReleaseRow } from "../storage/schema.ts";
@@ -65,6 +66,8 @@ export interface ReleaseSignature {
   keys: string[];
   arbNames: Map<string, string>;
   placeholders: Map<string, Placeholders>;
+  /** The project's syntax: in `i18next`, a language's plural forms go with their group (`makeBuildFile`). */
+  syntax: MessageSyntax;
 }
 
 const NO_PLACEHOLDERS: Placeholders = Object.freeze({}) as Placeholders;
@@ -82,7 +85,7 @@ export async function releaseSignatureOf(dataDir: string, release: ReleaseRow, b
     const meta = base.arb![`@${base.arbNames!.get(key)!}`];
     placeholders.set(key, placeholdersOf(value, syntax, isPlainObject(meta) ? meta : {}));
   }
-  return { keys: base.keys, arbNames: base.arbNames!, placeholders };
+  return { keys: base.keys, arbNames: base.arbNames!, placeholders, syntax };
 }
 
 /** The build's messages as a Map, made once per build. */
@@ -162,7 +165,16 @@ export async function makeBuildFile(
 ): Promise<BuildFile> {
   const file = await readLanguage(dataDir, release.publicId, code, false);
   const messages = messageMap(build.messages);
-  const kept = (key: string) => !leftOut.has(key) && entryFor(messages, key, signature.arbNames.get(key)) !== undefined;
+  const inBuild = (key: string) => !leftOut.has(key) && entryFor(messages, key, signature.arbNames.get(key)) !== undefined;
+  // In i18next, a language's plural forms that the base file lacks (Russian `items_few`, where
+  // English has `items_one` and `items_other` only) are kept with their group's `_other` form
+  // (docs/messages.md "i18next plural forms").
+  const kept = (key: string) => {
+    if (inBuild(key)) return true;
+    if (signature.syntax !== "i18next" || leftOut.has(key)) return false;
+    const form = pluralSuffix(key);
+    return form !== null && form.other !== key && inBuild(form.other);
+  };
   const keys = file.keys.filter(kept);
   if (keys.length === file.keys.length) return { path: bundlePath(dataDir, release.publicId, code, format), ...basis.files[code]![format]! };
   const text = format === "arb" ? filteredArb(await readLanguage(dataDir, release.publicId, code, true), kept) : filteredFlat(formatNamed(format), code, keys, file.values);

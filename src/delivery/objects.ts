@@ -192,7 +192,7 @@ export class Delivery {
     if (!sig) {
       const base = this.db.select({ code: releaseLanguages.code }).from(releaseLanguages).where(and(eq(releaseLanguages.releaseId, release.id), eq(releaseLanguages.isBaseLanguage, true))).get();
       const syntax = this.db.select({ syntax: projects.messageSyntax }).from(projects).where(eq(projects.id, release.projectId)).get()!.syntax;
-      sig = base ? releaseSignatureOf(this.settings.dataDir, release, base.code, syntax) : Promise.resolve({ keys: [], arbNames: new Map(), placeholders: new Map() });
+      sig = base ? releaseSignatureOf(this.settings.dataDir, release, base.code, syntax) : Promise.resolve({ keys: [], arbNames: new Map(), placeholders: new Map(), syntax });
       sig.catch(() => this.signatures.delete(key));
       this.signatures.set(key, sig);
     }

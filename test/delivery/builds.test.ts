@@ -149,3 +149,29 @@ describe("a build's view of a release (docs/delivery.md \"App builds\")", () => 
     }
   });
 });
+
+describe("a web app's build in an i18next project (docs/delivery.md \"App builds\", docs/messages.md \"i18next plural forms\")", () => {
+  test("the forms a language has beyond the base file's (Russian items_few, items_many) go with their group", async () => {
+    const web = (await f.admin.post("/projects", { name: "Web", base_language_code: "en", message_syntax: "i18next" })).body.id;
+    await f.admin.post(`/projects/${web}/languages`, { code: "ru" });
+    const webSlug = await projectSlug(f.admin, web);
+    const en = { items_one: "{{count}} item", items_other: "{{count}} items", promo_one: "{{count}} deal", promo_other: "{{count}} deals", title: "Shop" };
+    const ru = {
+      items_one: "{{count}} товар", items_few: "{{count}} товара", items_many: "{{count}} товаров", items_other: "{{count}} товара",
+      promo_one: "{{count}} скидка", promo_few: "{{count}} скидки", promo_many: "{{count}} скидок", promo_other: "{{count}} скидки",
+      title: "Магазин",
+    };
+    for (const [code, values] of [["en", en], ["ru", ru]] as const) {
+      const r = await f.admin.post(`/projects/${web}/import`, { language_code: code, format: "json", content: JSON.stringify(values) });
+      expect(r.status).toBe(200);
+    }
+    await publish(f.admin, web, "v1");
+    // The app's build was made before `promo` existed: its base file has items and title only.
+    const build = await f.admin.post(`/projects/${web}/builds`, { name: "web 2026.11", files: [{ format: "json", content: JSON.stringify({ items_one: "{{count}} item", items_other: "{{count}} items", title: "Shop" }) }] });
+    expect(build.status).toBe(201);
+    const file = await get(`p/${webSlug}/r/latest/b/${build.body.build_id}/ru.json`);
+    expect(file.status).toBe(200);
+    expect(await file.json()).toEqual({ items_few: ru.items_few, items_many: ru.items_many, items_one: ru.items_one, items_other: ru.items_other, title: ru.title });
+    expect(await (await get(`p/${webSlug}/r/latest/b/${build.body.build_id}/en.json`)).json()).toEqual({ items_one: en.items_one, items_other: en.items_other, title: en.title });
+  });
+});
