@@ -10,7 +10,7 @@ import type { MessageProblem } from "../messages/check.ts";
 import type { Db } from "../storage/db.ts";
 import { countOver, octetLength, sumOrZero } from "../storage/functions.ts";
 import { comments, languages, translationKeys, translations, type KeyRow, type LanguageRow, type ProjectRow } from "../storage/schema.ts";
-import { ProjectPluralForms } from "./plural-forms.ts";
+import { baseFormsOf, ProjectPluralForms, type BaseForm } from "./plural-forms.ts";
 import { keyHit, openCommentsCondition, searchCondition, statusCondition, TRIGRAM_LENGTH, type SearchedLanguages } from "./queries.ts";
 import {
   CONTEXT_MAX_LENGTH,
@@ -44,6 +44,12 @@ export interface KeyView {
    * other languages (docs/formats.md "Not translatable").
    */
   translatable?: false;
+  /**
+   * Present only in an `i18next` project, on a plural form the base language lacks (`items_few` in
+   * English): the group's `_other` form and its base value, which this form translates
+   * (docs/messages.md "i18next plural forms").
+   */
+  base_form?: BaseForm;
   /** By language code; `problems` are the message checks' findings (docs/product.md §7). */
   translations: Record<string, { value: string; status: TranslationStatus; problems: MessageProblem[] }>;
   /** Comments on the key not yet resolved (docs/translators.md "Comments"). */
@@ -141,7 +147,7 @@ function checkPageValues(db: Db, keyIds: number[], languageIds: number[] | undef
   );
 }
 
-function keyView(k: KeyRow, t: KeyView["translations"] = {}, openComments = 0): KeyView {
+function keyView(k: KeyRow, t: KeyView["translations"] = {}, openComments = 0, baseForm?: BaseForm): KeyView {
   const view: KeyView = {
     id: k.publicId,
     key: k.key,
@@ -150,6 +156,7 @@ function keyView(k: KeyRow, t: KeyView["translations"] = {}, openComments = 0): 
     translations: t,
     open_comments: openComments,
   };
+  if (baseForm) view.base_form = baseForm;
   return k.translatable ? view : { ...view, translatable: false };
 }
 
@@ -166,11 +173,12 @@ function openCommentsOf(db: Db, keyIds: number[]): Map<number, number> {
 }
 
 /** The page's key views, with their translations and open comment counts. */
-function keyViews(db: Db, rows: KeyRow[], shown: number[] | undefined): KeyView[] {
+function keyViews(db: Db, project: ProjectRow, rows: KeyRow[], shown: number[] | undefined): KeyView[] {
   const ids = rows.map((r) => r.id);
   const t = translationsOf(db, ids, shown);
   const open = openCommentsOf(db, ids);
-  return rows.map((r) => keyView(r, t.get(r.id), open.get(r.id) ?? 0));
+  const forms = baseFormsOf(db, project, rows.map((r) => r.key));
+  return rows.map((r) => keyView(r, t.get(r.id), open.get(r.id) ?? 0, forms.get(r.key)));
 }
 
 /** A query parameter's language code, matched in any letter case among the project's (400 naming it). */
@@ -239,7 +247,7 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery, visib
       checkPageValues(db, walked.rows.map((r) => r.id), shown, walked.rows.length);
       const info: PageInfo = pageInfo(walked.total, page, pageSize);
       if (walked.atLeast) info.total_at_least = true;
-      return { items: keyViews(db, walked.rows, shown), page_info: info };
+      return { items: keyViews(db, project, walked.rows, shown), page_info: info };
     }
   }
   // One page of the matching keys in key order, whatever else a query selects.
@@ -256,7 +264,7 @@ export function listKeys(db: Db, project: ProjectRow, query: KeyListQuery, visib
     rows = onPage(db.select().from(translationKeys).$dynamic()).all();
   }
   checkPageValues(db, rows.map((r) => r.id), shown, rows.length);
-  return { items: keyViews(db, rows, shown), page_info: pageInfo(total, page, pageSize) };
+  return { items: keyViews(db, project, rows, shown), page_info: pageInfo(total, page, pageSize) };
 }
 
 /**
@@ -314,7 +322,7 @@ function keyRows(db: Db, ids: number[]): KeyRow[] {
 }
 
 export function getKey(db: Db, project: ProjectRow, publicId: string): KeyView {
-  return keyViews(db, [findKey(db, project, publicId)], undefined)[0]!;
+  return keyViews(db, project, [findKey(db, project, publicId)], undefined)[0]!;
 }
 
 function assertKeyFree(db: Db, project: ProjectRow, key: string, exceptId?: number): void {

@@ -72,7 +72,7 @@ export class TranslatorHelp {
     const askMachine = flag(query.machine, "machine", true);
     const memory = this.memory.suggest(project, keyPublicId, language, scope);
     if (!this.machine || !askMachine || language.code === project.baseLanguageCode) return { items: memory };
-    const base = baseValueOf(this.deps.db, project, key.id);
+    const base = baseValueOf(this.deps.db, project, key);
     if (base === null || base.trim() === "") return { items: memory };
     const checks = new ProjectChecks(this.deps.db, project);
     let machine: MachineSuggestion;

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { refreshBeforeReading } from "./index-pass.ts";
 import { ProjectChecks } from "../authoring/checks.ts";
 import { findKey } from "../authoring/keys.ts";
+import { baseFormsOf } from "../authoring/plural-forms.ts";
 import type { MessageProblem } from "../messages/check.ts";
 import type { MessageSyntax } from "../messages/read-types.ts";
 import type { Db } from "../storage/db.ts";
@@ -65,15 +66,18 @@ export interface MatchWork {
   cells: number;
 }
 
-/** The key's value in the project's base language, or null. */
-export function baseValueOf(db: Db, project: ProjectRow, keyRowId: number): string | null {
+/**
+ * The key's value in the project's base language, or null; for an i18next plural form the base
+ * language lacks (`items_few` in English), its `_other` form's (src/authoring/plural-forms.ts).
+ */
+export function baseValueOf(db: Db, project: ProjectRow, key: Pick<KeyRow, "id" | "key">): string | null {
   const row = db
     .select({ value: translations.value })
     .from(translations)
     .innerJoin(languages, eq(languages.id, translations.languageId))
-    .where(and(eq(translations.keyId, keyRowId), eq(languages.projectId, project.id), eq(languages.code, project.baseLanguageCode)))
+    .where(and(eq(translations.keyId, key.id), eq(languages.projectId, project.id), eq(languages.code, project.baseLanguageCode)))
     .get();
-  return row?.value ?? null;
+  return row?.value ?? baseFormsOf(db, project, [key.key]).get(key.key)?.value ?? null;
 }
 
 /**
@@ -187,7 +191,7 @@ export class TranslationMemory {
     // What was saved just before is in the index (src/memory/index-pass.ts).
     refreshBeforeReading(this.db);
     const key = findKey(this.db, project, keyPublicId);
-    const base = baseValueOf(this.db, project, key.id);
+    const base = baseValueOf(this.db, project, key);
     if (base === null || base.trim() === "" || language.code === project.baseLanguageCode) return [];
     const checks = new ProjectChecks(this.db, project);
     return this.matches(project, key, base, language, scope).map((m) => ({

@@ -297,3 +297,32 @@ describe("placeholders a gen-l10n template declares", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("an i18next plural form the base language lacks", () => {
+  test("docs/messages.md \"i18next plural forms\": items_few shows English's items_other as its base text, and saves against it", async () => {
+    const pid = (await f.api.post("/projects", { name: "Web plurals", base_language_code: "en", message_syntax: "i18next" })).body.id as string;
+    expect((await f.api.post(`/projects/${pid}/languages`, { code: "ru" })).status).toBe(201);
+    const imported = async (code: string, values: object) => expect((await f.api.post(`/projects/${pid}/import`, { language_code: code, format: "json", content: JSON.stringify(values) })).status).toBe(200);
+    await imported("en", { items_one: "{{count}} item", items_other: "{{count}} items in your cart" });
+    await imported("ru", { items_one: "{{count}} товар", items_many: "{{count}} товаров", items_other: "{{count}} товара" });
+    await f.api.key(pid, "items_few", {});
+    const { page, problems } = await f.page(DESKTOP);
+    await page.goto(`/dashboard/projects/${pid}/translate?lang=ru&status=missing`);
+    await currentKey(page).getByText("items_few").waitFor();
+    expect(await page.locator(".source .base-text").innerText()).toContain("items in your cart");
+    expect(await page.locator(".source").innerText()).toContain("English has no such plural form: this is its items_other.");
+    expect(await page.getByText("No base text yet.").count()).toBe(0);
+    // The live check compares with items_other: leaving out {{count}} is said at once.
+    await page.keyboard.type("товара");
+    await page.getByText("{{count}} from the English text is missing").first().waitFor();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("{{count}} товара");
+    await page.keyboard.press("Control+Enter");
+    const saved = await eventually(async () => {
+      const t = await translation(pid, "items_few", "ru");
+      return t?.value === "{{count}} товара" ? t : undefined;
+    });
+    expect(saved).toMatchObject({ value: "{{count}} товара", problems: [] });
+    expect(problems).toEqual([]);
+  });
+});

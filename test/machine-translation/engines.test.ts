@@ -174,6 +174,19 @@ describe("translators.md: machine translation", () => {
     expect(machineItem(r.body)).toMatchObject({ value: expected, problems: [] });
   });
 
+  test("an i18next plural form English lacks (items_few) is translated from its group's _other form", async () => {
+    engine.misbehave = "none";
+    const pid = (await libre.admin.post("/projects", { name: "Web plurals", base_language_code: "en", message_syntax: "i18next" })).body.id;
+    await libre.admin.post(`/projects/${pid}/languages`, { code: "ru" });
+    const imported = async (code: string, values: object) => expect((await libre.admin.post(`/projects/${pid}/import`, { language_code: code, format: "json", content: JSON.stringify(values) })).status).toBe(200);
+    await imported("en", { items_one: "{{count}} item", items_other: "{{count}} items" });
+    await imported("ru", { items_few: "{{count}} товара" });
+    const few = ((await libre.admin.get(`/projects/${pid}/keys?search=items_few`)).body.items as any[]).find((i) => i.key === "items_few");
+    const r = await libre.admin.get(`/projects/${pid}/keys/${few.id}/suggestions?language=ru`);
+    expect(r.status).toBe(200);
+    expect(machineItem(r.body)).toMatchObject({ value: "{{count}} ITEMS", problems: [] });
+  });
+
   test("the glossary's terms found in the text go into the openai prompt", async () => {
     engine.misbehave = "none";
     engine.requests.length = 0;

@@ -92,6 +92,20 @@ describe("an i18next project in en, fr, pl and ar", () => {
     expect(after).toEqual([]);
   });
 
+  test("a form English lacks names what it translates: the group's _other form (base_form), on lists and on the key", async () => {
+    const items = (await f.admin.get(`/projects/${pid}/keys?page_size=100&languages=en,pl`)).body.items as any[];
+    const byKey = new Map(items.map((i) => [i.key, i]));
+    expect(byKey.get("items_few").base_form).toEqual({ key: "items_other", value: "{{count}} items" });
+    expect(byKey.get("lists.shared_few").base_form).toEqual({ key: "lists.shared_other", value: "Shared with {{count}} people" });
+    // Forms English has, and keys of no plural, carry none.
+    for (const key of ["items_one", "items_other", "lists.shared_one"]) expect(byKey.get(key)).not.toHaveProperty("base_form");
+    expect(items.filter((i) => i.base_form).every((i) => i.translations.en === undefined)).toBe(true);
+    // Asked without the base language's column, the same.
+    const plOnly = (await f.admin.get(`/projects/${pid}/keys?page_size=100&languages=pl`)).body.items as any[];
+    expect(plOnly.filter((i) => i.base_form).map((i) => i.key).sort()).toEqual(items.filter((i) => i.base_form).map((i) => i.key).sort());
+    expect((await f.admin.get(`/projects/${pid}/keys/${byKey.get("items_few").id}`)).body.base_form).toEqual({ key: "items_other", value: "{{count}} items" });
+  });
+
   test("a value for a form the language does not use is a plural_category warning and is left out of its file", async () => {
     expect((await push("en", JSON.stringify({ items_many: "{{count}} lots of items" }))).status).toBe(200);
     const warned = (await f.admin.get(`/projects/${pid}/problems?language=en`)).body.items.filter((p: any) => p.code === "plural_category");

@@ -45,14 +45,17 @@ export function showParts(parts: Part[], lang: string): Child[] {
   );
 }
 
-const baseText: ContextPanel = ({ base, target, baseValue, syntax, help }) => {
+const baseText: ContextPanel = ({ item, base, target, baseValue, syntax, help }) => {
   // As the app will show it in the project's syntax (docs/dashboard.md "Editing in the project's syntax").
   const parts = baseValue === null ? null : syntax === "text" || syntax === "i18next" ? readText(baseValue) : readForms(baseValue, syntax);
   const text = baseValue === null ? null : h("div", { class: "base-text", lang: base.code }, parts ? showParts(parts, base.code) : baseValue);
   // The glossary's terms marked where they stand (docs/translators.md "Glossary").
   if (text && help.page.glossary && !target.is_base_language) markTerms(text, help.page.glossary, target.code, target.name);
+  // A form the base language lacks (`items_few` in English) shows the `_other` form it translates.
+  const fromForm = text && !target.is_base_language && item.translations[base.code] === undefined && item.base_form ? item.base_form.key : null;
   return [
     h("h3", null, base.name, " ", badge("base", "base")),
+    fromForm ? h("p", { class: "muted small" }, `${base.name} has no such plural form: this is its `, h("code", null, fromForm), ".") : null,
     target.is_base_language ? h("p", { class: "muted small" }, "You are editing the base language itself.") : (text ?? h("p", { class: "muted" }, "No base text yet.")),
   ];
 };

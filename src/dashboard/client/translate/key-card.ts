@@ -115,7 +115,8 @@ export interface KeyCard {
 
 export function keyCard(walk: Walk, item: KeyItem): KeyCard {
   const saved = new SavedTranslation(walk, item);
-  const baseValue = walk.target.is_base_language ? null : (item.translations[walk.base.code]?.value ?? null);
+  // An i18next plural form the base language lacks translates its group's `_other` form (docs/messages.md).
+  const baseValue = walk.target.is_base_language ? null : (item.translations[walk.base.code]?.value ?? item.base_form?.value ?? null);
   const { editor, found, show } = checkedEditor(walk, item, saved, baseValue, () => statusLine());
   const note = h("span", { class: "cell-note", role: "status" });
   const statusEl = h("span", null);
