@@ -4,8 +4,11 @@
  * (docs/architecture.md "Tests"). It can be stopped and started again on the same port and folder
  * (a store that is down for a while), and it tells, in order, each object it stored or removed.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { Transform, type Readable } from "node:stream";
 import { TEST_DIR_ROOT } from "./app.ts";
 
 // s3rver's own credentials: it checks requests against them.
@@ -34,14 +37,55 @@ export interface S3Server {
   close(): Promise<void>;
 }
 
+/**
+ * s3rver 3.7.1's file store answers a PUT once it has handed the bytes to a write stream, before
+ * the file is written (`putObject` resolves on the input's end, not the file's): a GET right after
+ * can find the object missing or short, or fail with an InternalError, on a busy machine (one CI
+ * run in several). Its `putObject` is replaced by the same steps that wait for the file to be
+ * written and closed; everything else of the store is s3rver's own.
+ */
+let putObjectPatched = false;
+async function patchPutObject(): Promise<void> {
+  if (putObjectPatched) return;
+  putObjectPatched = true;
+  const FilesystemStore = (await import("s3rver/lib/stores/filesystem.js")).default;
+  FilesystemStore.prototype.putObject = async function (object: { bucket: string; key: string; content: Buffer | Readable; metadata: unknown }) {
+    const objectPath: string = this.getResourcePath(object.bucket, object.key, "object");
+    await mkdir(dirname(objectPath), { recursive: true });
+    const md5 = createHash("md5");
+    let size = 0;
+    await new Promise<void>((resolve, reject) => {
+      const file = createWriteStream(objectPath).on("error", reject).on("close", resolve);
+      if (Buffer.isBuffer(object.content)) {
+        md5.update(object.content);
+        size = object.content.length;
+        file.end(object.content);
+        return;
+      }
+      const measure = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          md5.update(chunk);
+          size += chunk.length;
+          callback(null, chunk);
+        },
+      });
+      object.content.on("error", reject).pipe(measure).on("error", reject).pipe(file);
+    });
+    const digest = md5.digest("hex");
+    await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
+  };
+}
+
 export async function startS3(buckets: string[], port = 0): Promise<S3Server> {
+  await patchPutObject();
   const S3rver = (await import("s3rver")).default;
   const directory = mkdtempSync(join(TEST_DIR_ROOT, "phrasebook-s3-"));
   const events: S3Event[] = [];
   let server: InstanceType<typeof S3rver> | null = null;
   let listening = port;
   const run = async () => {
-    server = new S3rver({ port: listening, address: "127.0.0.1", silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+    server = new S3rver({ port: listening, address: "127.0.0.1", silent: process.env.S3RVER_LOUD !== "1", directory, configureBuckets: buckets.map((name) => ({ name })) });
     server.on("event", (event: { Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[] }) => {
       for (const r of event.Records) events.push({ op: r.eventName.startsWith("ObjectRemoved") ? "delete" : "put", bucket: r.s3.bucket.name, key: decodeURIComponent(r.s3.object.key) });
     });

@@ -15,3 +15,12 @@ declare module "s3rver" {
     on(event: "event", listener: (event: any) => void): this;
   }
 }
+
+// Its file store, whose `putObject` test/helpers/s3.ts replaces.
+declare module "s3rver/lib/stores/filesystem.js" {
+  export default class FilesystemStore {
+    getResourcePath(bucket: string, key: string, resource: string): string;
+    putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+    putObject(object: unknown): Promise<{ size: number; md5: string }>;
+  }
+}
