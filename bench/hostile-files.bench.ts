@@ -9,17 +9,15 @@
  * An answer that takes longer than BENCH_LIMIT_S (default 60) is cut off and reported as such.
  * Figures go to bench/RESULTS.md "Hostile files".
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../test/helpers/server.ts";
+import { DashboardClient } from "../test/helpers/dashboard-client.ts";
+import { startServer } from "../test/helpers/server.ts";
 
 const BINS = (process.env.PHRASEBOOK_BINS ?? `new=${join(import.meta.dir, "..", "dist", "phrasebook")}`).split(/\s+/).filter(Boolean).map((pair) => {
   const at = pair.indexOf("=");
   return { name: pair.slice(0, at), bin: pair.slice(at + 1) };
 });
 const LIMIT_MS = Number(process.env.BENCH_LIMIT_S ?? 60) * 1000;
-const ADMIN = { email: "bench@example.test", password: "bench-password" };
 
 /** The shapes: a format, and content of about `bytes` made of one opener repeated. */
 const SHAPES: { name: string; format: string; content: (bytes: number) => string; bytes: number }[] = [
@@ -40,40 +38,9 @@ interface Running {
 }
 
 async function start(bin: string): Promise<Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), "phrasebook-bench-hostile-"));
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn([bin, "serve"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      PHRASEBOOK_HOST: "127.0.0.1",
-      PHRASEBOOK_PORT: String(port),
-      PHRASEBOOK_DATA_DIR: dataDir,
-      PHRASEBOOK_PUBLIC_URL: origin,
-      PHRASEBOOK_ADMIN_EMAIL: ADMIN.email,
-      PHRASEBOOK_ADMIN_PASSWORD: ADMIN.password,
-      PHRASEBOOK_LOG_REQUESTS: "false",
-    },
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  for (let i = 0; i < 200; i++) {
-    if ((await fetch(`${origin}/healthz`).catch(() => null))?.ok) break;
-    await Bun.sleep(50);
-  }
-  const login = await fetch(`${origin}/dashboard/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const csrf = ((await login.json()) as { csrf_token: string }).csrf_token;
-  return {
-    origin,
-    cookie,
-    csrf,
-    async stop() {
-      proc.kill();
-      await proc.exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const server = await startServer({ bin, env: { PHRASEBOOK_LOG_REQUESTS: "false" } });
+  const admin = await DashboardClient.loggedIn(server.url);
+  return { origin: server.url, cookie: admin.cookie, csrf: admin.csrf, stop: () => server.stop() };
 }
 
 async function api(s: Running, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {

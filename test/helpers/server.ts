@@ -37,7 +37,8 @@ export function tempDir(prefix = "phrasebook-test-"): string {
 }
 
 /** The command that runs the server: the compiled binary when make test built one, else source. */
-export function serverCommand(): string[] {
+export function serverCommand(executable?: string): string[] {
+  if (executable) return [executable];
   const bin = process.env.PHRASEBOOK_BIN;
   if (bin && process.env.PHRASEBOOK_TEST_SOURCE !== "1") return [bin];
   return [process.execPath, join(ROOT, "src", "main.ts")];
@@ -57,6 +58,8 @@ export interface StartOptions {
    * at the same instant, as when the machine is lost (test/replication/recovery.test.ts).
    */
   ownProcessGroup?: boolean;
+  /** An executable to run instead of PHRASEBOOK_BIN's (a benchmark's builds side by side). */
+  bin?: string;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -76,7 +79,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     PHRASEBOOK_WRITE_RATE_LIMIT: "1000000",
     ...options.env,
   };
-  const proc = Bun.spawn([...serverCommand(), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir, detached: options.ownProcessGroup === true });
+  const proc = Bun.spawn([...serverCommand(options.bin), ...(options.args ?? ["serve"])], { env, stdout: "pipe", stderr: "pipe", cwd: dataDir, detached: options.ownProcessGroup === true });
   let out = "";
   const ready = options.readyMessage ?? "listening";
   const decoder = new TextDecoder();
