@@ -85,6 +85,7 @@ export async function startS3(buckets: string[], port = 0): Promise<S3Server> {
   let server: InstanceType<typeof S3rver> | null = null;
   let listening = port;
   const run = async () => {
+    // S3RVER_LOUD=1 prints s3rver's own log, with the stack behind an InternalError.
     server = new S3rver({ port: listening, address: "127.0.0.1", silent: process.env.S3RVER_LOUD !== "1", directory, configureBuckets: buckets.map((name) => ({ name })) });
     server.on("event", (event: { Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[] }) => {
       for (const r of event.Records) events.push({ op: r.eventName.startsWith("ObjectRemoved") ? "delete" : "put", bucket: r.s3.bucket.name, key: decodeURIComponent(r.s3.object.key) });
