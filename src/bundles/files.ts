@@ -147,8 +147,14 @@ export class ReleaseStaging {
     const staging = new ReleaseStaging(dataDir, releasePublicId);
     await mkdir(releasesRoot(dataDir), { recursive: true, mode: DIR_MODE });
     await mkdir(staging.path, { mode: DIR_MODE });
-    // First, before any file: a staging folder without its marker is never removed by the start.
-    await writeDurable(join(staging.path, RELEASE_MARKER), releaseMarkerText(releasePublicId));
+    // First, before any file: a staging folder without its marker is never removed by the start,
+    // so one whose marker cannot be written (a full disk) is removed here.
+    try {
+      await writeDurable(join(staging.path, RELEASE_MARKER), releaseMarkerText(releasePublicId));
+    } catch (err) {
+      await staging.discard().catch(() => {});
+      throw err;
+    }
     return staging;
   }
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ReleaseStaging } from "../../src/bundles/files.ts";
 import { DashboardClient } from "../helpers/dashboard-client.ts";
 import { serverCommand, startServer, type TestServer } from "../helpers/server.ts";
 
@@ -222,4 +223,17 @@ describe.skipIf(Boolean(skipReason))(`a full disk loses nothing (deploy.md "When
     expect((await admin.post(`/projects/${pid}/releases/${draft}/publish`)).status).toBe(200);
     expect(databaseState().rows.releases).toBe(before.rows.releases);
   }, 120_000);
+
+  test("a staging folder whose first file (its marker) does not fit is removed, not left for good", async () => {
+    const releases = join(dataDir, "releases");
+    const staged = () => readdirSync(releases).filter((e) => e.startsWith("."));
+    const before = staged();
+    fillDisk();
+    try {
+      await expect(ReleaseStaging.create(dataDir, "rel_markerdoesnotfit")).rejects.toMatchObject({ code: "ENOSPC" });
+      expect(staged()).toEqual(before);
+    } finally {
+      freeDisk();
+    }
+  });
 });
